@@ -1,0 +1,45 @@
+# Two commands do everything on a fresh clone: `make run` serves, `make test` runs the whole suite.
+# Each creates .venv, installs the pinned dependencies and runs `npm ci` when they are missing or stale.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+STAMP := $(VENV)/.installed
+NPM_STAMP := frontend/node_modules/.installed
+
+.PHONY: run test lint typecheck bench bench-engine bench-cpu deps clean
+
+deps: $(STAMP) $(NPM_STAMP)
+
+$(STAMP): pyproject.toml requirements.lock
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -c requirements.lock -e '.[dev]'
+	@touch $@
+
+$(NPM_STAMP): frontend/package.json frontend/package-lock.json
+	cd frontend && npm ci --no-audit --no-fund
+	@touch $@
+
+run: deps
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy --strict games/engine
+
+test: deps lint typecheck
+	$(BIN)/pytest
+
+bench: bench-engine
+
+bench-engine: $(STAMP)
+	$(BIN)/python scripts/bench_engine.py
+
+clean:
+	rm -rf $(VENV) frontend/node_modules db.sqlite3 staticfiles .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,53 @@
+"""``GET /api/health``: a real round trip to the database and to the channel layer."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from django.db import connection
+from django.http import HttpRequest, JsonResponse
+
+log = logging.getLogger(__name__)
+
+CHANNEL_LAYER_TIMEOUT_SECONDS = 2.0
+
+
+def _check_database() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        row = cursor.fetchone()
+    if row is None or row[0] != 1:
+        raise RuntimeError("SELECT 1 did not answer 1")
+
+
+async def _check_channel_layer() -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        raise RuntimeError("no channel layer is configured")
+    channel = await layer.new_channel("health.")
+    await layer.send(channel, {"type": "health.ping"})
+    message = await asyncio.wait_for(layer.receive(channel), CHANNEL_LAYER_TIMEOUT_SECONDS)
+    if message.get("type") != "health.ping":
+        raise RuntimeError("the channel layer returned another message")
+
+
+async def health(request: HttpRequest) -> JsonResponse:
+    """Answer 200 when every part works, 503 naming the part that failed otherwise."""
+    body = {"status": "ok", "database": "ok", "channel_layer": "ok"}
+    try:
+        await sync_to_async(_check_database, thread_sensitive=True)()
+    except Exception as exc:
+        log.warning("health: database failed: %s", exc)
+        body["database"] = f"error: {exc.__class__.__name__}"
+    try:
+        await _check_channel_layer()
+    except Exception as exc:
+        log.warning("health: channel layer failed: %s", exc)
+        body["channel_layer"] = f"error: {exc.__class__.__name__}"
+    healthy = body["database"] == "ok" and body["channel_layer"] == "ok"
+    if not healthy:
+        body["status"] = "error"
+    return JsonResponse(body, status=200 if healthy else 503)

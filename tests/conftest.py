@@ -1,0 +1,25 @@
+"""Shared test fixtures: which real services are configured, and markers that skip with a reason."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+POSTGRES_CONFIGURED = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
+REDIS_CONFIGURED = bool(os.environ.get("REDIS_URL", "").strip())
+IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip tests for services that are not configured, saying why. In CI nothing may skip for that."""
+    reasons = {
+        "postgres": None if POSTGRES_CONFIGURED else "DATABASE_URL is not a PostgreSQL URL",
+        "redis": None if REDIS_CONFIGURED else "REDIS_URL is not set",
+    }
+    for item in items:
+        for marker, reason in reasons.items():
+            if reason and item.get_closest_marker(marker):
+                if IN_CI:
+                    raise pytest.UsageError(f"CI must run {item.nodeid}, but {reason}")
+                item.add_marker(pytest.mark.skip(reason=f"{reason}: skipping {marker} test"))
