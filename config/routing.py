@@ -1,5 +1,9 @@
 """Websocket routes."""
 
-from django.urls import URLPattern
+from django.urls import path
 
-websocket_urlpatterns: list[URLPattern] = []
+from games.consumers import RoomConsumer
+
+websocket_urlpatterns = [
+    path("ws/rooms/<str:code>/", RoomConsumer.as_asgi()),
+]

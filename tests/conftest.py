@@ -23,3 +23,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 if IN_CI:
                     raise pytest.UsageError(f"CI must run {item.nodeid}, but {reason}")
                 item.add_marker(pytest.mark.skip(reason=f"{reason}: skipping {marker} test"))
+
+
+@pytest.fixture(autouse=True)
+def _quick_cpu(settings):
+    """The CPU thinks in a thread and briefly in tests; benchmarks measure its real strength."""
+    settings.CPU_WORKERS = 0
+    settings.CPU_TIME_SCALE = 0.05
+
+
+@pytest.fixture
+async def scheduler_cleanup():
+    """Stop this test loop's game scheduler before the loop closes."""
+    yield
+    from games import scheduler
+
+    await scheduler.stop_running()

@@ -122,7 +122,6 @@ def test_upset_win_gains_more_than_expected_win() -> None:
 def test_new_player_rd_shrinks_after_a_game() -> None:
     new_a, new_b = rate_game(Rating(), Rating(), 1)
     assert new_a.rd < 350 and new_b.rd < 350
-    assert not new_a.is_provisional or new_a.rd < 350
 
 
 # --- rating periods without games, RD bounds -------------------------------------------------
@@ -161,7 +160,9 @@ def test_established_rd_has_a_floor() -> None:
 
 
 def test_decay_constant_derivation() -> None:
-    assert RD_GROWTH_PER_DAY_C**2 == pytest.approx((110**2 - 60**2) / 365)
+    c_squared = RD_GROWTH_PER_DAY_C**2
+    assert c_squared == pytest.approx((110**2 - 60**2) / 365)
+    assert math.isclose(RD_GROWTH_PER_DAY_C, 4.8257, abs_tol=1e-4)
 
 
 def test_decay_60_to_110_in_a_year() -> None:
@@ -250,7 +251,7 @@ def test_bad_days_raises(days: float) -> None:
 
 def test_tau_is_keyword_only() -> None:
     with pytest.raises(TypeError):
-        rate(Rating(), [], 0.5)  # type: ignore[misc]
+        rate(Rating(), [], 0.5)  # type: ignore[call-arg]
 
 
 # --- properties ----------------------------------------------------------------------------
@@ -300,11 +301,15 @@ def test_property_game(a: Rating, b: Rating, score: float, tau: float) -> None:
 @settings(max_examples=300, deadline=None)
 @given(
     a=st.builds(Rating, rating=st.floats(1000, 2200), rd=st.floats(110, 350), volatility=st.just(0.06)),
-    b=st.builds(Rating, rating=st.floats(1000, 2200), rd=st.floats(30, 350), volatility=st.just(0.06)),
+    gap=st.floats(-400, 400),
+    b_rd=st.floats(30, 350),
     score=scores,
 )
-def test_property_provisional_rd_shrinks(a: Rating, b: Rating, score: float) -> None:
-    # For provisional players (RD >= 110) in a realistic rating range, a game always reduces RD.
+def test_property_provisional_rd_shrinks(a: Rating, gap: float, b_rd: float, score: float) -> None:
+    # A provisional player (RD >= 110) always becomes more certain after a game against an
+    # opponent within 400 points. (Not true for every pairing: against a far-away opponent
+    # the game is nearly uninformative and volatility growth can win; see test_property_game.)
+    b = Rating(a.rating + gap, b_rd)
     new_a, _ = rate_game(a, b, score)
     assert new_a.rd < a.rd
 

@@ -1,0 +1,61 @@
+// Board arithmetic shared by every page: peg names, cells, replaying a move list.
+// Columns a..d run along x, rows 1..4 along z; bit = 16*(level-1) + 4*row + column (0-based row/col).
+
+export const COLUMNS = ["a", "b", "c", "d"];
+export const SIZE = 4;
+export const PEGS = [];
+for (let row = 0; row < SIZE; row++) {
+  for (let col = 0; col < SIZE; col++) PEGS.push(COLUMNS[col] + (row + 1));
+}
+
+export function pegName(col, row) {
+  return COLUMNS[col] + (row + 1);
+}
+
+/** {col, row} (0-based) of a peg name like "b3", or null when the name is not a peg. */
+export function parsePeg(name) {
+  if (typeof name !== "string" || name.length !== 2) return null;
+  const col = COLUMNS.indexOf(name[0].toLowerCase());
+  const row = Number(name[1]) - 1;
+  if (col < 0 || !(row >= 0 && row < SIZE)) return null;
+  return { col, row };
+}
+
+export function cellBit(peg, level) {
+  const p = parsePeg(peg);
+  return 16 * (level - 1) + 4 * p.row + p.col;
+}
+
+export function colourOfPly(ply) {
+  return ply % 2 === 0 ? "red" : "yellow";
+}
+
+/**
+ * Replays a list of peg names from the empty board.
+ * Returns {stacks: {peg: ["red", ...bottom-up]}, placed: [{peg, level, colour}]}.
+ */
+export function replay(moves) {
+  const stacks = Object.fromEntries(PEGS.map((p) => [p, []]));
+  const placed = [];
+  moves.forEach((peg, ply) => {
+    const stack = stacks[peg];
+    if (!stack || stack.length >= SIZE) return;
+    const colour = colourOfPly(ply);
+    stack.push(colour);
+    placed.push({ peg, level: stack.length, colour, ply });
+  });
+  return { stacks, placed };
+}
+
+export function fullPegMessage(peg) {
+  return `Peg ${peg} is full: it already holds 4 beads.`;
+}
+
+export function seatColour(game, seat) {
+  if (!game) return null;
+  return game.red_seat === seat ? "red" : "yellow";
+}
+
+export function capitalise(s) {
+  return s ? s[0].toUpperCase() + s.slice(1) : s;
+}

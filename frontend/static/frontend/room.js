@@ -1,0 +1,588 @@
+// The room page controller. Every handler reads the latest applied room frame (S.room), so quick
+// repeated taps never act on an old board; each drop carries the ply it was made on.
+
+import { getSession, rememberName, rememberedName, saveName } from "./api.js";
+import { createBoard3D } from "./board3d.js";
+import { SIZE, capitalise, fullPegMessage, replay, seatColour } from "./game.js";
+import { RoomSocket } from "./net.js";
+import { rememberRoom } from "./recent.js";
+import { TopView } from "./topview.js";
+
+const $ = (sel) => document.querySelector(sel);
+const root = $("#room");
+const CODE = root.dataset.code;
+
+const S = {
+  room: null,
+  selected: null,
+  cross: null,
+  pendingPly: null,
+  pendingPeg: null,
+  lastGameId: null,
+  lastPly: -1,
+  resignArmed: false,
+  autostart: new URLSearchParams(location.search).get("start") === "1",
+};
+
+// ---- derived facts about the latest state ------------------------------------------------------
+
+function game() {
+  return S.room ? S.room.game : null;
+}
+
+function mySeat() {
+  return S.room && S.room.you ? S.room.you.seat : null;
+}
+
+function isPlaying() {
+  const g = game();
+  return !!g && g.status === "playing";
+}
+
+function isMyTurn() {
+  const g = game();
+  return isPlaying() && mySeat() != null && g.to_move_seat === mySeat();
+}
+
+function isHost() {
+  return !!(S.room && S.room.you && S.room.you.player && S.room.you.player === S.room.host);
+}
+
+function position() {
+  const g = game();
+  const moves = g ? g.moves || [] : [];
+  const { stacks, placed } = replay(moves);
+  const finished = g && g.status !== "playing";
+  return { stacks, last: placed.at(-1) || null, line: finished && g.line ? g.line : null, ply: moves.length };
+}
+
+function seatOf(n) {
+  return S.room ? S.room.seats.find((s) => s.seat === n) : null;
+}
+
+function seatName(seat) {
+  if (!seat) return "—";
+  if (seat.player) return seat.player.name || "Guest";
+  return seat.cpu ? "Computer" : "Open seat";
+}
+
+function moverColour() {
+  const g = game();
+  return g ? seatColour(g, g.to_move_seat) : null;
+}
+
+// ---- messages near the board -------------------------------------------------------------------
+
+let msgTimer = null;
+function say(text, kind = "error") {
+  const el = $("#board-msg");
+  el.textContent = text;
+  el.dataset.kind = kind;
+  el.hidden = false;
+  clearTimeout(msgTimer);
+  msgTimer = setTimeout(() => {
+    el.hidden = true;
+  }, kind === "error" ? 5000 : 3500);
+}
+
+// ---- actions -----------------------------------------------------------------------------------
+
+function pick(peg) {
+  if (!S.room) return;
+  const { stacks } = position();
+  if ((stacks[peg] || []).length >= SIZE) {
+    S.selected = null;
+    showCross(peg);
+    say(fullPegMessage(peg));
+    render();
+    return;
+  }
+  if (S.selected === peg) {
+    choose(peg);
+    return;
+  }
+  S.selected = peg;
+  if (S.cross) hideCross();
+  render();
+}
+
+function choose(peg) {
+  if (!S.room || !peg) return;
+  const g = game();
+  const { stacks } = position();
+  if ((stacks[peg] || []).length >= SIZE) {
+    showCross(peg);
+    say(fullPegMessage(peg));
+    render();
+    return;
+  }
+  if (!g || g.status !== "playing") {
+    say(g ? "This game is over." : "The game has not started yet.", "info");
+    return;
+  }
+  if (mySeat() == null) {
+    say("You are watching this game.", "info");
+    return;
+  }
+  if (!isMyTurn()) {
+    S.selected = peg;
+    render();
+    say("It is not your turn yet.", "info");
+    return;
+  }
+  if (S.pendingPly === g.ply) return; // this ply's drop is already on its way
+  if (!sock.send({ type: "drop", peg, ply: g.ply })) {
+    say("Not connected: reconnecting…");
+    return;
+  }
+  S.pendingPly = g.ply;
+  S.pendingPeg = peg;
+  S.selected = null;
+  render();
+}
+
+function showCross(peg) {
+  S.cross = peg;
+  board?.showCross(peg);
+  clearTimeout(showCross.t);
+  showCross.t = setTimeout(() => {
+    hideCross();
+    renderTopView();
+  }, 4000);
+}
+
+function hideCross() {
+  S.cross = null;
+  board?.hideCross();
+}
+
+async function sitDown() {
+  const btn = $("#sit");
+  btn.disabled = true;
+  try {
+    const typed = $("#sit-name").value.trim();
+    const you = S.room && S.room.you;
+    if (!you || !you.player) {
+      const name = typed || rememberedName() || "Guest";
+      await saveName(name);
+      rememberName(name);
+      // The socket was opened without a player: open it again so the server knows who we are.
+      await sock.reconnectNow();
+    } else if (typed) {
+      await saveName(typed);
+      rememberName(typed);
+    }
+    sock.send({ type: "sit" });
+  } catch (err) {
+    say(err.message || "Could not take a seat.");
+  } finally {
+    btn.disabled = false;
+  }
+}
+
+function resign() {
+  const btn = $("#resign");
+  if (!S.resignArmed) {
+    S.resignArmed = true;
+    btn.textContent = "Tap again to resign";
+    btn.classList.add("armed");
+    clearTimeout(resign.t);
+    resign.t = setTimeout(() => {
+      S.resignArmed = false;
+      renderControls();
+    }, 4000);
+    return;
+  }
+  S.resignArmed = false;
+  clearTimeout(resign.t);
+  sock.send({ type: "resign" });
+  renderControls();
+}
+
+function sendRules() {
+  const f = $("#rules");
+  const ts = f.turn_seconds.value;
+  sock.send({
+    type: "rules",
+    turn_seconds: ts ? Number(ts) : null,
+    alternate_first: f.alternate_first.checked,
+    ranked: f.ranked.checked,
+    cpu_level: Number(f.cpu_level.value),
+  });
+}
+
+// ---- rendering ---------------------------------------------------------------------------------
+
+function render() {
+  if (!S.room) return;
+  renderBoard();
+  renderTopView();
+  renderTurn();
+  renderResult();
+  renderSeats();
+  renderControls();
+  renderRules();
+  renderMoves();
+  renderTimer();
+}
+
+function renderBoard() {
+  const pos = position();
+  const g = game();
+  const animate = !!g && g.id === S.lastGameId && pos.ply === S.lastPly + 1;
+  if (board) {
+    board.setPosition({ stacks: pos.stacks, last: pos.last, line: pos.line, animate });
+    const ghostColour = isPlaying() ? (mySeat() != null ? seatColour(g, mySeat()) : moverColour()) : null;
+    board.setGhost(S.selected, ghostColour);
+    const threatsOn = $("#show-threats").checked && isPlaying() && g.threats;
+    board.setThreats(threatsOn ? g.threats : null);
+  }
+  S.lastGameId = g ? g.id : null;
+  S.lastPly = pos.ply;
+  const wrap = $("#board-wrap");
+  wrap.dataset.turn = isPlaying() ? moverColour() : "";
+  wrap.classList.toggle("my-turn", isMyTurn());
+  $("#threats-toggle").hidden = !(isPlaying() && g.threats);
+  const chooseBtn = $("#choose");
+  const full = S.selected && (pos.stacks[S.selected] || []).length >= SIZE;
+  chooseBtn.disabled = !(S.selected && isMyTurn() && !full);
+  chooseBtn.textContent = S.selected ? `Choose ${S.selected}` : "Choose this";
+}
+
+function renderTopView() {
+  if (!S.room) return;
+  const pos = position();
+  const g = game();
+  topview.update({
+    stacks: pos.stacks,
+    last: pos.last,
+    line: pos.line,
+    selected: S.selected,
+    ghost: isPlaying() && mySeat() != null ? seatColour(g, mySeat()) : isPlaying() ? moverColour() : null,
+    cross: S.cross,
+    canMove: isMyTurn(),
+  });
+}
+
+function renderTurn() {
+  const el = $("#turn");
+  const g = game();
+  el.className = "turn";
+  if (!g) {
+    el.innerHTML = isHost()
+      ? "<b>Ready when you are.</b> Press <b>Start</b>: the computer takes an empty seat."
+      : "<b>Waiting for the host to start.</b>";
+    document.title = `Room ${CODE} · 3D Four in a Row`;
+    return;
+  }
+  if (g.status !== "playing") {
+    el.innerHTML = "<b>Game over.</b>";
+    document.title = `Room ${CODE} · 3D Four in a Row`;
+    return;
+  }
+  const colour = moverColour();
+  const mover = seatOf(g.to_move_seat);
+  el.classList.add(colour);
+  if (isMyTurn()) {
+    el.classList.add("mine");
+    el.innerHTML = `<span class="bead ${colour}"></span><b>Your turn</b> · you play ${colour}`;
+    document.title = `● Your turn · Room ${CODE}`;
+  } else {
+    const who = mover && (mover.cpu || mover.away) && !mover.player ? "The computer" : seatName(mover);
+    const thinking = mover && (mover.cpu || mover.away) ? " is thinking…" : " to move";
+    el.innerHTML = `<span class="bead ${colour}"></span><b>${escapeHtml(who)}</b>${thinking} <span class="muted">(${colour})</span>`;
+    document.title = `Room ${CODE} · 3D Four in a Row`;
+  }
+}
+
+function renderResult() {
+  const el = $("#result");
+  const g = game();
+  if (!g || g.status === "playing") {
+    el.hidden = true;
+    return;
+  }
+  const me = mySeat();
+  let head;
+  let detail;
+  if (g.status === "drawn") {
+    head = "Draw";
+    detail = "The board is full with no four in a row.";
+    el.dataset.outcome = "draw";
+  } else {
+    const winnerColour = seatColour(g, g.winner_seat);
+    const loserColour = winnerColour === "red" ? "yellow" : "red";
+    const winnerName = seatName(seatOf(g.winner_seat));
+    if (me != null) head = g.winner_seat === me ? "You win!" : "You lose";
+    else head = `${escapeHtml(winnerName)} wins`;
+    detail =
+      g.status === "resigned" || g.reason === "resignation"
+        ? `${capitalise(loserColour)} resigned: ${winnerColour} wins.`
+        : `${capitalise(winnerColour)} wins with four in a row.`;
+    el.dataset.outcome = me == null ? "watch" : g.winner_seat === me ? "win" : "loss";
+    el.dataset.colour = winnerColour;
+  }
+  el.innerHTML = `<strong>${head}</strong> <span>${detail}</span>`;
+  el.hidden = false;
+}
+
+function renderSeats() {
+  const ol = $("#seats");
+  const g = game();
+  ol.innerHTML = "";
+  for (const seat of S.room.seats) {
+    const li = document.createElement("li");
+    li.className = "seat";
+    li.dataset.seat = seat.seat;
+    const colour = g ? seatColour(g, seat.seat) : null;
+    const toMove = isPlaying() && g.to_move_seat === seat.seat;
+    if (toMove) li.classList.add("to-move");
+    const tags = [];
+    if (S.room.you && seat.seat === S.room.you.seat) tags.push('<span class="tag you">you</span>');
+    if (seat.player && seat.player.id === S.room.host) tags.push('<span class="tag">host</span>');
+    if (seat.cpu && !seat.player) tags.push(`<span class="tag cpu">CPU · level ${S.room.rules.cpu_level}</span>`);
+    if (seat.away) tags.push('<span class="tag away">away · CPU standing in</span>');
+    if (seat.wants_again && g && g.status !== "playing") tags.push('<span class="tag ready">ready</span>');
+    const rating = seat.player && seat.player.rating != null ? `<span class="rating">${Math.round(seat.player.rating)}</span>` : "";
+    const presence = seat.player
+      ? `<span class="presence ${seat.connected ? "on" : "off"}" title="${seat.connected ? "connected" : "not connected"}"></span>`
+      : "";
+    const awayAt = seat.away_at ? `<span class="away-at small muted" data-at="${escapeHtml(seat.away_at)}"></span>` : "";
+    const name = seat.player
+      ? `<a href="/players/${encodeURIComponent(seat.player.id)}">${escapeHtml(seatName(seat))}</a>`
+      : escapeHtml(seatName(seat));
+    li.innerHTML =
+      `<span class="bead ${colour || "none"}" aria-label="${colour || "no colour yet"}"></span>` +
+      `<span class="seat-main">${presence}<span class="seat-name">${name}</span>${rating}` +
+      `<span class="tags">${tags.join("")}</span>${awayAt}</span>` +
+      (toMove ? '<span class="arrow" aria-label="to move">◀</span>' : "");
+    ol.appendChild(li);
+  }
+  const n = S.room.spectators || 0;
+  $("#spectators").textContent = n ? `${n} watching` : "";
+  const canSit =
+    mySeat() == null && S.room.seats.some((s) => !s.player && (!s.cpu || !isPlaying()));
+  $("#sit-box").hidden = !canSit;
+  if (canSit && !$("#sit-name").value) $("#sit-name").value = rememberedName();
+}
+
+function renderControls() {
+  const g = game();
+  const seated = mySeat() != null;
+  const over = g && g.status !== "playing";
+  $("#start").hidden = !(isHost() && !g);
+  const again = $("#again");
+  again.hidden = !(seated && over);
+  const mine = seatOf(mySeat());
+  again.disabled = !!(mine && mine.wants_again);
+  again.textContent = mine && mine.wants_again ? "Waiting for the other player…" : "Play again";
+  const resignBtn = $("#resign");
+  resignBtn.hidden = !(seated && isPlaying());
+  if (!S.resignArmed) {
+    resignBtn.textContent = "Resign";
+    resignBtn.classList.remove("armed");
+  }
+  $("#stand").hidden = !(seated && !isPlaying());
+}
+
+function renderRules() {
+  const f = $("#rules");
+  const r = S.room.rules || {};
+  const editable = isHost() && !isPlaying();
+  if (!f.contains(document.activeElement)) {
+    f.turn_seconds.value = r.turn_seconds ? String(r.turn_seconds) : "";
+    f.alternate_first.checked = !!r.alternate_first;
+    f.ranked.checked = !!r.ranked;
+    f.cpu_level.value = String(r.cpu_level || 3);
+  }
+  for (const el of f.elements) el.disabled = !editable;
+  $("#rules-note").textContent = isHost()
+    ? isPlaying()
+      ? "Locked during a game; change them between games."
+      : "You are the host: changes apply to the next game."
+    : "Only the host can change these.";
+}
+
+function renderMoves() {
+  const ol = $("#moves");
+  const g = game();
+  const moves = g ? g.moves || [] : [];
+  const { placed } = replay(moves);
+  if (ol.childElementCount === placed.length && ol.dataset.game === String(g && g.id)) return;
+  ol.dataset.game = String(g && g.id);
+  ol.innerHTML = "";
+  placed.forEach((m, i) => {
+    const li = document.createElement("li");
+    li.innerHTML = `<span class="bead ${m.colour}"></span><b>${m.peg}</b><span class="muted small">level ${m.level}</span>`;
+    if (i === placed.length - 1) li.classList.add("last");
+    ol.appendChild(li);
+  });
+  ol.scrollTop = ol.scrollHeight;
+}
+
+function renderTimer() {
+  const g = game();
+  const el = $("#timer");
+  if (!isPlaying() || !g.deadline) {
+    el.hidden = true;
+  } else {
+    const left = Math.max(0, Math.ceil((Date.parse(g.deadline) - Date.now()) / 1000));
+    el.hidden = false;
+    el.textContent = `⏱ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    el.classList.toggle("low", left <= 10);
+    el.setAttribute("aria-label", `${left} seconds left for this move`);
+  }
+  for (const span of document.querySelectorAll(".away-at")) {
+    const left = Math.max(0, Math.ceil((Date.parse(span.dataset.at) - Date.now()) / 1000));
+    span.textContent = `CPU stands in in ${left}s`;
+  }
+}
+
+function escapeHtml(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+// ---- socket handlers ---------------------------------------------------------------------------
+
+function onRoom(frame) {
+  const prev = S.room;
+  S.room = frame;
+  const g = frame.game;
+  if (!g || S.pendingPly == null || g.ply > S.pendingPly || (prev && prev.game && prev.game.id !== g.id)) {
+    S.pendingPly = null;
+  }
+  if (S.selected && (position().stacks[S.selected] || []).length >= SIZE) S.selected = null;
+  if (!g || g.status !== "playing") S.selected = S.selected && g ? null : S.selected;
+  if (frame.you && frame.you.seat != null) rememberRoom(CODE);
+  render();
+  maybeAutostart();
+}
+
+function maybeAutostart() {
+  if (!S.autostart || !S.room) return;
+  S.autostart = false;
+  history.replaceState(null, "", location.pathname);
+  if (isHost() && !game()) sock.send({ type: "start" });
+}
+
+function onError(frame) {
+  const code = frame.code || "error";
+  if (code === "peg_full" && S.pendingPeg) showCross(S.pendingPeg);
+  S.pendingPly = null;
+  const text = frame.message || code.replace(/_/g, " ");
+  say(code === "stale" ? "The board moved on: look again and choose." : text);
+  render();
+}
+
+function onNotice(frame) {
+  const seat = seatOf(frame.seat);
+  const who = seat ? seatName(seat) : `Seat ${frame.seat}`;
+  const texts = {
+    timeout: `Time ran out: the computer moved for ${who}.`,
+    away: `${who} is away: the computer stands in.`,
+    back: `${who} is back.`,
+  };
+  if (texts[frame.code]) say(texts[frame.code], "info");
+}
+
+function onStatus(state) {
+  const el = $("#conn");
+  el.dataset.state = state;
+  document.body.classList.toggle("is-reconnecting", state === "reconnecting");
+  el.textContent =
+    { connecting: "Connecting…", open: "Connected", reconnecting: "Reconnecting…", gone: "This room does not exist." }[state] ||
+    state;
+}
+
+function onGone() {
+  $("#turn").innerHTML = '<b>Room not found.</b> <a href="/">Back to the start</a>';
+}
+
+// ---- wiring ------------------------------------------------------------------------------------
+
+const topview = new TopView($("#topview"), { onSelect: pick });
+const board = createBoard3D($("#board3d"), {
+  onPick: pick,
+  onView: (az) => topview.setAzimuth(az),
+  insetLabel: $("#inset-label"),
+});
+if (!board) {
+  const wrap = $("#board-wrap");
+  wrap.classList.add("no-webgl");
+  $("#inset-label").hidden = true;
+  const note = document.createElement("p");
+  note.className = "muted small no3d-note";
+  note.textContent = "The 3D view is not available in this browser: play on the top view.";
+  wrap.prepend(note);
+  wrap.appendChild($("#topview"));
+}
+
+const sock = new RoomSocket(CODE, { onRoom, onError, onNotice, onStatus, onGone });
+sock.connect();
+
+$("#share-link").value = `${location.origin}/r/${CODE}`;
+$("#copy-link").addEventListener("click", async () => {
+  const input = $("#share-link");
+  try {
+    await navigator.clipboard.writeText(input.value);
+  } catch {
+    input.select();
+    document.execCommand?.("copy");
+  }
+  $("#copy-link").textContent = "Copied!";
+  setTimeout(() => {
+    $("#copy-link").textContent = "Copy link";
+  }, 1800);
+});
+$("#choose").addEventListener("click", () => choose(S.selected));
+$("#start").addEventListener("click", () => sock.send({ type: "start" }));
+$("#again").addEventListener("click", () => sock.send({ type: "again" }));
+$("#resign").addEventListener("click", resign);
+$("#stand").addEventListener("click", () => sock.send({ type: "stand" }));
+$("#sit").addEventListener("click", sitDown);
+$("#rules").addEventListener("change", sendRules);
+$("#show-threats").addEventListener("change", render);
+
+document.addEventListener("keydown", (ev) => {
+  const t = ev.target;
+  if (t.closest && t.closest("input, select, textarea, a")) return;
+  const onPegButton = t.closest && t.closest("#topview .peg");
+  const neutral = t === document.body || onPegButton || (t.closest && t.closest("#board3d"));
+  if (!neutral || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+  if (ev.key.startsWith("Arrow")) {
+    ev.preventDefault();
+    if (board) topview.setAzimuth(board.azimuth());
+    const from = S.selected || (onPegButton ? onPegButton.dataset.peg : topview.roving || "a1");
+    S.selected = S.selected || onPegButton || topview.roving ? topview.step(from, ev.key) : from;
+    render();
+    topview.focus(S.selected);
+  } else if (ev.key === "Enter") {
+    ev.preventDefault(); // no synthetic click on the focused button: one Enter, one choice
+    const peg = onPegButton ? onPegButton.dataset.peg : S.selected;
+    if (peg) choose(peg);
+  } else if (ev.key === "Escape") {
+    S.selected = null;
+    render();
+  }
+});
+
+setInterval(renderTimer, 250);
+
+// A quick REST look lets the page show something before the socket answers (and the player's name).
+getSession()
+  .then((s) => {
+    if (s && s.player && !$("#sit-name").value) $("#sit-name").value = s.player.name || "";
+  })
+  .catch(() => {});
+
+// For the browser tests and curious developers.
+window.__room = {
+  get state() {
+    return S.room;
+  },
+  get selected() {
+    return S.selected;
+  },
+  board,
+  socket: sock,
+};

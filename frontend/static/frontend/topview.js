@@ -1,0 +1,128 @@
+// The accessible top view: 16 buttons "Peg a1" ... "Peg d4", laid out as seen from above with the
+// camera's quarter turn, so the arrow keys and the picture agree with the 3D view.
+
+import { PEGS, SIZE, parsePeg } from "./game.js";
+
+const QUARTER = Math.PI / 2;
+
+/** Grid place {gc, gr} (gr 0 = top) of a peg when the camera has turned `quarter` quarter turns. */
+export function gridPlace(peg, quarter) {
+  const { col, row } = parsePeg(peg);
+  const x = col - 1.5;
+  const z = 1.5 - row;
+  const t = quarter * QUARTER;
+  const sx = x * Math.cos(t) - z * Math.sin(t);
+  const sy = -x * Math.sin(t) - z * Math.cos(t);
+  return { gc: Math.round(sx + 1.5), gr: Math.round(1.5 - sy) };
+}
+
+export function quarterOf(azimuth) {
+  return (((Math.round(azimuth / QUARTER) % 4) + 4) % 4);
+}
+
+const DIRS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+export class TopView {
+  /**
+   * @param {HTMLElement} container
+   * @param {{onSelect?: (peg) => void, onChoose?: (peg) => void, interactive?: boolean}} opts
+   */
+  constructor(container, opts = {}) {
+    this.container = container;
+    this.opts = opts;
+    this.quarter = 0;
+    this.buttons = {};
+    this.state = { stacks: {}, selected: null };
+    container.classList.add("topview");
+    for (const peg of PEGS) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "peg";
+      b.dataset.peg = peg;
+      b.setAttribute("aria-label", `Peg ${peg}`);
+      b.tabIndex = peg === "a1" ? 0 : -1;
+      const descId = `peg-desc-${container.id || "tv"}-${peg}`;
+      b.innerHTML =
+        `<span class="peg-name">${peg}</span>` +
+        `<span class="stack" aria-hidden="true">${'<i class="dot"></i>'.repeat(SIZE)}</span>` +
+        `<span class="count" id="${descId}"></span>` +
+        `<span class="x" aria-hidden="true">✕</span>`;
+      b.setAttribute("aria-describedby", descId);
+      b.addEventListener("click", () => this.opts.onSelect?.(peg));
+      container.appendChild(b);
+      this.buttons[peg] = b;
+    }
+    this.layout();
+  }
+
+  setAzimuth(azimuth) {
+    const q = quarterOf(azimuth);
+    if (q === this.quarter) return;
+    this.quarter = q;
+    this.layout();
+  }
+
+  layout() {
+    for (const peg of PEGS) {
+      const { gc, gr } = gridPlace(peg, this.quarter);
+      const b = this.buttons[peg];
+      b.style.gridColumn = String(gc + 1);
+      b.style.gridRow = String(gr + 1);
+      b.style.order = String(gr * SIZE + gc); // DOM focus order is unchanged; reading order follows the grid
+    }
+  }
+
+  /** The peg one step from `peg` in a screen direction (an arrow key name), or `peg` at the edge. */
+  step(peg, key) {
+    const d = DIRS[key];
+    if (!d) return peg;
+    const from = gridPlace(peg || "a1", this.quarter);
+    const gc = from.gc + d[0];
+    const gr = from.gr + d[1];
+    if (gc < 0 || gc >= SIZE || gr < 0 || gr >= SIZE) return peg || "a1";
+    return PEGS.find((p) => {
+      const g = gridPlace(p, this.quarter);
+      return g.gc === gc && g.gr === gr;
+    });
+  }
+
+  focus(peg) {
+    this.buttons[peg]?.focus();
+  }
+
+  /**
+   * @param {{stacks, last?, line?, selected?, ghost?: string|null, cross?: string|null, canMove?: boolean}} s
+   */
+  update(s) {
+    this.state = s;
+    const lineSet = new Set((s.line || []).map((c) => c.peg));
+    const focusPeg = s.selected || (PEGS.includes(this.roving) ? this.roving : "a1");
+    this.roving = focusPeg;
+    for (const peg of PEGS) {
+      const b = this.buttons[peg];
+      const stack = s.stacks[peg] || [];
+      const dots = b.querySelectorAll(".dot");
+      // Dots run bottom-up: the last dot element is the bottom level.
+      for (let level = 1; level <= SIZE; level++) {
+        const dot = dots[SIZE - level];
+        const colour = stack[level - 1] || "";
+        const ghost = !colour && peg === s.selected && level === stack.length + 1 && s.ghost ? `ghost ${s.ghost}` : "";
+        const isLast = s.last && s.last.peg === peg && s.last.level === level;
+        const onLine = (s.line || []).some((c) => c.peg === peg && c.level === level);
+        dot.className = `dot ${colour} ${ghost} ${isLast ? "last" : ""} ${onLine ? "win" : ""}`.replace(/\s+/g, " ").trim();
+      }
+      const n = stack.length;
+      const desc = n === 0 ? "empty" : `${n} bead${n === 1 ? "" : "s"}: ${stack.join(", ")}${n === SIZE ? " (full)" : ""}`;
+      b.querySelector(".count").textContent = desc;
+      b.title = `Peg ${peg}: ${desc}`;
+      b.classList.toggle("full", n >= SIZE);
+      b.classList.toggle("selected", peg === s.selected);
+      b.classList.toggle("last", !!(s.last && s.last.peg === peg));
+      b.classList.toggle("win", lineSet.has(peg));
+      b.classList.toggle("crossed", peg === s.cross);
+      b.classList.toggle("can-move", !!s.canMove);
+      b.setAttribute("aria-pressed", peg === s.selected ? "true" : "false");
+      b.tabIndex = peg === focusPeg ? 0 : -1;
+    }
+  }
+}

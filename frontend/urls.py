@@ -1,0 +1,15 @@
+"""Web pages at the site root (the API lives under /api/, see config/urls.py)."""
+
+from django.urls import path
+
+from frontend import views
+
+app_name = "frontend"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("r/<slug:code>", views.room, name="room"),
+    path("ratings", views.ratings, name="ratings"),
+    path("players/<str:player_id>", views.player, name="player"),
+    path("games/<str:game_id>", views.replay, name="replay"),
+]

@@ -1,0 +1,102 @@
+"""What is stored of games: one row a game, one row a move."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.db import models
+
+
+class GameStatus(models.TextChoices):
+    """A game's status; everything but PLAYING is finished."""
+
+    PLAYING = "playing"
+    WON = "won"
+    DRAWN = "drawn"
+    RESIGNED = "resigned"
+
+    @property
+    def is_finished(self) -> bool:
+        return self is not GameStatus.PLAYING
+
+
+class EndReason(models.TextChoices):
+    LINE = "line"
+    FULL_BOARD = "full_board"
+    RESIGNATION = "resignation"
+
+
+class Game(models.Model):
+    """A game in a room. The moves are the truth; ``ply`` mirrors their count for fast checks.
+
+    ``due_at`` is when the next automatic action of this game falls due (a CPU move, a turn timer, the
+    end of a grace period); any server process that sees it due applies it through the services.
+    ``lease_until`` marks that one process is computing that action, so others leave it alone.
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    room = models.ForeignKey("lobby.Room", on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveIntegerField()
+    status = models.CharField(max_length=10, choices=GameStatus.choices, default=GameStatus.PLAYING)
+    reason = models.CharField(max_length=12, choices=EndReason.choices, blank=True, default="")
+    red_seat = models.PositiveSmallIntegerField()
+    red_player = models.ForeignKey(
+        "lobby.Player", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    yellow_player = models.ForeignKey(
+        "lobby.Player", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    red_cpu = models.BooleanField(default=False)
+    yellow_cpu = models.BooleanField(default=False)
+    cpu_level = models.PositiveSmallIntegerField(default=3)
+    ranked = models.BooleanField(default=False)
+    turn_seconds = models.PositiveSmallIntegerField(null=True, blank=True)
+    ply = models.PositiveSmallIntegerField(default=0)
+    winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    line = models.JSONField(null=True, blank=True)
+    started_at = models.DateTimeField()
+    turn_started_at = models.DateTimeField()
+    deadline = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    due_at = models.DateTimeField(null=True, blank=True)
+    lease_until = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["room", "number"], name="game_unique_number")]
+        indexes = [models.Index(fields=["status", "due_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.room_id} game {self.number}"
+
+    @property
+    def game_status(self) -> GameStatus:
+        return GameStatus(self.status)
+
+    def seat_of_colour(self, colour: str) -> int:
+        return self.red_seat if colour == "red" else 3 - self.red_seat
+
+    def colour_of_seat(self, seat: int) -> str:
+        return "red" if seat == self.red_seat else "yellow"
+
+    @property
+    def to_move_seat(self) -> int | None:
+        if self.status != GameStatus.PLAYING:
+            return None
+        return self.red_seat if self.ply % 2 == 0 else 3 - self.red_seat
+
+
+class Move(models.Model):
+    """One bead dropped. ``cpu`` says the CPU played it for ``seat`` (a CPU seat, timeout or stand-in)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    ply = models.PositiveSmallIntegerField()
+    peg = models.CharField(max_length=2)
+    seat = models.PositiveSmallIntegerField()
+    cpu = models.BooleanField(default=False)
+    # Why the CPU played it: "seat" (a CPU seat), "timeout", "away" (stand-in); empty for a person.
+    cpu_reason = models.CharField(max_length=8, blank=True, default="")
+    played_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "ply"], name="move_unique_ply")]
+        ordering = ["ply"]

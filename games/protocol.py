@@ -1,0 +1,135 @@
+"""The websocket protocol: inbound frames parsed into typed commands, outbound frames built here.
+
+No other module writes a frame's dict literal. ``docs/protocol.md`` documents every frame.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from lobby.rules import RULE_FIELDS
+
+MAX_FRAME_BYTES = 4096
+
+
+class BadFrame(Exception):
+    """A frame that is not valid protocol; ``code`` is ``bad_frame`` or ``too_large``."""
+
+    def __init__(self, message: str, *, code: str = "bad_frame") -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Sit:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Stand:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class SetRules:
+    changes: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Drop:
+    peg: str
+    ply: int
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Again:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    pass
+
+
+Command = Sit | Stand | SetRules | Start | Drop | Resign | Again | Ping
+
+_NO_FIELDS: dict[str, type[Command]] = {
+    "sit": Sit, "stand": Stand, "start": Start, "resign": Resign, "again": Again, "ping": Ping,
+}
+
+
+def parse_frame(text: str | None, data: bytes | None = None) -> Command:
+    """Parse one client frame.
+
+    Raises:
+        BadFrame: too large (``too_large``), binary, not JSON, not an object, unknown type, or with
+            missing or wrongly typed fields (``bad_frame``).
+    """
+    if text is None:
+        if data is not None and len(data) > MAX_FRAME_BYTES:
+            raise BadFrame(f"Frames are at most {MAX_FRAME_BYTES} bytes.", code="too_large")
+        raise BadFrame("Frames are JSON text, not binary.")
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_FRAME_BYTES:
+        raise BadFrame(f"Frames are at most {MAX_FRAME_BYTES} bytes.", code="too_large")
+    try:
+        frame = json.loads(text)
+    except (ValueError, RecursionError):
+        raise BadFrame("A frame must be valid JSON.") from None
+    if not isinstance(frame, dict):
+        raise BadFrame("A frame must be a JSON object.")
+    kind = frame.get("type")
+    if not isinstance(kind, str):
+        raise BadFrame('A frame needs a "type" string.')
+    if kind in _NO_FIELDS:
+        return _NO_FIELDS[kind]()
+    if kind == "drop":
+        peg, ply = frame.get("peg"), frame.get("ply")
+        if not isinstance(peg, str):
+            raise BadFrame('A drop needs "peg", a peg name such as "b3".')
+        if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= 64:
+            raise BadFrame('A drop needs "ply", the number of moves you saw (0 to 64).')
+        return Drop(peg=peg, ply=ply)
+    if kind == "rules":
+        changes = {key: value for key, value in frame.items() if key != "type"}
+        unknown = sorted(set(changes) - set(RULE_FIELDS))
+        if unknown:
+            raise BadFrame(f"Unknown house rule: {', '.join(unknown)}.")
+        if not changes:
+            raise BadFrame("A rules frame needs at least one rule to change.")
+        return SetRules(changes=changes)
+    raise BadFrame(f'Unknown frame type "{kind[:40]}".')
+
+
+# --- outbound ----------------------------------------------------------------------------------------
+def room_frame(snapshot: dict[str, Any], *, player_id: str | None) -> dict[str, Any]:
+    """The room snapshot for one connection: ``you`` says who they are and where they sit."""
+    seat = next(
+        (s["seat"] for s in snapshot["seats"] if s["player"] is not None and s["player"]["id"] == player_id),
+        None,
+    )
+    return {"type": "room", **snapshot, "you": {"player": player_id, "seat": seat}}
+
+
+def error_frame(code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message}
+
+
+def notice_frame(code: str, seat: int) -> dict[str, Any]:
+    return {"type": "notice", "code": code, "seat": seat}
+
+
+def pong_frame() -> dict[str, Any]:
+    return {"type": "pong"}

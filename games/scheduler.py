@@ -1,0 +1,116 @@
+"""The per-process ticker that makes due things happen: CPU seats' moves, turn timeouts, stand-ins.
+
+Deadlines live in the database (``Game.due_at``); any server process may apply one. Each tick this
+process leases the games that are due (so no other process works on them), computes the CPU's move
+off the loop, and applies it through the same service as a person's move, which refuses it if the
+game moved on. A killed process's leases simply expire and another process (or the restarted one)
+takes over. Services wake the ticker at once when they make something due now.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from datetime import timedelta
+
+from channels.db import database_sync_to_async
+from django.utils import timezone
+
+from games import cpu, wakeup
+from games.services import CpuJob, game_cpu_move, game_due_job, games_claim_due
+from lobby.services import connections_sweep
+
+log = logging.getLogger(__name__)
+
+TICK_SECONDS = 0.25
+SWEEP_EVERY_SECONDS = 5.0
+# Longer than any CPU budget: a lease outliving its process lets another process take over.
+LEASE = timedelta(seconds=15)
+
+_schedulers: dict[asyncio.AbstractEventLoop, Scheduler] = {}
+
+
+class Scheduler:
+    """One per running event loop (one per server process in production)."""
+
+    def __init__(self) -> None:
+        self.event = asyncio.Event()
+        self.in_flight: set[str] = set()
+        self.task: asyncio.Task[None] | None = None
+        self.children: set[asyncio.Task[None]] = set()
+        self.last_sweep = 0.0
+
+    def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        wakeup.register(loop, self.event)
+        self.task = loop.create_task(self._run(), name="games-scheduler")
+
+    async def stop(self) -> None:
+        wakeup.unregister(asyncio.get_running_loop())
+        tasks = [t for t in (self.task, *self.children) if t is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _run(self) -> None:
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.event.wait(), TICK_SECONDS)
+            self.event.clear()
+            try:
+                await self.tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a database hiccup must not stop the ticker for good
+                log.exception("scheduler tick failed")
+                await asyncio.sleep(1)
+
+    async def tick(self) -> None:
+        now = timezone.now()
+        loop = asyncio.get_running_loop()
+        if loop.time() - self.last_sweep >= SWEEP_EVERY_SECONDS:
+            self.last_sweep = loop.time()
+            await database_sync_to_async(connections_sweep)(now=now)
+        for game_id in await database_sync_to_async(games_claim_due)(now=now, lease=LEASE):
+            if game_id in self.in_flight:
+                continue
+            self.in_flight.add(game_id)
+            child = loop.create_task(self._handle(game_id))
+            self.children.add(child)
+            child.add_done_callback(self.children.discard)
+
+    async def _handle(self, game_id: str) -> None:
+        try:
+            job: CpuJob | None = await database_sync_to_async(game_due_job)(game_id=game_id, now=timezone.now())
+            if job is None:
+                return
+            peg = await cpu.compute_move(job.record, job.level)
+            await database_sync_to_async(game_cpu_move)(job=job, peg=peg, now=timezone.now())
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("automatic move for game %s failed; its lease will expire and it is retried", game_id)
+        finally:
+            self.in_flight.discard(game_id)
+
+
+def ensure_running() -> Scheduler:
+    """Start this loop's scheduler if it is not running (called by consumers and HTTP requests)."""
+    loop = asyncio.get_running_loop()
+    scheduler = _schedulers.get(loop)
+    if scheduler is None or scheduler.task is None or scheduler.task.done():
+        for old in [other for other in _schedulers if other.is_closed()]:
+            _schedulers.pop(old, None)
+            wakeup.unregister(old)
+        scheduler = Scheduler()
+        _schedulers[loop] = scheduler
+        scheduler.start()
+    return scheduler
+
+
+async def stop_running() -> None:
+    """Stop this loop's scheduler (tests call it before their loop closes)."""
+    scheduler = _schedulers.pop(asyncio.get_running_loop(), None)
+    if scheduler is not None:
+        await scheduler.stop()

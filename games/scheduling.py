@@ -1,0 +1,137 @@
+"""When a game's next automatic action falls due, and why: a CPU seat's move, a CPU stand-in for an
+away seat, a turn timer running out, or the grace period of a disconnected seat ending.
+
+``next_due`` is pure (it takes the seats' states and the game's times); ``reschedule`` reads those from
+the database and writes ``Game.due_at``. Services call ``reschedule`` after every change they make.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+
+from games import wakeup
+from games.models import Game, GameStatus
+from lobby.models import Connection, Room, Seat
+
+
+class DueReason(enum.StrEnum):
+    CPU_SEAT = "seat"  # the CPU plays this seat
+    AWAY = "away"  # the CPU stands in for an absent player
+    TIMEOUT = "timeout"  # the turn timer ran out
+    GRACE = "grace"  # a disconnected seat's grace period ended: it becomes away
+
+
+@dataclass(frozen=True, slots=True)
+class SeatState:
+    """What scheduling needs to know of a seat."""
+
+    number: int
+    cpu: bool
+    away: bool
+    connected: bool
+    disconnected_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class Due:
+    at: datetime
+    reason: DueReason
+
+
+def next_due(
+    *, to_move: SeatState, other: SeatState, turn_started_at: datetime, deadline: datetime | None, grace: timedelta
+) -> Due | None:
+    """The next automatic action of a game being played, or None when it simply waits.
+
+    - A CPU seat moves at once. Against the CPU alone, nothing else ever moves for the person.
+    - While neither seated person is connected, the game waits: the CPU does not play a game out
+      with nobody there.
+    - An away seat is played by the CPU at once.
+    - Otherwise the earlier of the turn timer and, for a disconnected seat, the end of its grace
+      period. Grace counts only during that seat's turn (from the later of the turn's start and
+      the disconnection), so a player who drops while waiting is not charged the opponent's time.
+    """
+    if to_move.cpu:
+        return Due(turn_started_at, DueReason.CPU_SEAT)
+    solo = other.cpu
+    if not solo and not (to_move.connected or other.connected):
+        return None
+    if to_move.away and not solo:
+        return Due(turn_started_at, DueReason.AWAY)
+    candidates: list[Due] = []
+    if deadline is not None and (to_move.connected or not solo):
+        candidates.append(Due(deadline, DueReason.TIMEOUT))
+    if not to_move.connected and not solo:
+        start = max(turn_started_at, to_move.disconnected_at or turn_started_at)
+        candidates.append(Due(start + grace, DueReason.GRACE))
+    return min(candidates, key=lambda due: due.at) if candidates else None
+
+
+# --- reading and writing the database ---------------------------------------------------------------
+def current_game(room: Room) -> Game | None:
+    return room.games.order_by("-number").first()
+
+
+def current_game_playing(room: Room) -> Game | None:
+    game = current_game(room)
+    return game if game is not None and game.status == GameStatus.PLAYING else None
+
+
+def grace_period() -> timedelta:
+    return timedelta(seconds=settings.DISCONNECT_GRACE_SECONDS)
+
+
+def live_players(room: Room, *, now: datetime) -> set[object]:
+    """Ids of players with at least one live connection to the room."""
+    since = now - timedelta(seconds=settings.PING_TIMEOUT_SECONDS)
+    return set(
+        Connection.objects.filter(room=room, last_seen_at__gte=since, player__isnull=False).values_list(
+            "player_id", flat=True
+        )
+    )
+
+
+def seat_states(room: Room, *, now: datetime) -> dict[int, SeatState]:
+    live = live_players(room, now=now)
+    return {seat.number: _seat_state(seat, live) for seat in Seat.objects.filter(room=room)}
+
+
+def _seat_state(seat: Seat, live: set[object]) -> SeatState:
+    return SeatState(
+        number=seat.number,
+        cpu=seat.cpu,
+        away=seat.away,
+        connected=seat.cpu or seat.player_id in live,
+        disconnected_at=seat.disconnected_at,
+    )
+
+
+def due_for(game: Game, seats: dict[int, SeatState]) -> Due | None:
+    to_move = game.to_move_seat
+    if to_move is None:
+        return None
+    return next_due(
+        to_move=seats[to_move],
+        other=seats[3 - to_move],
+        turn_started_at=game.turn_started_at,
+        deadline=game.deadline,
+        grace=grace_period(),
+    )
+
+
+def reschedule(room: Room, *, now: datetime) -> Due | None:
+    """Recompute and store the current game's ``due_at``; returns what is due (None: nothing)."""
+    game = current_game_playing(room)
+    if game is None:
+        return None
+    due = due_for(game, seat_states(room, now=now))
+    at = due.at if due is not None else None
+    if game.due_at != at:
+        Game.objects.filter(pk=game.pk).update(due_at=at)
+    if at is not None and at <= now:
+        wakeup.kick_on_commit()
+    return due

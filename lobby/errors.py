@@ -1,0 +1,20 @@
+"""Refusals: a request that breaks a room's rules. Each has a stable code and a sentence for a player."""
+
+from __future__ import annotations
+
+
+class Refused(Exception):
+    """A service refused a request and changed nothing.
+
+    Attributes:
+        code: stable machine code (``not_your_turn``, ``stale``, ``seat_taken``, ...).
+        message: one sentence a player can read.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"Refused({self.code!r}, {self.message!r})"

@@ -1,0 +1,95 @@
+"""What the lobby stores: players (a device's guest or an account), rooms, seats and connections."""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+# No 0/O and no 1/I: a code read aloud or copied by hand cannot be mistaken.
+ROOM_CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
+ROOM_CODE_LENGTH = 6
+SEAT_NUMBERS = (1, 2)
+TURN_SECONDS_CHOICES = (None, 30, 60)
+CPU_LEVELS = (1, 2, 3, 4, 5)
+
+
+def new_room_code() -> str:
+    """A random room code: 32⁶ ≈ 10⁹ possibilities, drawn from the system's secure generator."""
+    return "".join(secrets.choice(ROOM_CODE_ALPHABET) for _ in range(ROOM_CODE_LENGTH))
+
+
+class Player(models.Model):
+    """A person: a device's guest player, turned into an account when they register."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    name = models.CharField(max_length=40)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
+    )
+    created_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.id})"
+
+
+class Room(models.Model):
+    """A party room: two seats, house rules, and the games played in it.
+
+    ``version`` grows by one with every change of what a room snapshot shows; it is written in the
+    same transaction as the change, so clients can order snapshots from several server processes.
+    """
+
+    code = models.CharField(max_length=ROOM_CODE_LENGTH, unique=True)
+    host = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="hosted_rooms")
+    turn_seconds = models.PositiveSmallIntegerField(null=True, blank=True)
+    alternate_first = models.BooleanField(default=True)
+    ranked = models.BooleanField(default=True)
+    cpu_level = models.PositiveSmallIntegerField(default=3)
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField()
+    last_activity_at = models.DateTimeField()
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["closed_at", "last_activity_at"])]
+
+    def __str__(self) -> str:
+        return self.code
+
+
+class Seat(models.Model):
+    """One of a room's two seats.
+
+    ``player`` is the person sitting here. ``cpu`` says the CPU plays this seat in the current game
+    (set when a game starts with the seat empty). ``away`` says the CPU stands in for the absent player.
+    """
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats")
+    cpu = models.BooleanField(default=False)
+    wants_again = models.BooleanField(default=False)
+    away = models.BooleanField(default=False)
+    # When this seat's player was last seen without an open connection (None while connected).
+    disconnected_at = models.DateTimeField(null=True, blank=True)
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["room", "number"], name="seat_unique_number"),
+            models.CheckConstraint(condition=models.Q(number__in=SEAT_NUMBERS), name="seat_number_1_or_2"),
+        ]
+        ordering = ["number"]
+
+
+class Connection(models.Model):
+    """An open websocket to a room, kept in the database so every server process sees presence."""
+
+    channel_name = models.CharField(max_length=200, unique=True)
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="connections")
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE)
+    opened_at = models.DateTimeField()
+    last_seen_at = models.DateTimeField()

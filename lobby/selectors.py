@@ -1,0 +1,116 @@
+"""Reads: the room snapshot every client sees (the protocol adds ``type`` and ``you``)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+
+from games import scheduling
+from games.engine import Colour
+from games.models import Game, GameStatus
+from games.selectors import game_position, iso
+from lobby.models import Connection, Player, Room, Seat
+
+
+def player_json(player: Player | None) -> dict[str, Any] | None:
+    return None if player is None else {"id": str(player.id), "name": player.name}
+
+
+def room_snapshot(code: str, *, now: datetime | None = None) -> dict[str, Any] | None:
+    """The room as everyone sees it, or None for an unknown or closed room."""
+    room = Room.objects.filter(code=code, closed_at=None).first()
+    if room is None:
+        return None
+    now = now or timezone.now()
+    seats = list(Seat.objects.filter(room=room).select_related("player").order_by("number"))
+    live = scheduling.live_players(room, now=now)
+    seated = {seat.player_id for seat in seats if seat.player_id is not None}
+    game = scheduling.current_game(room)
+    return {
+        "version": room.version,
+        "code": room.code,
+        "host": str(room.host_id),
+        "rules": {
+            "turn_seconds": room.turn_seconds,
+            "alternate_first": room.alternate_first,
+            "ranked": room.ranked,
+            "cpu_level": room.cpu_level,
+        },
+        "seats": [_seat_json(seat, game, live) for seat in seats],
+        "spectators": _spectator_count(room, seated, now),
+        "game": None if game is None else _game_json(game, seats),
+    }
+
+
+def _seat_json(seat: Seat, game: Game | None, live: set[object]) -> dict[str, Any]:
+    connected = seat.cpu or seat.player_id in live
+    countdown = None
+    if game is not None and game.to_move_seat == seat.number and not connected and not seat.away:
+        countdown = iso(game.due_at)  # when the CPU stands in (the earlier of grace and turn timer)
+    return {
+        "seat": seat.number,
+        "player": player_json(seat.player),
+        "cpu": seat.cpu,
+        "connected": connected,
+        "away": seat.away,
+        "away_at": countdown,
+        "wants_again": seat.wants_again,
+    }
+
+
+def _spectator_count(room: Room, seated: set[object], now: datetime) -> int:
+    watchers = Connection.objects.filter(room=room).exclude(player_id__in=seated)
+    players = {p for p in watchers.values_list("player_id", flat=True) if p is not None}
+    anonymous = watchers.filter(player__isnull=True).count()
+    return len(players) + anonymous
+
+
+def _game_json(game: Game, seats: list[Seat]) -> dict[str, Any]:
+    position = game_position(game)
+    with_cpu = game.red_cpu or game.yellow_cpu
+    threats = None
+    if with_cpu and game.status == GameStatus.PLAYING:
+        threats = {
+            colour.value: [
+                {"peg": str(t.cell.peg), "level": t.cell.level, "playable": t.playable}
+                for t in position.threats(colour)
+            ]
+            for colour in Colour
+        }
+    return {
+        "id": str(game.id),
+        "number": game.number,
+        "status": game.status,
+        "reason": game.reason or None,
+        "red_seat": game.red_seat,
+        "to_move_seat": game.to_move_seat,
+        "ply": game.ply,
+        "moves": [str(peg) for peg in position.moves],
+        "winner_seat": game.winner_seat,
+        "line": game.line,
+        "deadline": iso(game.deadline) if game.status == GameStatus.PLAYING else None,
+        "ranked": game.ranked,
+        "threats": threats,
+    }
+
+
+def player_rooms(player: Player, *, limit: int = 5) -> list[dict[str, Any]]:
+    """The open rooms where ``player`` has a seat, most recently active first ("continue your game")."""
+    seats = (
+        Seat.objects.filter(player=player, room__closed_at=None)
+        .select_related("room")
+        .order_by("-room__last_activity_at")[:limit]
+    )
+    rooms = []
+    for seat in seats:
+        game = scheduling.current_game(seat.room)
+        rooms.append(
+            {
+                "code": seat.room.code,
+                "seat": seat.number,
+                "playing": game is not None and game.status == GameStatus.PLAYING,
+            }
+        )
+    return rooms

@@ -1,0 +1,260 @@
+"""Every state change of players, rooms, seats and presence: one transaction each.
+
+A service locks the room row, validates, writes, bumps the room's ``version`` and, on commit, has the
+new snapshot sent to the room. Services take ``now``; only the edges read the clock.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+
+from games import scheduling
+from lobby import events
+from lobby.errors import Refused
+from lobby.models import SEAT_NUMBERS, Connection, Player, Room, Seat, new_room_code
+from lobby.rules import HouseRules
+
+NAME_MAX_LENGTH = 24
+
+
+# --- players -------------------------------------------------------------------------------------
+def clean_player_name(name: object) -> str:
+    """A player name, trimmed, 1 to 24 printable characters.
+
+    Raises:
+        Refused(bad_name): not a string, empty, too long, or with control characters.
+    """
+    if not isinstance(name, str):
+        raise Refused("bad_name", "A name is a short piece of text.")
+    cleaned = " ".join(name.split())
+    if not cleaned:
+        raise Refused("bad_name", "A name needs at least one letter.")
+    if len(cleaned) > NAME_MAX_LENGTH:
+        raise Refused("bad_name", f"A name has at most {NAME_MAX_LENGTH} characters.")
+    if any(unicodedata.category(ch).startswith("C") for ch in cleaned):
+        raise Refused("bad_name", "A name cannot hold control characters.")
+    return cleaned
+
+
+def player_create(*, name: str, now: datetime) -> Player:
+    """A new guest player."""
+    return Player.objects.create(name=clean_player_name(name), created_at=now)
+
+
+def player_rename(*, player: Player, name: str) -> Player:
+    """Rename a player; rooms showing them are sent a new snapshot."""
+    cleaned = clean_player_name(name)
+    if cleaned != player.name:
+        with transaction.atomic():
+            player.name = cleaned
+            player.save(update_fields=["name"])
+            for code in Room.objects.filter(seats__player=player, closed_at=None).values_list("code", flat=True):
+                events.room_changed_on_commit(code)
+    return player
+
+
+# --- rooms ---------------------------------------------------------------------------------------
+def lock_room(code: str) -> Room:
+    """The open room with this code, its row locked until the transaction ends.
+
+    Raises:
+        Refused(no_room): no open room has this code.
+    """
+    try:
+        return Room.objects.select_for_update().get(code=code, closed_at=None)
+    except Room.DoesNotExist:
+        raise Refused("no_room", f"There is no open room {code}.") from None
+
+
+def room_touch(room: Room, *, now: datetime) -> None:
+    """Record that ``room`` changed: bump its version, and send the snapshot once committed."""
+    room.version += 1
+    room.last_activity_at = now
+    room.save(update_fields=["version", "last_activity_at"])
+    events.room_changed_on_commit(room.code)
+
+
+def room_rules(room: Room) -> HouseRules:
+    return HouseRules(
+        turn_seconds=room.turn_seconds,
+        alternate_first=room.alternate_first,
+        ranked=room.ranked,
+        cpu_level=room.cpu_level,
+    )
+
+
+def room_create(*, host: Player, rules: Mapping[str, Any], now: datetime) -> Room:
+    """A new room with ``host`` in seat 1 and the given house rules (defaults for the rest).
+
+    Raises:
+        Refused(bad_rules): a rule out of range.
+    """
+    house = HouseRules().updated(rules)
+    for _ in range(10):
+        try:
+            with transaction.atomic():
+                room = Room.objects.create(
+                    code=new_room_code(), host=host, created_at=now, last_activity_at=now, **house.as_dict()
+                )
+                Seat.objects.bulk_create(
+                    [Seat(room=room, number=n, player=host if n == 1 else None) for n in SEAT_NUMBERS]
+                )
+                return room
+        except IntegrityError:  # a code already in use: draw again
+            continue
+    raise RuntimeError("could not find a free room code")
+
+
+def room_set_rules(*, code: str, player: Player, changes: Mapping[str, Any], now: datetime) -> None:
+    """The host changes house rules between games.
+
+    Raises:
+        Refused: no_room, not_host, game_not_over, bad_rules.
+    """
+    with transaction.atomic():
+        room = lock_room(code)
+        if room.host_id != player.id:
+            raise Refused("not_host", "Only the host can change the house rules.")
+        if scheduling.current_game_playing(room) is not None:
+            raise Refused("game_not_over", "House rules change between games, not during one.")
+        house = room_rules(room).updated(changes)
+        for field, value in house.as_dict().items():
+            setattr(room, field, value)
+        room.save(update_fields=list(house.as_dict()))
+        room_touch(room, now=now)
+
+
+def _seat_of(room: Room, player: Player) -> Seat | None:
+    return room.seats.filter(player=player).first()
+
+
+def room_sit(*, code: str, player: Player, now: datetime) -> int:
+    """Seat ``player`` in the lowest free seat; returns the seat number (theirs already, if seated).
+
+    A seat is free when nobody sits there and the CPU is not playing it in a running game.
+
+    Raises:
+        Refused: no_room, seat_taken.
+    """
+    with transaction.atomic():
+        room = lock_room(code)
+        mine = _seat_of(room, player)
+        if mine is not None:
+            return mine.number
+        playing = scheduling.current_game_playing(room)
+        for seat in room.seats.select_for_update().order_by("number"):
+            if seat.player_id is None and not (seat.cpu and playing is not None):
+                seat.player = player
+                seat.cpu = False
+                seat.away = False
+                seat.wants_again = False
+                seat.timeouts_in_row = 0
+                seat.disconnected_at = None if _is_connected(room, player, now) else now
+                seat.save()
+                room_touch(room, now=now)
+                return seat.number
+        raise Refused("seat_taken", "Both seats are taken.")
+
+
+def room_stand(*, code: str, player: Player, now: datetime) -> None:
+    """``player`` gives up their seat (not while their game is being played).
+
+    Raises:
+        Refused: no_room, no_seat, game_not_over.
+    """
+    with transaction.atomic():
+        room = lock_room(code)
+        seat = _seat_of(room, player)
+        if seat is None:
+            raise Refused("no_seat", "You have no seat in this room.")
+        if scheduling.current_game_playing(room) is not None:
+            raise Refused("game_not_over", "You cannot leave your seat during your game; resign first.")
+        seat.player = None
+        seat.wants_again = False
+        seat.away = False
+        seat.disconnected_at = None
+        seat.timeouts_in_row = 0
+        seat.save()
+        room_touch(room, now=now)
+
+
+def rooms_close_idle(*, now: datetime, idle: timedelta) -> list[str]:
+    """Close every open room with no activity since ``now - idle``; returns their codes."""
+    cutoff = now - idle
+    codes = list(Room.objects.filter(closed_at=None, last_activity_at__lt=cutoff).values_list("code", flat=True))
+    with transaction.atomic():
+        Room.objects.filter(code__in=codes, closed_at=None, last_activity_at__lt=cutoff).update(closed_at=now)
+        Connection.objects.filter(room__code__in=codes).delete()
+    return codes
+
+
+# --- presence ------------------------------------------------------------------------------------
+def _live_since(now: datetime) -> datetime:
+    return now - timedelta(seconds=settings.PING_TIMEOUT_SECONDS)
+
+
+def _is_connected(room: Room, player: Player, now: datetime) -> bool:
+    return Connection.objects.filter(room=room, player=player, last_seen_at__gte=_live_since(now)).exists()
+
+
+def connection_open(*, code: str, channel_name: str, player: Player | None, now: datetime) -> None:
+    """A websocket to the room opened. A seated player returning takes their seat back at once.
+
+    Raises:
+        Refused(no_room): the room is unknown or closed.
+    """
+    with transaction.atomic():
+        room = lock_room(code)
+        Connection.objects.update_or_create(
+            channel_name=channel_name,
+            defaults={"room": room, "player": player, "opened_at": now, "last_seen_at": now},
+        )
+        seat = _seat_of(room, player) if player is not None else None
+        if seat is not None:
+            seat.disconnected_at = None
+            if seat.away:
+                seat.away = False
+                seat.timeouts_in_row = 0
+                events.notice_on_commit(room.code, "back", seat.number)
+            seat.save(update_fields=["disconnected_at", "away", "timeouts_in_row"])
+        scheduling.reschedule(room, now=now)
+        room_touch(room, now=now)
+
+
+def connection_close(*, channel_name: str, now: datetime) -> None:
+    """A websocket closed (or went silent). A seat whose player has no other connection is disconnected."""
+    with transaction.atomic():
+        conn = Connection.objects.select_related("room").filter(channel_name=channel_name).first()
+        if conn is None:
+            return
+        room = lock_room(conn.room.code) if conn.room.closed_at is None else None
+        conn.delete()
+        if room is None:
+            return
+        if conn.player_id is not None and not Connection.objects.filter(
+            room=room, player_id=conn.player_id, last_seen_at__gte=_live_since(now)
+        ).exists():
+            room.seats.filter(player_id=conn.player_id, disconnected_at=None).update(disconnected_at=now)
+        scheduling.reschedule(room, now=now)
+        room_touch(room, now=now)
+
+
+def connection_seen(*, channel_name: str, now: datetime) -> None:
+    """A sign of life (a ping or any frame) on a connection."""
+    Connection.objects.filter(channel_name=channel_name).update(last_seen_at=now)
+
+
+def connections_sweep(*, now: datetime) -> int:
+    """Close connections silent for longer than the ping timeout (their process may have died)."""
+    stale = list(
+        Connection.objects.filter(last_seen_at__lt=_live_since(now)).values_list("channel_name", flat=True)[:200]
+    )
+    for channel_name in stale:
+        connection_close(channel_name=channel_name, now=now)
+    return len(stale)

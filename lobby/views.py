@@ -1,0 +1,113 @@
+"""REST endpoints of the lobby: the device's player and rooms. Views only translate HTTP."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.middleware.csrf import get_token
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.protocol import room_frame
+from lobby.errors import Refused
+from lobby.identity import session_attach, session_player
+from lobby.models import Player
+from lobby.selectors import player_json, player_rooms, room_snapshot
+from lobby.services import player_create, player_rename, room_create
+
+DEFAULT_GUEST_NAME = "Guest"
+
+
+def refused_response(exc: Refused, *, http_status: int = status.HTTP_400_BAD_REQUEST) -> Response:
+    return Response({"code": exc.code, "message": exc.message}, status=http_status)
+
+
+def device_player(request: Request, *, create_as: str | None = None) -> Player | None:
+    """The device's player; with ``create_as``, one is created under that name when missing."""
+    player = session_player(request.session)
+    if player is None and create_as is not None:
+        player = player_create(name=create_as, now=timezone.now())
+        session_attach(request.session, player)
+    return player
+
+
+class SessionIn(serializers.Serializer[Any]):
+    name = serializers.CharField(required=False, allow_blank=True, max_length=200)
+
+
+class SessionOut(serializers.Serializer[Any]):
+    player = serializers.DictField()
+    rooms = serializers.ListField(child=serializers.DictField())
+
+
+class SessionView(APIView):
+    """The device's player. GET also hands out the ``csrftoken`` cookie that writes need."""
+
+    @extend_schema(responses={200: SessionOut, 404: OpenApiResponse(description="no player yet")})
+    def get(self, request: Request) -> Response:
+        get_token(request)
+        player = session_player(request.session)
+        if player is None:
+            return Response(
+                {"code": "no_player", "message": "This device has no player yet."}, status=status.HTTP_404_NOT_FOUND
+            )
+        return Response({"player": player_json(player), "rooms": player_rooms(player)})
+
+    @extend_schema(request=SessionIn, responses={200: SessionOut, 201: SessionOut})
+    def post(self, request: Request) -> Response:
+        incoming = SessionIn(data=request.data)
+        if not incoming.is_valid():
+            return Response({"code": "bad_request", "message": "Send {\"name\": \"...\"}."}, status=400)
+        name = incoming.validated_data.get("name")
+        existing = session_player(request.session)
+        try:
+            if existing is None:
+                player = player_create(name=name or DEFAULT_GUEST_NAME, now=timezone.now())
+                session_attach(request.session, player)
+                code = status.HTTP_201_CREATED
+            else:
+                player = player_rename(player=existing, name=name) if name else existing
+                code = status.HTTP_200_OK
+        except Refused as exc:
+            return refused_response(exc)
+        get_token(request)
+        return Response({"player": player_json(player), "rooms": player_rooms(player)}, status=code)
+
+
+class RulesIn(serializers.Serializer[Any]):
+    turn_seconds = serializers.IntegerField(required=False, allow_null=True)
+    alternate_first = serializers.BooleanField(required=False)
+    ranked = serializers.BooleanField(required=False)
+    cpu_level = serializers.IntegerField(required=False)
+
+
+class RoomsView(APIView):
+    @extend_schema(request=RulesIn, responses={201: OpenApiResponse(description="the room snapshot")})
+    def post(self, request: Request) -> Response:
+        """Create a room with house rules; the device's player is the host in seat 1."""
+        if not isinstance(request.data, dict):
+            return Response({"code": "bad_rules", "message": "Send the house rules as a JSON object."}, status=400)
+        player = device_player(request, create_as=DEFAULT_GUEST_NAME)
+        assert player is not None
+        try:
+            room = room_create(host=player, rules=dict(request.data), now=timezone.now())
+        except Refused as exc:
+            return refused_response(exc)
+        snapshot = room_snapshot(room.code)
+        assert snapshot is not None
+        return Response(room_frame(snapshot, player_id=str(player.id)), status=status.HTTP_201_CREATED)
+
+
+class RoomDetailView(APIView):
+    @extend_schema(responses={200: OpenApiResponse(description="the room snapshot"), 404: None})
+    def get(self, request: Request, code: str) -> Response:
+        """The room snapshot as this device sees it."""
+        snapshot = room_snapshot(code.upper())
+        if snapshot is None:
+            return Response({"code": "no_room", "message": f"There is no open room {code}."}, status=404)
+        player = session_player(request.session)
+        return Response(room_frame(snapshot, player_id=str(player.id) if player else None))

@@ -1,0 +1,93 @@
+"""Test kit for rooms: players with real sessions, websocket clients on the real ASGI application."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.sessions.backends.db import SessionStore
+from django.utils import timezone
+
+from config.asgi import application
+from lobby.identity import session_attach
+from lobby.models import Player
+from lobby.services import player_create, room_create
+
+ORIGIN = (b"origin", b"http://localhost")
+
+
+def make_player(name: str = "Ann") -> tuple[Player, str]:
+    """A player attached to a fresh saved session; returns the player and the session key."""
+    player = player_create(name=name, now=timezone.now())
+    session = SessionStore()
+    session_attach(session, player)
+    session.save()
+    assert session.session_key is not None
+    return player, session.session_key
+
+
+def make_room(host: Player, **rules: Any) -> str:
+    return room_create(host=host, rules=rules, now=timezone.now()).code
+
+
+class Client:
+    """A websocket client in a room: sends frames, and waits for the frames it wants."""
+
+    def __init__(self, code: str, session_key: str | None, *, origin: bytes = b"http://localhost") -> None:
+        headers = [(b"origin", origin), (b"host", b"localhost")]
+        if session_key is not None:
+            headers.append((b"cookie", f"sessionid={session_key}".encode()))
+        self.comm = WebsocketCommunicator(application, f"/ws/rooms/{code}/", headers=headers)
+        self.room: dict[str, Any] | None = None
+        self.log: list[dict[str, Any]] = []
+
+    async def connect(self) -> Client:
+        connected, _ = await self.comm.connect(timeout=5)
+        assert connected
+        await self.wait_room(lambda room: True)
+        return self
+
+    async def send(self, **frame: Any) -> None:
+        await self.comm.send_to(text_data=json.dumps(frame))
+
+    async def send_raw(self, text: str) -> None:
+        await self.comm.send_to(text_data=text)
+
+    async def next_frame(self, timeout: float = 10) -> dict[str, Any]:
+        frame: dict[str, Any] = json.loads(await self.comm.receive_from(timeout=timeout))
+        self.log.append(frame)
+        if frame["type"] == "room":
+            assert self.room is None or frame["version"] > self.room["version"], "snapshots arrive in order"
+            self.room = frame
+        return frame
+
+    async def wait(self, kind: str, predicate: Any = None, timeout: float = 10) -> dict[str, Any]:
+        """The next frame of ``kind`` that satisfies ``predicate`` (frames before it are kept in log)."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while True:
+            frame = await self.next_frame(timeout=max(0.01, end - loop.time()))
+            if frame["type"] == kind and (predicate is None or predicate(frame)):
+                return frame
+
+    async def wait_room(self, predicate: Any, timeout: float = 10) -> dict[str, Any]:
+        if self.room is not None and predicate(self.room):
+            return self.room
+        return await self.wait("room", predicate, timeout)
+
+    async def error(self, timeout: float = 10) -> dict[str, Any]:
+        return await self.wait("error", timeout=timeout)
+
+    async def drop(self, peg: str) -> None:
+        assert self.room is not None and self.room["game"] is not None
+        await self.send(type="drop", peg=peg, ply=self.room["game"]["ply"])
+
+    async def close(self) -> None:
+        await self.comm.disconnect()
+
+
+make_player_async = database_sync_to_async(make_player)
+make_room_async = database_sync_to_async(make_room)
