@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.engine import Peg, Position, drop_bit, is_win_at, legal_pegs_mask  # noqa: E402
+from games.engine import Peg, Position, drop_bit, is_win_at, legal_pegs_mask
 
 PEGS_BY_INDEX = [Peg.from_index(index) for index in range(16)]
 
@@ -27,11 +27,14 @@ PEGS_BY_INDEX = [Peg.from_index(index) for index in range(16)]
 def raw_playout(rng: random.Random) -> int:
     """One random game on raw ints; returns its length in plies."""
     own = other = 0
+    draw = rng.getrandbits
     for ply in range(1, 65):
         occupied = own | other
         room = legal_pegs_mask(occupied)
-        pegs = [peg for peg in range(16) if room >> peg & 1]
-        landing = drop_bit(occupied, pegs[int(rng.random() * len(pegs))])
+        peg = draw(4)
+        while not room >> peg & 1:  # rejection sampling: uniform over the pegs with room
+            peg = draw(4)
+        landing = drop_bit(occupied, peg)
         own |= landing
         if is_win_at(own, landing.bit_length() - 1):
             return ply

@@ -97,9 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
 
-def main(
-    argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, stdout: TextIO | None = None
-) -> int:
+def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """Entry point; returns the process exit status (0: every line was answered, even rule errors)."""
     build_parser().parse_args(argv)
     source = sys.stdin if stdin is None else stdin

@@ -151,9 +151,7 @@ class Position:
         occupied = self.red | self.yellow
         cells = bb.threat_cells(self.bits(colour), occupied)
         playable = bb.playable_cells(occupied)
-        threats = [
-            Threat(colour, Cell.from_bit(bit), bool(playable >> bit & 1)) for bit in bb.iter_bits(cells)
-        ]
+        threats = [Threat(colour, Cell.from_bit(bit), bool(playable >> bit & 1)) for bit in bb.iter_bits(cells)]
         threats.sort(key=lambda threat: threat.cell)
         return threats
 

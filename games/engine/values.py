@@ -128,9 +128,7 @@ class Cell:
         return f"{self.peg}:{self.level}"
 
 
-_CELL_BY_BIT: tuple[Cell, ...] = tuple(
-    Cell(Peg.from_index(bit % 16), bit // 16 + 1) for bit in range(SIZE**3)
-)
+_CELL_BY_BIT: tuple[Cell, ...] = tuple(Cell(Peg.from_index(bit % 16), bit // 16 + 1) for bit in range(SIZE**3))
 
 
 class Colour(StrEnum):

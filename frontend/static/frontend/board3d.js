@@ -139,7 +139,7 @@ export class Board3D {
     renderer.toneMapping = THREE.ACESFilmicToneMapping;
     renderer.toneMappingExposure = 1.05;
     renderer.shadowMap.enabled = true;
-    renderer.shadowMap.type = THREE.PCFSoftShadowMap;
+    renderer.shadowMap.type = THREE.PCFShadowMap;
     renderer.setClearColor(0x000000, 0);
     this.renderer = renderer;
     container.appendChild(renderer.domElement);
@@ -154,7 +154,7 @@ export class Board3D {
     pmrem.dispose();
 
     this.camera = new THREE.PerspectiveCamera(34, 1, 0.1, 100);
-    this.camera.position.setFromSphericalCoords(14.2, THREE.MathUtils.degToRad(57), 0);
+    this.camera.position.setFromSphericalCoords(12.6, THREE.MathUtils.degToRad(57), 0);
     this.farCamera = new THREE.PerspectiveCamera(34, 1, 0.1, 100);
     this.target = new THREE.Vector3(0, 1.25, 0);
     this.camera.position.add(this.target);
@@ -384,7 +384,7 @@ export class Board3D {
     if (!this.insetEnabled) return null;
     const w = this.width;
     const h = this.height;
-    const s = Math.round(Math.max(96, Math.min(w, h) * 0.3));
+    const s = Math.round(Math.max(96, Math.min(w, h) * 0.32));
     return { x: w - s - 8, y: 8, w: s, h: s };
   }
 
@@ -637,7 +637,7 @@ export class Board3D {
     const sph = new THREE.Spherical().setFromVector3(offset);
     sph.theta += Math.PI;
     sph.phi = THREE.MathUtils.clamp(sph.phi, 0.7, 1.25);
-    sph.radius = 15.5;
+    sph.radius = 12.5;
     this.farCamera.position.setFromSpherical(sph).add(this.controls.target);
     this.farCamera.lookAt(this.controls.target);
     this.farCamera.aspect = 1;

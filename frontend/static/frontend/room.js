@@ -452,7 +452,7 @@ function onRoom(frame) {
     S.pendingPly = null;
   }
   if (S.selected && (position().stacks[S.selected] || []).length >= SIZE) S.selected = null;
-  if (!g || g.status !== "playing") S.selected = S.selected && g ? null : S.selected;
+  if (g && g.status !== "playing") S.selected = null;
   if (frame.you && frame.you.seat != null) rememberRoom(CODE);
   render();
   maybeAutostart();
@@ -553,7 +553,7 @@ document.addEventListener("keydown", (ev) => {
     ev.preventDefault();
     if (board) topview.setAzimuth(board.azimuth());
     const from = S.selected || (onPegButton ? onPegButton.dataset.peg : topview.roving || "a1");
-    S.selected = S.selected || onPegButton || topview.roving ? topview.step(from, ev.key) : from;
+    S.selected = topview.step(from, ev.key);
     render();
     topview.focus(S.selected);
   } else if (ev.key === "Enter") {

@@ -6,17 +6,14 @@ directions cell by cell. Cells are (column, row, level) triples, all 0-based.
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 LETTERS = "abcd"
 DIGITS = "1234"
 
 # Each direction and its opposite describe the same lines; keep the one whose first non-zero step is positive.
-STEPS = [
-    step
-    for step in itertools.product((-1, 0, 1), repeat=3)
-    if any(step) and next(s for s in step if s) > 0
-]
+STEPS = [step for step in itertools.product((-1, 0, 1), repeat=3) if any(step) and next(s for s in step if s) > 0]
 
 
 class RefError(Exception):
@@ -31,6 +28,7 @@ def on_board(column: int, row: int, level: int) -> bool:
     return 0 <= column < 4 and 0 <= row < 4 and 0 <= level < 4
 
 
+@functools.cache  # the walk is slow and its answer never changes
 def lines_through(column: int, row: int, level: int) -> list[tuple[tuple[int, int, int], ...]]:
     """All 4-cell lines through a cell, each as its cells sorted by (column, row, level)."""
     found = []

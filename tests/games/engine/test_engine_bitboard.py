@@ -60,7 +60,7 @@ def test_masks_partition_the_board() -> None:
     assert bb.FULL == (1 << 64) - 1
     assert sum(bb.PEG_MASKS) == bb.FULL
     assert sum(bb.LEVEL_MASKS) == bb.FULL
-    assert bb.BOTTOM == bb.LEVEL_MASKS[0] and bb.TOP == bb.LEVEL_MASKS[3]
+    assert bb.LEVEL_MASKS[0] == bb.BOTTOM and bb.LEVEL_MASKS[3] == bb.TOP
     for peg, mask in enumerate(bb.PEG_MASKS):
         assert bb.iter_bits(mask) == [peg, peg + 16, peg + 32, peg + 48]
 

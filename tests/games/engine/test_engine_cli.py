@@ -96,7 +96,8 @@ def test_rule_errors() -> None:
         },
     ]
     assert lines[0] == (
-        '{"record": "a1 x9 b2", "ok": false, "error": {"code": "bad_peg", "ply": 1, "message": "\\"x9\\" is not a peg."}}'
+        '{"record": "a1 x9 b2", "ok": false, '
+        '"error": {"code": "bad_peg", "ply": 1, "message": "\\"x9\\" is not a peg."}}'
     )
 
 

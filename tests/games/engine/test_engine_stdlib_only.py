@@ -28,8 +28,6 @@ def test_engine_imports_only_the_standard_library() -> None:
     assert "django" not in loaded
     assert "games.engine" in loaded
     foreign = [
-        name
-        for name in loaded
-        if name.split(".")[0] not in sys.stdlib_module_names and name.split(".")[0] != "games"
+        name for name in loaded if name.split(".")[0] not in sys.stdlib_module_names and name.split(".")[0] != "games"
     ]
     assert foreign == []

@@ -1,0 +1,166 @@
+// Home: two clicks to a game. Play the computer, create a party room, join by code, continue a game.
+
+import { apiGet, apiPost, getSession, rememberName, rememberedName, saveName } from "./api.js";
+import { forgetRoom, recentRooms } from "./recent.js";
+
+const $ = (sel) => document.querySelector(sel);
+let session = null;
+
+function showError(sel, err) {
+  $(sel).textContent = err ? err.message || String(err) : "";
+}
+
+/** Saves the typed name first when it differs from the player's current one. */
+async function syncName() {
+  const typed = $("#name-input").value.trim();
+  const current = session && session.player ? session.player.name : null;
+  if (typed && typed !== current) {
+    session = { ...(session || {}), ...(await saveName(typed)) };
+    rememberName(typed);
+  }
+}
+
+async function createRoom(body, { start }) {
+  await syncName();
+  const room = await apiPost("/api/rooms", body);
+  location.href = `/r/${encodeURIComponent(room.code)}${start ? "?start=1" : ""}`;
+}
+
+function busy(button, on) {
+  button.disabled = on;
+  button.setAttribute("aria-busy", on ? "true" : "false");
+}
+
+$("#cpu-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const btn = $("#play-cpu");
+  busy(btn, true);
+  showError("#home-error", null);
+  try {
+    const level = Number(new FormData(ev.target).get("level") || 2);
+    await createRoom({ cpu_level: level, ranked: false, turn_seconds: null }, { start: true });
+  } catch (err) {
+    showError("#home-error", err);
+    busy(btn, false);
+  }
+});
+
+$("#party-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const btn = $("#create-room");
+  busy(btn, true);
+  showError("#home-error", null);
+  const f = ev.target;
+  try {
+    await createRoom(
+      {
+        turn_seconds: f.turn_seconds.value ? Number(f.turn_seconds.value) : null,
+        alternate_first: f.alternate_first.checked,
+        ranked: f.ranked.checked,
+      },
+      { start: false },
+    );
+  } catch (err) {
+    showError("#home-error", err);
+    busy(btn, false);
+  }
+});
+
+$("#join-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  showError("#join-error", null);
+  let code = $("#join-code").value.trim();
+  const m = code.match(/\/r\/([A-Za-z0-9]+)/);
+  if (m) code = m[1];
+  code = code.replace(/[^A-Za-z0-9]/g, "").toUpperCase();
+  if (!code) {
+    $("#join-error").textContent = "Type the room code you were given.";
+    return;
+  }
+  try {
+    await apiGet(`/api/rooms/${encodeURIComponent(code)}`);
+    await syncName();
+    location.href = `/r/${code}`;
+  } catch (err) {
+    $("#join-error").textContent = err.status === 404 ? `No room has the code ${code}.` : err.message;
+  }
+});
+
+$("#name-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  try {
+    const name = $("#name-input").value.trim() || "Guest";
+    session = { ...(session || {}), ...(await saveName(name)) };
+    rememberName(name);
+    $("#name-status").textContent = "Saved.";
+  } catch (err) {
+    $("#name-status").textContent = err.message;
+  }
+});
+
+function continueItem(code, room) {
+  const li = document.createElement("li");
+  const a = document.createElement("a");
+  a.href = `/r/${encodeURIComponent(code)}`;
+  a.className = "btn primary";
+  let detail = "";
+  if (room && room.game) {
+    const g = room.game;
+    const mine = room.you && g.to_move_seat === room.you.seat;
+    const other = room.seats.find((s) => s.seat !== (room.you && room.you.seat));
+    const vs = other ? (other.player ? other.player.name : "the computer") : "";
+    detail = `${vs ? `vs ${vs} · ` : ""}move ${g.ply + 1}${mine ? " · your turn" : ""}`;
+  }
+  a.textContent = `Continue room ${code}`;
+  li.appendChild(a);
+  if (detail) {
+    const span = document.createElement("span");
+    span.className = "muted small";
+    span.textContent = ` ${detail}`;
+    li.appendChild(span);
+  }
+  return li;
+}
+
+async function findRunningGames() {
+  const codes = new Set();
+  if (session && Array.isArray(session.rooms)) {
+    for (const r of session.rooms) if (r.playing !== false) codes.add(r.code);
+  }
+  for (const r of recentRooms()) codes.add(r.code);
+  const found = [];
+  await Promise.all(
+    [...codes].map(async (code) => {
+      try {
+        const room = await apiGet(`/api/rooms/${encodeURIComponent(code)}`);
+        const seated = room.you && room.you.seat != null;
+        if (seated && room.game && room.game.status === "playing") found.push([code, room]);
+      } catch (err) {
+        if (err.status === 404) forgetRoom(code);
+      }
+    }),
+  );
+  const list = $("#continue-list");
+  list.innerHTML = "";
+  for (const [code, room] of found) list.appendChild(continueItem(code, room));
+  $("#continue").hidden = found.length === 0;
+}
+
+async function init() {
+  try {
+    session = await getSession();
+  } catch {
+    session = null;
+  }
+  const input = $("#name-input");
+  input.value = (session && session.player && session.player.name) || rememberedName() || "";
+  const rating = session && session.player && session.player.rating;
+  if (rating != null) {
+    $("#my-rating").innerHTML = `Rating <b>${Math.round(rating)}</b> · <a href="/players/${encodeURIComponent(session.player.id)}">your games</a>`;
+  } else if (session && session.player) {
+    $("#my-rating").innerHTML = `<a href="/players/${encodeURIComponent(session.player.id)}">Your games and rating</a>`;
+  }
+  await findRunningGames();
+}
+
+init();
