@@ -1,0 +1,61 @@
+"""Two real daphne processes on PostgreSQL and Redis serve one room: a player on each plays a game."""
+
+from __future__ import annotations
+
+import os
+import uuid
+
+import pytest
+
+from tests.livekit import Device, LiveServer, WsClient, postgres_database, server_env
+
+pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
+
+
+@pytest.fixture
+def two_servers(tmp_path):
+    with postgres_database(os.environ["DATABASE_URL"]) as url:
+        env = server_env(DATABASE_URL=url, REDIS_URL=os.environ["REDIS_URL"], CHANNEL_PREFIX=f"t{uuid.uuid4().hex[:8]}")
+        servers = [LiveServer(env, log_dir=tmp_path), LiveServer(env, log_dir=tmp_path)]
+        try:
+            for server in servers:
+                server.start()
+            yield servers
+        finally:
+            for server in servers:
+                server.stop()
+
+
+def at_ply(n):
+    return lambda r: r["game"] is not None and r["game"]["ply"] == n
+
+
+async def test_a_player_on_each_process_plays_one_game(two_servers):
+    one, two = two_servers
+    ann, bob = Device(one.http), Device(two.http)
+    ann.join("Ann")
+    bob.join("Bob")
+    status, room = ann.request("POST", "/api/rooms", {"ranked": False})
+    assert status == 201
+    code = room["code"]
+    a = await WsClient(one.ws, code, ann, one.http).connect()
+    b = await WsClient(two.ws, code, bob, two.http).connect()
+    await b.send(type="sit")
+    await a.wait_room(lambda r: r["seats"][1]["player"] is not None and r["seats"][1]["connected"])
+    await a.send(type="start")
+    record = "a1 b1 a2 b2 a3 b3 c1 b4"  # yellow completes row b at level 1
+    for i, peg in enumerate(record.split()):
+        who = a if i % 2 == 0 else b
+        await who.wait_room(at_ply(i))
+        await who.drop(peg)
+    for client in (a, b):
+        final = await client.wait_room(lambda r: r["game"] is not None and r["game"]["status"] == "won")
+        assert final["game"]["winner_seat"] == 2
+        assert final["game"]["moves"] == record.split()
+    # Both processes read the same truth over REST too.
+    game_id = final["game"]["id"]
+    for device, server in ((ann, one), (bob, two)):
+        status, body = device.request("GET", f"/api/games/{game_id}", base=server.http)
+        assert status == 200 and [m["peg"] for m in body["moves"]] == record.split()
+    await a.close()
+    await b.close()
