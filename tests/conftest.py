@@ -39,3 +39,13 @@ async def scheduler_cleanup():
     from games import scheduler
 
     await scheduler.stop_running()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_channel_layer():
+    """A new channel layer for each test: a Redis layer's connections belong to one event loop."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()

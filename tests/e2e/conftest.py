@@ -1,0 +1,147 @@
+"""Browser tests: a real daphne server (embedded SQLite, in-memory layer) and Debian's Chromium.
+
+Without /usr/bin/chromium these tests skip with a printed reason; in CI (CI=true) they fail instead.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
+IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-component-update",
+    "--disable-sync",
+    # WebGL without a GPU: ANGLE on SwiftShader renders the three.js board in software.
+    "--use-angle=swiftshader",
+    "--enable-unsafe-swiftshader",
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> Path:
+    if not CHROMIUM.exists():
+        reason = f"{CHROMIUM} is missing (apt-get install -y chromium): skipping the browser tests"
+        if IN_CI:
+            pytest.fail(f"CI must run the browser tests, but {reason}")
+        print(f"\n{reason}")
+        pytest.skip(reason)
+    return CHROMIUM
+
+
+@pytest.fixture(scope="session")
+def server_url(tmp_path_factory: pytest.TempPathFactory, chromium_path: Path) -> Iterator[str]:
+    """A migrated daphne server on a free port, embedded (no PostgreSQL, no Redis), with a quick CPU."""
+    tmp = tmp_path_factory.mktemp("e2e-server")
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    env.update(
+        {
+            "SQLITE_PATH": str(tmp / "db.sqlite3"),
+            "DEBUG": "1",
+            "CPU_TIME_SCALE": "0.05",
+            "CPU_WORKERS": "0",
+            "PYTHONUNBUFFERED": "1",
+        }
+    )
+    subprocess.run(
+        [str(BIN / "python"), "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True, timeout=120
+    )
+    port = _free_port()
+    log = (tmp / "daphne.log").open("wb")
+    proc = subprocess.Popen(
+        [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/api/health", timeout=2) as res:
+                if res.status == 200:
+                    break
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            raise RuntimeError(f"daphne did not come up; see {tmp / 'daphne.log'}")
+        time.sleep(0.1)  # polling a starting process; the tests themselves never sleep
+    try:
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path: Path):  # type: ignore[no-untyped-def]
+    from playwright.sync_api import sync_playwright
+
+    pw = sync_playwright().start()
+    try:
+        b = pw.chromium.launch(executable_path=str(chromium_path), headless=True, args=CHROMIUM_ARGS)
+    except Exception:
+        pw.stop()
+        raise
+    try:
+        yield b
+    finally:
+        b.close()
+        pw.stop()
+
+
+@pytest.fixture
+def new_page(browser, server_url: str) -> Iterator[Callable[..., object]]:  # type: ignore[no-untyped-def]
+    """Opens pages, each in its own browser context (a separate device with its own cookies)."""
+    contexts = []
+
+    def make(*, width: int = 1280, height: int = 860, **kwargs: object):  # type: ignore[no-untyped-def]
+        ctx = browser.new_context(viewport={"width": width, "height": height}, base_url=server_url, **kwargs)
+        ctx.set_default_timeout(15_000)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.js_errors = errors  # type: ignore[attr-defined]
+        return page
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS

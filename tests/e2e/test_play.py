@@ -1,0 +1,252 @@
+"""Playing in a real browser: party rooms, the CPU, full pegs, reloads and the keyboard."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+MY_TURN = """() => {
+  const s = window.__room && window.__room.state;
+  return !!(s && s.game && s.game.status === 'playing' && s.you && s.game.to_move_seat === s.you.seat);
+}"""
+GAME_OVER = "() => { const g = window.__room.state && window.__room.state.game; return !!g && g.status !== 'playing'; }"
+
+
+# ---- helpers --------------------------------------------------------------------------------------
+
+
+def state(page: Page) -> dict:
+    return page.evaluate("() => window.__room.state")
+
+
+def ply(page: Page) -> int:
+    return int(page.evaluate("() => window.__room.state.game.ply"))
+
+
+def wait_ply(page: Page, n: int) -> None:
+    page.wait_for_function("(n) => { const g = window.__room.state.game; return !!g && g.ply >= n; }", arg=n)
+
+
+def wait_my_turn(page: Page) -> None:
+    page.wait_for_function(MY_TURN)
+
+
+def peg_button(page: Page, peg: str):  # type: ignore[no-untyped-def]
+    return page.get_by_role("button", name=f"Peg {peg}", exact=True)
+
+
+def click_peg_3d(page: Page, peg: str) -> None:
+    """Clicks the peg on the 3D canvas, at a point the board itself says is over that peg."""
+    point = page.evaluate("(p) => window.__room.board && window.__room.board.pegClientPoint(p)", peg)
+    if point is None:  # no WebGL here: the top view is the board
+        peg_button(page, peg).click()
+    else:
+        page.mouse.click(point["x"], point["y"])
+
+
+def drop(page: Page, peg: str, *, via: str = "top") -> None:
+    """Tap a peg (a ghost bead shows), tap it again to drop; waits until the server applied the move."""
+    wait_my_turn(page)
+    before = ply(page)
+    tap = click_peg_3d if via == "3d" else (lambda pg, p: peg_button(pg, p).click())
+    tap(page, peg)
+    page.wait_for_function("(p) => window.__room.selected === p", arg=peg)
+    tap(page, peg)
+    wait_ply(page, before + 1)
+    assert state(page)["game"]["moves"][before] == peg
+
+
+def create_party_room(new_page, host_name: str = "Ann", guest_name: str = "Bob"):  # type: ignore[no-untyped-def]
+    """Ann creates a party room on the home page; Bob opens the share link and takes the second seat."""
+    host = new_page()
+    host.goto("/")
+    host.get_by_label("Your name").fill(host_name)
+    host.get_by_role("button", name="Create a party room").click()
+    host.wait_for_url(re.compile(r"/r/[A-Za-z0-9]+$"))
+    host.wait_for_function("() => window.__room && window.__room.state")
+    link = host.locator("#share-link").input_value()
+    assert link.endswith(host.url.rsplit("/", 1)[1])
+
+    guest = new_page()
+    guest.goto(link)
+    guest.wait_for_function("() => window.__room && window.__room.state")
+    guest.locator("#sit-name").fill(guest_name)
+    guest.get_by_role("button", name="Take a seat").click()
+    guest.wait_for_function("() => window.__room.state.you.seat === 2")
+    expect(host.locator("#seats")).to_contain_text(guest_name)
+
+    host.get_by_role("button", name="Start").click()
+    host.wait_for_function("() => { const g = window.__room.state.game; return !!g && g.status === 'playing'; }")
+    guest.wait_for_function("() => { const g = window.__room.state.game; return !!g && g.status === 'playing'; }")
+    return host, guest
+
+
+def start_cpu_game(new_page, level: str = "1", **ctx):  # type: ignore[no-untyped-def]
+    page = new_page(**ctx)
+    page.goto("/")
+    page.get_by_label("Your name").fill("Solo")
+    page.locator(f".levels input[value='{level}']").check(force=True)
+    page.get_by_role("button", name="Play the computer").click()
+    page.wait_for_url(re.compile(r"/r/[A-Za-z0-9]+$"))
+    page.wait_for_function("() => { const s = window.__room && window.__room.state; return !!(s && s.game); }")
+    return page
+
+
+def expected_step(peg: str, key: str, azimuth: float) -> str:
+    """Where an arrow key should move the selection, computed independently from the camera's azimuth."""
+    quarter = round(azimuth / (math.pi / 2)) % 4
+    t = quarter * math.pi / 2
+    # Screen-right and screen-up as (column, row) steps: x grows with the column, z shrinks as rows grow.
+    right = (round(math.cos(t)), round(math.sin(t)))
+    up = (round(-math.sin(t)), round(math.cos(t)))
+    d = {"ArrowRight": right, "ArrowLeft": (-right[0], -right[1]), "ArrowUp": up, "ArrowDown": (-up[0], -up[1])}[key]
+    col = "abcd".index(peg[0]) + d[0]
+    row = int(peg[1]) - 1 + d[1]
+    if not (0 <= col < 4 and 0 <= row < 4):
+        return peg
+    return f"{'abcd'[col]}{row + 1}"
+
+
+# ---- tests ----------------------------------------------------------------------------------------
+
+
+def test_two_people_play_a_full_game_to_a_win(new_page, artifacts) -> None:  # type: ignore[no-untyped-def]
+    host, guest = create_party_room(new_page)
+    expect(host.locator("#turn")).to_contain_text("Your turn")
+    expect(guest.locator("#turn")).to_contain_text("Ann")
+
+    # Red (Ann, seat 1) builds a1-b1-c1-d1 on the 3D board; Yellow (Bob) answers on row 2.
+    for red, yellow in [("a1", "a2"), ("b1", "b2"), ("c1", "c2")]:
+        drop(host, red, via="3d")
+        drop(guest, yellow, via="3d")
+    host.locator("#board-wrap").screenshot(path=str(artifacts / "party-midgame.png"))
+    drop(host, "d1", via="3d")
+
+    host.wait_for_function(GAME_OVER)
+    guest.wait_for_function(GAME_OVER)
+    expect(host.locator("#result")).to_contain_text("You win!")
+    expect(guest.locator("#result")).to_contain_text("You lose")
+    expect(guest.locator("#result")).to_contain_text("Red wins")
+    for page in (host, guest):
+        for peg in ("a1", "b1", "c1", "d1"):
+            expect(peg_button(page, peg)).to_have_class(re.compile(r"\bwin\b"))
+        expect(page.get_by_role("button", name="Play again")).to_be_visible()
+    game = state(host)["game"]
+    assert game["status"] == "won" and game["winner_seat"] == 1
+    assert sorted(c["peg"] for c in game["line"]) == ["a1", "b1", "c1", "d1"]
+    assert not host.js_errors and not guest.js_errors
+
+
+def test_a_full_peg_shows_the_cross_and_the_reason(new_page) -> None:  # type: ignore[no-untyped-def]
+    host, guest = create_party_room(new_page, "Cy", "Di")
+    for page in (host, guest, host, guest):
+        drop(page, "b3")
+    expect(peg_button(host, "b3")).to_have_class(re.compile(r"\bfull\b"))
+    wait_my_turn(host)
+    peg_button(host, "b3").click()
+    expect(host.locator("#board-msg")).to_have_text("Peg b3 is full: it already holds 4 beads.")
+    expect(peg_button(host, "b3")).to_have_class(re.compile(r"\bcrossed\b"))
+    assert host.evaluate("() => !window.__room.board || window.__room.board.crossPeg === 'b3'")
+    # Still the same player's turn, and nothing changed.
+    assert ply(host) == 4
+    drop(host, "c3")
+
+
+def test_a_solo_game_against_the_cpu(new_page, artifacts) -> None:  # type: ignore[no-untyped-def]
+    page = start_cpu_game(new_page, level="1")
+    expect(page.locator("#seats")).to_contain_text("Computer")
+    order = ["b2", "c3", "b3", "c2", "a1", "d4", "a4", "d1", "b1", "c4", "a2", "d3", "a3", "d2", "b4", "c1"]
+    for move in range(40):
+        page.wait_for_function(f"() => ({MY_TURN})() || ({GAME_OVER})()")
+        if page.evaluate(GAME_OVER):
+            break
+        stacks = page.evaluate(
+            "() => { const c = {}; for (const m of window.__room.state.game.moves) c[m] = (c[m] || 0) + 1; return c; }"
+        )
+        peg = next(p for p in order if stacks.get(p, 0) < 4)
+        drop(page, peg)
+        # The CPU answers on its own.
+        page.wait_for_function(
+            f"(n) => {{ const g = window.__room.state.game; return g.ply > n || g.status !== 'playing'; }}",
+            arg=2 * move + 1,
+        )
+        if move == 4:
+            page.get_by_label("Show threats").check()
+            page.locator("#board-wrap").screenshot(path=str(artifacts / "board-midgame.png"))
+            page.screenshot(path=str(artifacts / "room-midgame.png"))
+            page.get_by_label("Show threats").uncheck()
+    page.wait_for_function(GAME_OVER)
+    game = state(page)["game"]
+    assert game["ply"] >= 7
+    expect(page.locator("#result")).to_be_visible()
+    expect(page.locator("#moves li")).to_have_count(game["ply"])
+    assert not page.js_errors
+
+
+def test_a_reload_mid_game_returns_to_the_seat(new_page) -> None:  # type: ignore[no-untyped-def]
+    page = start_cpu_game(new_page, level="1")
+    drop(page, "a1")
+    wait_my_turn(page)
+    drop(page, "d4")
+    wait_my_turn(page)
+    before = state(page)
+    page.reload()
+    page.wait_for_function("() => { const s = window.__room && window.__room.state; return !!(s && s.game); }")
+    after = state(page)
+    assert after["you"]["seat"] == before["you"]["seat"] == 1
+    assert after["game"]["id"] == before["game"]["id"]
+    assert after["game"]["moves"] == before["game"]["moves"]
+    expect(page.locator("#seats .tag.you")).to_have_count(1)
+    expect(page.locator("#moves li")).to_have_count(len(before["game"]["moves"]))
+    expect(page.locator("#turn")).to_contain_text("Your turn")
+    drop(page, "b2")
+
+
+def test_arrow_keys_and_enter_play_a_move_relative_to_the_camera(new_page) -> None:  # type: ignore[no-untyped-def]
+    page = start_cpu_game(new_page, level="1")
+    wait_my_turn(page)
+
+    # Default camera: right is towards column d, up is towards row 4.
+    peg_button(page, "b2").click()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowUp")
+    expect(peg_button(page, "c3")).to_have_attribute("aria-pressed", "true")
+    expect(peg_button(page, "c3")).to_be_focused()
+    page.keyboard.press("Enter")
+    wait_ply(page, 1)
+    assert state(page)["game"]["moves"][0] == "c3"
+
+    # Turn the board about half way round by dragging; a drag is not a move.
+    wait_my_turn(page)
+    plies = ply(page)
+    box = page.locator("#board3d canvas").bounding_box()
+    if box is not None:
+        y = box["y"] + box["height"] * 0.75
+        x0 = box["x"] + box["width"] * 0.2
+        page.mouse.move(x0, y)
+        page.mouse.down()
+        page.mouse.move(x0 + box["height"] * 0.62, y, steps=12)
+        page.mouse.up()
+        page.wait_for_function(
+            "() => { const a = window.__room.board.azimuth(); const same = window.__lastAz === a;"
+            " window.__lastAz = a; return same; }",
+            polling=100,
+        )
+        assert ply(page) == plies
+    azimuth = page.evaluate("() => window.__room.board ? window.__room.board.azimuth() : 0")
+    if box is not None:
+        assert abs(azimuth) > 1.0, azimuth
+
+    peg_button(page, "b2").click()
+    expected = expected_step(expected_step("b2", "ArrowRight", azimuth), "ArrowUp", azimuth)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowUp")
+    expect(peg_button(page, expected)).to_have_attribute("aria-pressed", "true")
+    page.keyboard.press("Enter")
+    wait_ply(page, plies + 1)
+    assert state(page)["game"]["moves"][plies] == expected
