@@ -172,7 +172,7 @@ def test_a_solo_game_against_the_cpu(new_page, artifacts) -> None:  # type: igno
         drop(page, peg)
         # The CPU answers on its own.
         page.wait_for_function(
-            f"(n) => {{ const g = window.__room.state.game; return g.ply > n || g.status !== 'playing'; }}",
+            "(n) => { const g = window.__room.state.game; return g.ply > n || g.status !== 'playing'; }",
             arg=2 * move + 1,
         )
         if move == 4:

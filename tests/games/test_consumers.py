@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 async def two_players(**rules):
     """Ann hosts in seat 1, Bob sits in seat 2; both connected."""
     ann, ann_key = await make_player_async("Ann")
-    bob, bob_key = await make_player_async("Bob")
+    _bob, bob_key = await make_player_async("Bob")
     code = await make_room_async(ann, **rules)
     a = await Client(code, ann_key).connect()
     b = await Client(code, bob_key).connect()
@@ -54,9 +54,8 @@ async def test_unknown_room_closes_with_4404():
 async def test_foreign_origin_is_refused():
     ann, key = await make_player_async()
     code = await make_room_async(ann)
-    comm = WebsocketCommunicator(
-        application, f"/ws/rooms/{code}/", headers=[(b"origin", b"http://evil.example"), (b"cookie", f"sessionid={key}".encode())]
-    )
+    headers = [(b"origin", b"http://evil.example"), (b"cookie", f"sessionid={key}".encode())]
+    comm = WebsocketCommunicator(application, f"/ws/rooms/{code}/", headers=headers)
     connected, _ = await comm.connect()
     assert not connected
 
@@ -150,7 +149,7 @@ async def test_sit_stand_and_their_errors():
     code, a, b = await two_players()
     ann_seat, bob_seat = a.room["you"]["seat"], b.room["you"]["seat"]
     assert (ann_seat, bob_seat) == (1, 2)
-    carl, carl_key = await make_player_async("Carl")
+    _carl, carl_key = await make_player_async("Carl")
     c = await Client(code, carl_key).connect()
     await c.send(type="sit")
     assert (await c.error())["code"] == "seat_taken"
@@ -169,7 +168,7 @@ async def test_sit_stand_and_their_errors():
 
 
 async def test_rules_by_the_host_between_games_only():
-    code, a, b = await two_players()
+    _code, a, b = await two_players()
     await b.send(type="rules", turn_seconds=60)
     assert (await b.error())["code"] == "not_host"
     await a.send(type="rules", turn_seconds=45)
@@ -187,7 +186,7 @@ async def test_rules_by_the_host_between_games_only():
 
 
 async def test_start_only_by_the_host_and_not_twice():
-    code, a, b = await two_players()
+    _code, a, b = await two_players()
     await b.send(type="start")
     assert (await b.error())["code"] == "not_host"
     await a.send(type="start")
@@ -201,7 +200,7 @@ async def test_start_only_by_the_host_and_not_twice():
 
 
 async def test_drop_errors():
-    code, a, b = await two_players()
+    _code, a, b = await two_players()
     await a.send(type="drop", peg="a1", ply=0)
     assert (await a.error())["code"] == "no_game"
     await a.send(type="start")
@@ -243,7 +242,7 @@ async def test_two_players_play_to_a_win_and_a_spectator_sees_every_move():
 
 
 async def test_a_full_board_is_a_draw():
-    code, a, b = await two_players()
+    _code, a, b = await two_players()
     await a.send(type="start")
     await play(a, b, DRAWN_RECORD)
     final = await b.wait_room(lambda r: r["game"] is not None and r["game"]["status"] == "drawn")
@@ -254,7 +253,7 @@ async def test_a_full_board_is_a_draw():
 
 
 async def test_resign_and_again_alternate_the_first_move():
-    code, a, b = await two_players()
+    _code, a, b = await two_players()
     await a.send(type="again")
     assert (await a.error())["code"] == "no_game"
     await a.send(type="start")
@@ -303,7 +302,7 @@ async def test_solo_game_against_the_cpu_to_its_end():
         room = await a.wait_room(lambda r, n=room["game"]["ply"]: r["game"]["ply"] > n)
     assert room["game"]["status"] in {"won", "drawn"}
     # the CPU seat is free again between games: a friend may take it
-    bob, bob_key = await make_player_async("Bob")
+    _bob, bob_key = await make_player_async("Bob")
     b = await Client(code, bob_key).connect()
     await b.send(type="sit")
     await b.wait_room(lambda r: r["you"]["seat"] == 2 and r["seats"][1]["cpu"] is False)
