@@ -1,16 +1,25 @@
 """HTTP routes: the REST API under /api/, the web pages at the root."""
 
 from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView
 
+import config.openapi  # noqa: F401  (registers the schema's extensions)
 from config.health import health
 from games.views import GameDetailView
+from lobby.account_views import LoginView, LogoutView, MeView, RegisterView
 from lobby.views import RoomDetailView, RoomsView, SessionView
 
 urlpatterns = [
     path("api/health", health, name="health"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/session", SessionView.as_view(), name="session"),
+    path("api/accounts/register", RegisterView.as_view(), name="account-register"),
+    path("api/accounts/login", LoginView.as_view(), name="account-login"),
+    path("api/accounts/logout", LogoutView.as_view(), name="account-logout"),
+    path("api/accounts/me", MeView.as_view(), name="account-me"),
     path("api/rooms", RoomsView.as_view(), name="rooms"),
     path("api/rooms/<str:code>", RoomDetailView.as_view(), name="room"),
     path("api/games/<str:game_id>", GameDetailView.as_view(), name="game"),
+    path("api/", include("ratings.urls")),
     path("", include("frontend.urls")),
 ]

@@ -14,7 +14,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone
 
-from games import protocol, scheduler, services
+from games import protocol, services
 from games.ratelimit import TokenBucket
 from lobby import events
 from lobby import services as lobby_services
@@ -45,7 +45,6 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.bucket = TokenBucket(rate=FRAMES_PER_SECOND, burst=FRAME_BURST)
         self.joined = False
         await self.accept()
-        scheduler.ensure_running()
         try:
             await database_sync_to_async(lobby_services.connection_open)(
                 code=self.code, channel_name=self.channel_name, player=self.player, now=timezone.now()
@@ -114,7 +113,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if always or loop_now - self.last_seen >= SEEN_EVERY_SECONDS:
             self.last_seen = loop_now
             await database_sync_to_async(lobby_services.connection_seen)(
-                channel_name=self.channel_name, now=timezone.now()
+                code=self.code, channel_name=self.channel_name, player=self.player, now=timezone.now()
             )
 
     # --- events from the room's group ----------------------------------------------------------------

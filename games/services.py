@@ -6,6 +6,7 @@ else writes moves. Services take ``now``; only the edges (consumers, the schedul
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -214,7 +215,7 @@ def _finish(game: Game, *, status: GameStatus, reason: EndReason, winner_seat: i
 
 
 # Called inside the transaction that ends a game (ratings register here), with the room locked.
-GAME_FINISHED_HOOKS: list[object] = []
+GAME_FINISHED_HOOKS: list[Callable[[Game], None]] = []
 
 
 # --- automatic actions: the CPU seat, timeouts, stand-ins --------------------------------------------

@@ -12,6 +12,7 @@ from games.engine import Colour
 from games.models import Game, GameStatus
 from games.selectors import game_position, iso
 from lobby.models import Connection, Player, Room, Seat
+from ratings.selectors import seat_ratings
 
 
 def player_json(player: Player | None) -> dict[str, Any] | None:
@@ -28,6 +29,7 @@ def room_snapshot(code: str, *, now: datetime | None = None) -> dict[str, Any] |
     live = scheduling.live_players(room, now=now)
     seated = {seat.player_id for seat in seats if seat.player_id is not None}
     game = scheduling.current_game(room)
+    ratings = seat_ratings(room=room, seats=seats, game=game, now=now)
     return {
         "version": room.version,
         "code": room.code,
@@ -38,7 +40,7 @@ def room_snapshot(code: str, *, now: datetime | None = None) -> dict[str, Any] |
             "ranked": room.ranked,
             "cpu_level": room.cpu_level,
         },
-        "seats": [_seat_json(seat, game, live) for seat in seats],
+        "seats": [{**_seat_json(seat, game, live), "rating": ratings.get(seat.number)} for seat in seats],
         "spectators": _spectator_count(room, seated, now),
         "game": None if game is None else _game_json(game, seats),
     }

@@ -245,9 +245,14 @@ def connection_close(*, channel_name: str, now: datetime) -> None:
         room_touch(room, now=now)
 
 
-def connection_seen(*, channel_name: str, now: datetime) -> None:
-    """A sign of life (a ping or any frame) on a connection."""
-    Connection.objects.filter(channel_name=channel_name).update(last_seen_at=now)
+def connection_seen(*, code: str, channel_name: str, player: Player | None, now: datetime) -> None:
+    """A sign of life (a ping or any frame) on an open connection.
+
+    A connection swept as silent (a stalled process, say) that speaks again is opened anew, so its
+    seat is connected again rather than stuck disconnected behind a live socket.
+    """
+    if not Connection.objects.filter(channel_name=channel_name).update(last_seen_at=now):
+        connection_open(code=code, channel_name=channel_name, player=player, now=now)
 
 
 def connections_sweep(*, now: datetime) -> int:

@@ -7,6 +7,9 @@ or :func:`describe_error` (``"ok": false``), flushed as soon as it is written.
 Extending: add options in :func:`build_parser` and turn them into *annotators* in :func:`main`.
 An annotator is called as ``annotator(position, payload)`` for every record that parsed and may
 add keys to ``payload`` (e.g. ``"cpu"`` and ``"cpu_ms"`` for a game still being played).
+
+``--cpu LEVEL [--seed N] [--ms BUDGET]`` adds the CPU's move at that level (``"cpu": "<peg>"``) and
+the milliseconds it took (``"cpu_ms"``) to every line whose game is still being played.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import TextIO
 
@@ -88,20 +92,63 @@ def run(lines: Iterable[str], out: TextIO, annotators: Sequence[Annotator] = ())
         out.flush()
 
 
+def cpu_annotator(level: int, *, seed: int | None = None, budget_ms: int | None = None) -> Annotator:
+    """An annotator adding the CPU's move (``"cpu"``) and its thinking time (``"cpu_ms"``, whole
+    milliseconds) to the payload of a game still being played; finished games are left alone."""
+    from games.engine.cpu import Level, think
+
+    cpu_level = Level.from_number(level)
+
+    def annotate(position: Position, payload: JsonObject) -> None:
+        if position.to_move is None:
+            return
+        start = time.perf_counter()
+        decision = think(position, cpu_level, budget_ms=budget_ms, seed=seed)
+        payload["cpu"] = str(decision.peg)
+        payload["cpu_ms"] = round((time.perf_counter() - start) * 1000)
+
+    return annotate
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command-line parser (add new options here)."""
-    return argparse.ArgumentParser(
+    parser = argparse.ArgumentParser(
         prog="python -m games.engine",
         description="Read 3D Four in a Row game records on stdin (one per line, pegs separated by "
         "spaces, Red first) and write one JSON object per record on stdout.",
     )
+    parser.add_argument(
+        "--cpu",
+        type=int,
+        choices=range(1, 6),
+        metavar="LEVEL",
+        help='add the move of the CPU at LEVEL (1 Beginner .. 5 Master) as "cpu" and its time as "cpu_ms"',
+    )
+    parser.add_argument("--seed", type=int, default=None, help="with --cpu: make the CPU's choices reproducible")
+    parser.add_argument(
+        "--ms", type=_positive, default=None, metavar="BUDGET", help="with --cpu: thinking time per move in ms"
+    )
+    return parser
 
 
 def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """Entry point; returns the process exit status (0: every line was answered, even rule errors)."""
-    build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    annotators: list[Annotator] = []
+    if args.cpu is not None:
+        annotators.append(cpu_annotator(args.cpu, seed=args.seed, budget_ms=args.ms))
+    elif args.seed is not None or args.ms is not None:
+        parser.error("--seed and --ms only apply with --cpu")
     source = sys.stdin if stdin is None else stdin
     sink = sys.stdout if stdout is None else stdout
     # readline rather than iteration so that an interactive caller gets each answer immediately.
-    run(iter(source.readline, ""), sink)
+    run(iter(source.readline, ""), sink, annotators)
     return 0

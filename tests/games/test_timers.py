@@ -189,3 +189,15 @@ def test_a_due_game_is_leased_to_one_process_at_a_time():
     assert games_claim_due(now=at(30), lease=LEASE) == [str(game.id)]
     assert games_claim_due(now=at(31), lease=LEASE) == []
     assert games_claim_due(now=at(46), lease=LEASE) == [str(game.id)]  # the lease lapsed: retry
+
+
+def test_a_swept_connection_that_speaks_again_is_connected_again(settings):
+    from lobby.services import connection_seen
+
+    settings.PING_TIMEOUT_SECONDS = 30
+    code, players, game = setup_game()
+    connection_seen(code=code, channel_name="chan-1", player=players[1], now=at(20))
+    assert connections_sweep(now=at(40)) == 1  # Bob's was silent
+    assert seat(code, 2).disconnected_at == at(40)
+    connection_seen(code=code, channel_name="chan-2", player=players[2], now=at(41))
+    assert seat(code, 2).disconnected_at is None

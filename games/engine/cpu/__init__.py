@@ -1,25 +1,38 @@
-"""Placeholder CPU (replaced by the real search): win, else block, else a seeded random move."""
+"""The CPU player: five levels from Beginner to Master (standard library only).
+
+The server calls :func:`choose_move` in a worker process; it is a pure function of its arguments
+(no module state is shared between calls), so it is also safe in threads. :func:`think` is the
+typed variant that also reports how the move was found. How the search works: ``docs/cpu.md``.
+"""
 
 from __future__ import annotations
 
-import random
-
+from games.engine.cpu.levels import LEVELS, Level, LevelSettings
+from games.engine.cpu.player import Decision, think
 from games.engine.position import Position
+
+__all__ = ["LEVELS", "Decision", "Level", "LevelSettings", "choose_move", "default_budget_ms", "think"]
 
 
 def choose_move(record: str, level: int, *, budget_ms: int | None = None, seed: int | None = None) -> str:
-    """The peg the CPU plays at ``level`` (1-5) in the position after ``record``."""
+    """The peg (e.g. ``"b3"``) the CPU plays at ``level`` (1-5) in the position after ``record``.
+
+    ``budget_ms`` overrides the level's thinking time (:func:`default_budget_ms`). With ``seed`` the
+    choice is reproducible (see :mod:`games.engine.cpu.player`); without it, equally good moves are
+    chosen between at random.
+
+    Raises:
+        EngineError: ``record`` breaks a rule.
+        ValueError: the game is over, or ``level`` is not 1..5.
+    """
     position = Position.from_record(record)
-    me = position.to_move
-    if me is None:
-        raise ValueError("the game is over")
-    legal = position.legal_pegs()
-    for colour in (me, me.other):
-        for threat in position.threats(colour):
-            if threat.playable:
-                return str(threat.cell.peg)
-    return str(random.Random(seed).choice(legal))
+    return str(think(position, Level.from_number(level), budget_ms=budget_ms, seed=seed).peg)
 
 
 def default_budget_ms(level: int) -> int:
-    return {1: 50, 2: 100, 3: 150, 4: 1000, 5: 2000}[level]
+    """The thinking time per move of ``level`` (1-5), in milliseconds.
+
+    Raises:
+        ValueError: ``level`` is not 1..5.
+    """
+    return Level.from_number(level).settings.budget_ms

@@ -1,0 +1,27 @@
+"""How the OpenAPI schema (``/api/schema/``) describes what drf-spectacular cannot work out alone.
+
+Imported by ``config.urls`` so the extensions are registered before any schema is generated.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+
+
+class DeviceSessionScheme(OpenApiAuthenticationExtension):
+    """The device's session cookie (``lobby.auth.DeviceSessionAuthentication``); writes also need X-CSRFToken."""
+
+    target_class = "lobby.auth.DeviceSessionAuthentication"
+    name = "deviceSession"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {
+            "type": "apiKey",
+            "in": "cookie",
+            "name": settings.SESSION_COOKIE_NAME,
+            "description": "The device's session: the device is the player. Unsafe methods also need the "
+            "X-CSRFToken header carrying the csrftoken cookie.",
+        }

@@ -1,0 +1,149 @@
+"""REST endpoints of accounts: register, log in, log out, and who this device is. Views only translate HTTP.
+
+Every write needs the CSRF token (``lobby.auth.DeviceSessionAuthentication`` checks it on every unsafe
+request, signed in or not).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.middleware.csrf import get_token
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from lobby.accounts import RateLimited, account_login, account_register, session_sign_in, session_sign_out
+from lobby.errors import Refused
+from lobby.identity import session_player
+from lobby.models import Player
+from lobby.selectors import player_json
+
+# How each refusal of the account services answers over HTTP (anything else: 400).
+REFUSAL_STATUS = {
+    "name_taken": status.HTTP_409_CONFLICT,
+    "already_registered": status.HTTP_409_CONFLICT,
+    "guest_player": status.HTTP_409_CONFLICT,
+    "bad_credentials": status.HTTP_401_UNAUTHORIZED,
+    "rate_limited": status.HTTP_429_TOO_MANY_REQUESTS,
+}
+
+
+class CredentialsIn(serializers.Serializer[Any]):
+    username = serializers.CharField(help_text="3 to 24 letters, digits, dots, dashes or underscores.")
+    password = serializers.CharField(help_text="Checked by Django's password validators on register.")
+
+
+class AccountPlayerOut(serializers.Serializer[Any]):
+    id = serializers.UUIDField()
+    name = serializers.CharField()
+
+
+class AccountOut(serializers.Serializer[Any]):
+    player = AccountPlayerOut(allow_null=True, help_text="The device's player (null after logout).")
+    username = serializers.CharField(allow_null=True, help_text="The account's username; null for a guest.")
+
+
+class AccountErrorOut(serializers.Serializer[Any]):
+    code = serializers.CharField()
+    message = serializers.CharField()
+
+
+def account_json(player: Player | None) -> dict[str, Any]:
+    username = player.user.username if player is not None and player.user is not None else None
+    return {"player": player_json(player), "username": username}
+
+
+def refusal(exc: Refused) -> Response:
+    response = Response({"code": exc.code, "message": exc.message}, status=REFUSAL_STATUS.get(exc.code, 400))
+    if isinstance(exc, RateLimited):
+        response["Retry-After"] = str(exc.retry_after)
+    return response
+
+
+def credentials(request: Request) -> tuple[object, object]:
+    data = request.data if isinstance(request.data, dict) else {}
+    return data.get("username"), data.get("password")
+
+
+def client_address(request: Request) -> str:
+    # REMOTE_ADDR only: a forwarded-for header is the client's to invent unless a trusted proxy sets it.
+    return str(request.META.get("REMOTE_ADDR") or "unknown")
+
+
+class RegisterView(APIView):
+    @extend_schema(
+        operation_id="accounts_register",
+        request=CredentialsIn,
+        responses={
+            201: AccountOut,
+            400: OpenApiResponse(AccountErrorOut, description="bad_username, weak_password"),
+            409: OpenApiResponse(AccountErrorOut, description="name_taken, already_registered"),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        """Turn this device's player into an account (rating and history kept), and sign the device in.
+
+        A device without a player gets a new one named after the username.
+        """
+        username, password = credentials(request)
+        try:
+            player = account_register(
+                player=session_player(request.session), username=username, password=password, now=timezone.now()
+            )
+        except Refused as exc:
+            return refusal(exc)
+        session_sign_in(request, player)
+        return Response(account_json(player), status=status.HTTP_201_CREATED)
+
+
+class LoginView(APIView):
+    @extend_schema(
+        operation_id="accounts_login",
+        request=CredentialsIn,
+        responses={
+            200: AccountOut,
+            401: OpenApiResponse(AccountErrorOut, description="bad_credentials"),
+            429: OpenApiResponse(AccountErrorOut, description="rate_limited (see the Retry-After header)"),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        """Bring the account's player to this device. The session key and CSRF token change."""
+        username, password = credentials(request)
+        try:
+            player = account_login(
+                username=username, password=password, address=client_address(request), now=timezone.now()
+            )
+        except Refused as exc:
+            return refusal(exc)
+        session_sign_in(request, player)
+        return Response(account_json(player))
+
+
+class LogoutView(APIView):
+    @extend_schema(
+        operation_id="accounts_logout",
+        request=None,
+        responses={200: AccountOut, 409: OpenApiResponse(AccountErrorOut, description="guest_player")},
+    )
+    def post(self, request: Request) -> Response:
+        """Forget this device's session: it has no player until it makes a guest or logs in again.
+
+        A guest player (no account) cannot be logged out: nothing could ever bring it back.
+        """
+        try:
+            session_sign_out(request)
+        except Refused as exc:
+            return refusal(exc)
+        get_token(request)
+        return Response(account_json(None))
+
+
+class MeView(APIView):
+    @extend_schema(operation_id="accounts_me", responses={200: AccountOut})
+    def get(self, request: Request) -> Response:
+        """This device's player and, if it has one, its account's username."""
+        return Response(account_json(session_player(request.session)))

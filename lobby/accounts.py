@@ -1,0 +1,182 @@
+"""Accounts: a device's guest player becomes an account, and an account brings its player to any device.
+
+An account is a Django ``User`` (password hashed by Django's hashers, checked by the validators in
+``AUTH_PASSWORD_VALIDATORS``) linked one-to-one to a :class:`~lobby.models.Player`. The player keeps its
+id, so its rating, games and history stay with it. Login attempts that fail are counted per username
+and address, and per address, in Django's cache; too many within the window are refused with
+``rate_limited``.
+
+The ``session_*`` helpers at the end are the only code that touches the HTTP session for accounts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from datetime import UTC, datetime, timedelta
+
+from django.contrib.auth import login, logout
+from django.contrib.auth.hashers import make_password
+from django.contrib.auth.models import User
+from django.contrib.auth.password_validation import validate_password
+from django.core.cache import cache
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest
+from rest_framework.request import Request
+
+from lobby.errors import Refused
+from lobby.identity import session_attach, session_player
+from lobby.models import Player
+from lobby.services import clean_player_name, player_create
+
+USERNAME_PATTERN = re.compile(r"^[\w.-]{3,24}$")
+# Failed logins allowed per (username, address) and per address alone within LOGIN_WINDOW.
+LOGIN_FAILURES_PER_NAME = 5
+LOGIN_FAILURES_PER_ADDRESS = 30
+LOGIN_WINDOW = timedelta(minutes=15)
+
+
+class RateLimited(Refused):
+    """Too many failed logins; ``retry_after`` is how many seconds until the next attempt is heard."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__("rate_limited", f"Too many failed attempts. Try again in {retry_after} seconds.")
+        self.retry_after = retry_after
+
+
+# --- usernames and passwords ---------------------------------------------------------------------
+def clean_username(username: object) -> str:
+    """A username: 3 to 24 letters, digits, ``.``, ``-`` or ``_``, trimmed.
+
+    Raises:
+        Refused(bad_username): anything else.
+    """
+    if not isinstance(username, str) or not USERNAME_PATTERN.match(username.strip()):
+        raise Refused("bad_username", "A username has 3 to 24 letters, digits, dots, dashes or underscores.")
+    return username.strip()
+
+
+def _check_password(password: object, *, username: str) -> str:
+    if not isinstance(password, str) or not password:
+        raise Refused("weak_password", "Choose a password.")
+    try:
+        validate_password(password, user=User(username=username))
+    except ValidationError as exc:
+        raise Refused("weak_password", " ".join(exc.messages)) from None
+    return password
+
+
+# --- register ------------------------------------------------------------------------------------
+def account_register(*, player: Player | None, username: object, password: object, now: datetime) -> Player:
+    """Turn the device's ``player`` into an account (a new player named after the account if None).
+
+    The player keeps its id, name, rating and history. Usernames are unique regardless of case.
+
+    Raises:
+        Refused: bad_username, weak_password, name_taken, already_registered (the player has an account).
+    """
+    name = clean_username(username)
+    if player is not None and player.user_id is not None:
+        raise Refused("already_registered", "This player already has an account: log out to make another.")
+    if User.objects.filter(username__iexact=name).exists():
+        raise Refused("name_taken", f"The username {name} is taken.")
+    secret = _check_password(password, username=name)
+    try:
+        with transaction.atomic():
+            user = User.objects.create_user(username=name, password=secret)
+            if player is None:
+                player = player_create(name=clean_player_name(name), now=now)
+            # Only a guest may be claimed: two registrations racing for one player cannot both win.
+            claimed = Player.objects.filter(pk=player.pk, user__isnull=True).update(user=user)
+            if not claimed:
+                raise Refused("already_registered", "This player already has an account: log out to make another.")
+    except IntegrityError:  # the same username registered at the same moment
+        raise Refused("name_taken", f"The username {name} is taken.") from None
+    player.user = user
+    return player
+
+
+# --- login ---------------------------------------------------------------------------------------
+def _throttle_keys(username: str, address: str) -> tuple[tuple[str, int], ...]:
+    def key(text: str) -> str:
+        return "login-failures:" + hashlib.sha256(text.encode()).hexdigest()
+
+    return (
+        (key(f"{username.casefold()}|{address}"), LOGIN_FAILURES_PER_NAME),
+        (key(f"|{address}"), LOGIN_FAILURES_PER_ADDRESS),
+    )
+
+
+def _live_failures(key: str, *, now: datetime) -> tuple[int, datetime] | None:
+    """(failures, first failure) within the window that contains ``now``, or None."""
+    stored = cache.get(key)
+    if not isinstance(stored, tuple) or len(stored) != 2:
+        return None
+    count, since = int(stored[0]), datetime.fromtimestamp(float(stored[1]), tz=UTC)
+    return None if now - since >= LOGIN_WINDOW else (count, since)
+
+
+def _check_throttle(username: str, address: str, *, now: datetime) -> None:
+    for key, allowed in _throttle_keys(username, address):
+        failures = _live_failures(key, now=now)
+        if failures is not None and failures[0] >= allowed:
+            wait = LOGIN_WINDOW - (now - failures[1])
+            raise RateLimited(max(1, int(wait.total_seconds() + 0.999)))
+
+
+def _count_failure(username: str, address: str, *, now: datetime) -> None:
+    # Read-then-write is not atomic across processes; at worst a few extra attempts slip through.
+    for key, _allowed in _throttle_keys(username, address):
+        count, since = _live_failures(key, now=now) or (0, now)
+        cache.set(key, (count + 1, since.timestamp()), timeout=int(LOGIN_WINDOW.total_seconds()) + 60)
+
+
+def account_login(*, username: object, password: object, address: str, now: datetime) -> Player:
+    """The player of the account with this username (any case) and password.
+
+    ``address`` is the client's IP address, for rate limiting. A successful login clears the
+    username's failure count.
+
+    Raises:
+        Refused: bad_credentials (unknown username, wrong password, or an inactive account; the
+            message does not say which), rate_limited (a :class:`RateLimited` with ``retry_after``).
+    """
+    name = username.strip() if isinstance(username, str) else ""
+    secret = password if isinstance(password, str) else ""
+    _check_throttle(name, address, now=now)
+    user = User.objects.filter(username__iexact=name).first() if name else None
+    if user is None:
+        make_password(secret)  # as slow as checking a real password, so timing tells nothing
+        ok = False
+    else:
+        ok = user.check_password(secret) and user.is_active
+    player: Player | None = Player.objects.filter(user=user).first() if ok and user is not None else None
+    if player is None:
+        _count_failure(name, address, now=now)
+        raise Refused("bad_credentials", "That username and password do not match an account.")
+    cache.delete(_throttle_keys(name, address)[0][0])
+    return player
+
+
+# --- the session (the only HTTP-aware part) ------------------------------------------------------
+def session_sign_in(request: HttpRequest | Request, player: Player) -> None:
+    """Make ``player`` (an account's) this device's player, and sign the session in as its user.
+
+    Django's ``login`` gives the session a new key and a new CSRF token (no session fixation).
+    """
+    assert player.user is not None
+    login(request, player.user, backend="django.contrib.auth.backends.ModelBackend")
+    session_attach(request.session, player)
+
+
+def session_sign_out(request: HttpRequest | Request) -> None:
+    """Forget the session entirely: the device has no player until it makes or logs into one.
+
+    Raises:
+        Refused(guest_player): the device's player is a guest; forgetting it would lose it for good.
+    """
+    player = session_player(request.session)
+    if player is not None and player.user_id is None:
+        raise Refused("guest_player", "This player has no account yet: register first, or it would be lost.")
+    logout(request)

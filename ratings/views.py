@@ -1,0 +1,119 @@
+"""REST endpoints of ratings: the leaderboard and player pages. Views only translate HTTP.
+
+The serializers describe the answers for the OpenAPI schema and parse the query; the data come from
+:mod:`ratings.selectors`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from ratings.selectors import leaderboard, player_profile
+
+DEFAULT_PAGE = 50
+MAX_PAGE = 100
+
+
+class ErrorOut(serializers.Serializer[Any]):
+    code = serializers.CharField()
+    message = serializers.CharField()
+
+
+class PlayerRefOut(serializers.Serializer[Any]):
+    id = serializers.UUIDField()
+    name = serializers.CharField()
+
+
+class RatingFields(serializers.Serializer[Any]):
+    rating = serializers.FloatField(help_text="Glicko-2 rating now (RD grown for idle days), 2 decimals.")
+    rd = serializers.FloatField(help_text="Rating deviation now, 2 decimals.")
+    provisional = serializers.BooleanField(help_text="RD is 110 or more: the rating is still uncertain.")
+    display = serializers.CharField(help_text='Whole rating, with "?" while provisional, e.g. "1500?".')
+
+
+class LeaderboardRowOut(RatingFields):
+    rank = serializers.IntegerField()
+    player = PlayerRefOut()
+    games = serializers.IntegerField()
+
+
+class LeaderboardOut(serializers.Serializer[Any]):
+    count = serializers.IntegerField(help_text="How many players the whole list holds.")
+    limit = serializers.IntegerField()
+    offset = serializers.IntegerField()
+    results = LeaderboardRowOut(many=True)
+
+
+class LeaderboardQuery(serializers.Serializer[Any]):
+    limit = serializers.IntegerField(required=False, default=DEFAULT_PAGE, min_value=1, max_value=MAX_PAGE)
+    offset = serializers.IntegerField(required=False, default=0, min_value=0)
+    include_provisional = serializers.BooleanField(required=False, default=False)
+
+
+class RecentGameOut(serializers.Serializer[Any]):
+    id = serializers.UUIDField()
+    colour = serializers.ChoiceField(choices=["red", "yellow"])
+    opponent = PlayerRefOut(allow_null=True)
+    opponent_cpu = serializers.BooleanField()
+    result = serializers.ChoiceField(choices=["win", "draw", "loss"], allow_null=True)
+    rated = serializers.BooleanField()
+    rating_before = serializers.FloatField(allow_null=True)
+    rating_after = serializers.FloatField(allow_null=True)
+    rating_change = serializers.FloatField(allow_null=True)
+    finished_at = serializers.DateTimeField()
+
+
+class HistoryPointOut(serializers.Serializer[Any]):
+    game = serializers.UUIDField()
+    at = serializers.DateTimeField()
+    rating = serializers.FloatField()
+    rd = serializers.FloatField()
+
+
+class PlayerOut(RatingFields):
+    id = serializers.UUIDField()
+    name = serializers.CharField()
+    account = serializers.BooleanField(help_text="The player belongs to an account.")
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    last_rated_at = serializers.DateTimeField(allow_null=True)
+    recent_games = RecentGameOut(many=True)
+    history = HistoryPointOut(many=True)
+
+
+class LeaderboardView(APIView):
+    @extend_schema(
+        operation_id="ratings_leaderboard",
+        parameters=[LeaderboardQuery],
+        responses={200: LeaderboardOut, 400: ErrorOut},
+    )
+    def get(self, request: Request) -> Response:
+        """The leaderboard, best first. Provisional players are left out unless ``include_provisional``."""
+        query = LeaderboardQuery(data=request.query_params)
+        if not query.is_valid():
+            problems = "; ".join(f"{field}: {' '.join(map(str, errs))}" for field, errs in query.errors.items())
+            return Response({"code": "bad_query", "message": problems}, status=400)
+        return Response(leaderboard(now=timezone.now(), **query.validated_data))
+
+
+class PlayerDetailView(APIView):
+    @extend_schema(
+        operation_id="players_retrieve",
+        parameters=[OpenApiParameter("player_id", str, OpenApiParameter.PATH, description="The player's id (UUID).")],
+        responses={200: PlayerOut, 404: OpenApiResponse(ErrorOut, description="no such player")},
+    )
+    def get(self, request: Request, player_id: str) -> Response:
+        """A player's page: rating, record, recent games and the rating history (one point per rated game)."""
+        profile = player_profile(player_id, now=timezone.now())
+        if profile is None:
+            return Response({"code": "no_player", "message": "There is no such player."}, status=404)
+        return Response(profile)

@@ -1,0 +1,157 @@
+"""Timers and stand-ins across real processes on PostgreSQL + Redis: exactly once, and surviving kill -9."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+
+import pytest
+
+from tests.livekit import Device, LiveServer, WsClient, postgres_database, server_env
+
+pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
+
+
+@pytest.fixture
+def live_env(tmp_path):
+    with postgres_database(os.environ["DATABASE_URL"]) as url:
+        yield server_env(
+            DATABASE_URL=url,
+            REDIS_URL=os.environ["REDIS_URL"],
+            CHANNEL_PREFIX=f"t{uuid.uuid4().hex[:8]}",
+            DISCONNECT_GRACE_SECONDS="1",
+            PING_TIMEOUT_SECONDS="3",
+        )
+
+
+@pytest.fixture
+def servers(live_env, tmp_path):
+    started: list[LiveServer] = []
+
+    def start(env_overrides=None):
+        server = LiveServer({**live_env, **(env_overrides or {})}, log_dir=tmp_path).start()
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+async def keep_alive(clients, stop: asyncio.Event):
+    """Ping like the browser does, so presence stays fresh while a test waits on a timer."""
+    while not stop.is_set():
+        for client in clients:
+            await client.send(type="ping")
+        try:
+            await asyncio.wait_for(stop.wait(), 1)
+        except TimeoutError:
+            pass
+
+
+async def drain(clients, stop: asyncio.Event):
+    """Keep reading every client's frames (so snapshots stay current) until told to stop."""
+
+    async def read(client):
+        while not stop.is_set():
+            try:
+                await client.next_frame(0.5)
+            except TimeoutError:
+                continue
+
+    await asyncio.gather(*(read(c) for c in clients))
+
+
+async def test_twenty_timed_games_on_two_processes_each_expiry_one_cpu_move(servers):
+    one, two = servers({"PING_TIMEOUT_SECONDS": "30"}), servers({"PING_TIMEOUT_SECONDS": "30"})
+    pairs = []
+    for i in range(20):
+        ann, bob = Device(one.http), Device(two.http)
+        ann.join(f"Ann{i}")
+        bob.join(f"Bob{i}")
+        status, room = ann.request("POST", "/api/rooms", {"turn_seconds": 30, "ranked": False})
+        assert status == 201
+        pairs.append((room["code"], ann, bob))
+    clients = []
+    for code, ann, bob in pairs:
+        a = await WsClient(one.ws, code, ann, one.http).connect()
+        b = await WsClient(two.ws, code, bob, two.http).connect()
+        await b.send(type="sit")
+        await a.wait_room(lambda r: r["seats"][1]["player"] is not None)
+        await a.send(type="start")
+        await a.wait_room(lambda r: r["game"] is not None)
+        clients.append((a, b))
+    everyone = [c for pair in clients for c in pair]
+    stop = asyncio.Event()
+    background = asyncio.gather(keep_alive(everyone, stop), drain(everyone, stop))
+    try:
+        # Nobody moves: each game's 30 s turn timer runs out and the CPU plays Red's move for its seat.
+        give_up = asyncio.get_running_loop().time() + 90
+        for a, _ in clients:
+            while a.room["game"]["ply"] < 1:
+                await asyncio.sleep(0.2)
+                assert asyncio.get_running_loop().time() < give_up, "a turn timer did not fire"
+        await asyncio.sleep(2)  # room for a duplicate to show, if there were one
+    finally:
+        stop.set()
+        await background
+    for (code, ann, bob), (a, b) in zip(pairs, clients, strict=True):
+        assert [f["code"] for f in a.log if f["type"] == "notice"] == ["timeout"]
+        status, record = ann.request("GET", f"/api/games/{a.room['game']['id']}")
+        assert status == 200
+        assert [(m["ply"], m["cpu"], m["cpu_reason"], m["seat"]) for m in record["moves"]] == [
+            (0, True, "timeout", 1)
+        ]
+        await b.drop("d4")  # Yellow answers normally: the game goes on from exactly one move
+        await a.wait_room(lambda r: r["game"]["ply"] == 2)
+    for c in everyone:
+        await c.close()
+
+
+async def test_a_process_killed_mid_game_its_deadlines_still_fire_and_the_game_finishes(servers):
+    one, two = servers(), servers()
+    ann, bob = Device(one.http), Device(one.http)
+    ann.join("Ann")
+    bob.join("Bob")
+    status, room = ann.request("POST", "/api/rooms", {"ranked": False})
+    code = room["code"]
+    a = await WsClient(one.ws, code, ann, one.http).connect()
+    b = await WsClient(one.ws, code, bob, one.http).connect()
+    await b.send(type="sit")
+    await a.wait_room(lambda r: r["seats"][1]["player"] is not None)
+    await a.send(type="start")
+    await a.wait_room(lambda r: r["game"] is not None)
+    await a.drop("a1")
+    await b.wait_room(lambda r: r["game"]["ply"] == 1)
+    one.kill()  # kill -9 while it is Bob's turn: both players' connections die with it
+    # Ann comes back through the other process; Bob does not, so his grace period runs out there.
+    a = await WsClient(two.ws, code, ann, two.http).connect()
+    away = await a.wait("notice", lambda f: f["code"] == "away", timeout=30)
+    assert away["seat"] == 2
+    room = await a.wait_room(lambda r: r["game"]["ply"] == 2, timeout=30)
+    # The killed process comes back; Bob reopens the room there and has his seat at once.
+    one_again = servers()
+    b = await WsClient(one_again.ws, code, bob, one_again.http).connect()
+    assert b.room["you"]["seat"] == 2
+    await a.wait("notice", lambda f: f["code"] == "back", timeout=30)
+    # Ann stacks a1 to four; Bob plays elsewhere (avoiding a1); the game finishes with Ann's win.
+    bob_pegs = iter(["d4", "d3", "d2", "c4", "c3"])
+    while True:
+        room = await a.wait_room(lambda r: r["game"]["status"] != "playing" or r["game"]["to_move_seat"] == 1)
+        if room["game"]["status"] != "playing":
+            break
+        await a.drop("a1")
+        room = await b.wait_room(lambda r: r["game"]["status"] != "playing" or r["game"]["to_move_seat"] == 2)
+        if room["game"]["status"] != "playing":
+            break
+        moves = room["game"]["moves"]
+        peg = next(p for p in bob_pegs if moves.count(p) < 4)
+        await b.drop(peg)
+    final = await b.wait_room(lambda r: r["game"]["status"] == "won")
+    assert final["game"]["winner_seat"] == 1
+    status, record = ann.request("GET", f"/api/games/{final['game']['id']}", base=two.http)
+    cpu_moves = [(m["ply"], m["cpu_reason"]) for m in record["moves"] if m["cpu"]]
+    assert cpu_moves == [(1, "away")]
+    await a.close()
+    await b.close()

@@ -1,0 +1,104 @@
+"""Racing game ends on PostgreSQL: two threads end the same game at once; the result is applied exactly once."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+
+from games.models import Game, GameStatus
+from games.services import game_cpu_move, game_drop, game_due_job, game_resign, games_claim_due
+from lobby.errors import Refused
+from lobby.services import connection_open
+from ratings.models import PlayerRating, RatingChange
+from tests.ratings.ratingkit import at, make_table
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+ROUNDS = 6
+SIX_PLIES = "a1 b1 a1 b1 a1 b1"  # red to move; a1 wins
+
+
+@pytest.fixture(autouse=True)
+def _connections_stay_alive(settings):
+    settings.PING_TIMEOUT_SECONDS = 10**6
+
+
+def race(*actions: Callable[[], object]) -> list[object]:
+    """Run the actions in threads released together; returns each one's result or the Refused it raised."""
+    barrier = threading.Barrier(len(actions))
+    outcomes: list[object] = [None] * len(actions)
+
+    def run(index: int, action: Callable[[], object]) -> None:
+        try:
+            barrier.wait()
+            outcomes[index] = action()
+        except Refused as exc:
+            outcomes[index] = exc
+        except BaseException as exc:  # surfaced by the assertions below
+            outcomes[index] = exc
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, a)) for i, a in enumerate(actions)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert not any(thread.is_alive() for thread in threads)
+    for outcome in outcomes:
+        assert not isinstance(outcome, BaseException) or isinstance(outcome, Refused), outcome
+    return outcomes
+
+
+def assert_rated_once(game: Game) -> None:
+    game.refresh_from_db()
+    assert game.game_status.is_finished
+    changes = {c.colour: c for c in RatingChange.objects.filter(game=game)}
+    assert set(changes) == {"red", "yellow"}
+    red_score = 1.0 if game.winner_seat == game.red_seat else 0.0
+    assert (changes["red"].score, changes["yellow"].score) == (red_score, 1.0 - red_score)
+    for change in changes.values():
+        stored = PlayerRating.objects.get(player_id=change.player_id)
+        assert stored.games == 1 and stored.rating == change.rating_after
+
+
+def test_a_winning_drop_racing_a_resignation_is_rated_once():
+    endings = set()
+    for _ in range(ROUNDS):
+        table = make_table()
+        game = table.play(table.start(now=at()), SIX_PLIES, now=at())
+        red, _yellow = table.red_and_yellow(game)
+        outcomes = race(
+            lambda code=table.code, red=red: game_drop(code=code, player=red, peg="a1", ply=6, now=at(10)),
+            lambda code=table.code, red=red: game_resign(code=code, player=red, now=at(10)),
+        )
+        refused = [o for o in outcomes if isinstance(o, Refused)]
+        assert len(refused) == 1 and refused[0].code == "game_over"
+        assert_rated_once(game)
+        endings.add(game.status)
+    assert endings <= {GameStatus.WON, GameStatus.RESIGNED}
+
+
+def test_a_timeout_racing_a_drop_is_rated_once():
+    for _ in range(ROUNDS):
+        table = make_table(turn_seconds=30)
+        for player in (table.ann, table.bob):
+            connection_open(code=table.code, channel_name=f"chan-{player.pk}", player=player, now=at())
+        game = table.play(table.start(now=at()), SIX_PLIES, now=at())
+        red, _yellow = table.red_and_yellow(game)
+        late = at(60)  # red's turn started at 5 s and ran out at 35 s
+        assert games_claim_due(now=late, lease=timedelta(seconds=15)) == [str(game.id)]
+        job = game_due_job(game_id=str(game.id), now=late)
+        assert job is not None and str(job.reason) == "timeout"
+        outcomes = race(
+            lambda job=job, late=late: game_cpu_move(job=job, peg="a1", now=late),  # the timeout move wins too
+            lambda code=table.code, red=red, late=late: game_drop(code=code, player=red, peg="a1", ply=6, now=late),
+        )
+        cpu_played, dropped = outcomes
+        assert (cpu_played is True) != isinstance(dropped, Game), outcomes
+        assert_rated_once(game)
+        assert game.status == GameStatus.WON
