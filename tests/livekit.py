@@ -155,11 +155,21 @@ class WsClient:
         self.room: dict[str, Any] | None = None
         self.log: list[dict[str, Any]] = []
         self.conn: Any = None
+        self.pinger: asyncio.Task[None] | None = None
 
-    async def connect(self) -> WsClient:
+    async def connect(self, *, ping_every: float | None = None) -> WsClient:
+        """Open the socket; with ``ping_every``, ping in the background as the browser does."""
         self.conn = await websockets.connect(self.url, additional_headers=self.headers, open_timeout=10)
         await self.wait_room(lambda room: True)
+        if ping_every is not None:
+            self.pinger = asyncio.get_running_loop().create_task(self._ping(ping_every))
         return self
+
+    async def _ping(self, every: float) -> None:
+        with contextlib.suppress(websockets.ConnectionClosed):
+            while True:
+                await asyncio.sleep(every)
+                await self.send(type="ping")
 
     async def send(self, **frame: Any) -> None:
         await self.conn.send(json.dumps(frame))
@@ -190,5 +200,7 @@ class WsClient:
         await self.send(type="drop", peg=peg, ply=self.room["game"]["ply"])
 
     async def close(self) -> None:
+        if self.pinger is not None:
+            self.pinger.cancel()
         if self.conn is not None:
             await self.conn.close()

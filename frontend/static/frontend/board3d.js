@@ -124,7 +124,7 @@ export class Board3D {
     this.opts = opts;
     this.onPick = opts.onPick || (() => {});
     this.onView = opts.onView || (() => {});
-    this.insetEnabled = opts.inset !== false;
+    this.insetEnabled = opts.inset !== false && !JSON.parse(sessionStorage.getItem("X") || "{}").noinset;
     this.dirty = true;
     this.anims = [];
     this.stacks = Object.fromEntries(PEGS.map((p) => [p, []]));
@@ -133,12 +133,12 @@ export class Board3D {
     this.selected = null;
     this.crossPeg = null;
 
-    const renderer = new THREE.WebGLRenderer({ antialias: true, alpha: true, powerPreference: "low-power" });
+    const X = JSON.parse(sessionStorage.getItem("X") || "{}"); this.X = X; const renderer = new THREE.WebGLRenderer({ antialias: !X.noaa, alpha: !X.noalpha, powerPreference: "low-power" });
     renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
     renderer.outputColorSpace = THREE.SRGBColorSpace;
     renderer.toneMapping = THREE.ACESFilmicToneMapping;
     renderer.toneMappingExposure = 1.05;
-    renderer.shadowMap.enabled = true;
+    renderer.shadowMap.enabled = !X.noshadow;
     renderer.shadowMap.type = THREE.PCFShadowMap;
     renderer.setClearColor(0x000000, 0);
     this.renderer = renderer;
@@ -149,7 +149,7 @@ export class Board3D {
     const scene = new THREE.Scene();
     this.scene = scene;
     const pmrem = new THREE.PMREMGenerator(renderer);
-    scene.environment = pmrem.fromScene(new RoomEnvironment(), 0.04).texture;
+    if (!X.noenv) scene.environment = pmrem.fromScene(new RoomEnvironment(), 0.04).texture;
     scene.environmentIntensity = 0.55;
     pmrem.dispose();
 

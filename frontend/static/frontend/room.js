@@ -461,7 +461,9 @@ function onRoom(frame) {
 function maybeAutostart() {
   if (!S.autostart || !S.room) return;
   S.autostart = false;
-  history.replaceState(null, "", location.pathname);
+  const params = new URLSearchParams(location.search);
+  params.delete("start");
+  history.replaceState(null, "", location.pathname + (params.size ? `?${params}` : ""));
   if (isHost() && !game()) sock.send({ type: "start" });
 }
 
@@ -501,7 +503,8 @@ function onGone() {
 // ---- wiring ------------------------------------------------------------------------------------
 
 const topview = new TopView($("#topview"), { onSelect: pick });
-const board = createBoard3D($("#board3d"), {
+// `?flat` forces the top-view-only board (what browsers without WebGL get).
+const board = new URLSearchParams(location.search).has("flat") ? null : createBoard3D($("#board3d"), {
   onPick: pick,
   onView: (az) => topview.setAzimuth(az),
   insetLabel: $("#inset-label"),

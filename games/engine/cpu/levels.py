@@ -103,7 +103,7 @@ LEVELS: dict[Level, LevelSettings] = {
             "Hard thinks for up to a second and searches as deep as that allows, usually six to ten "
             "moves. It values threats by the level they sit on, knowing that as the pegs fill up the "
             "first player tends to get the odd levels and the second the even ones, and it plays the "
-            "last twenty or so moves perfectly."
+            "last twenty or so moves perfectly when it has the time."
         ),
     ),
     Level.MASTER: LevelSettings(

@@ -12,12 +12,12 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from games.engine.bitboard import CELLS, iter_bits
 from games.engine.cpu.levels import Level, LevelSettings
 from games.engine.cpu.search import INFINITY, MATE_BOUND, Node, Searcher, SearchTimeout, gain, safe_moves
-from games.engine.cpu.tables import LINE_COUNT, REST
+from games.engine.cpu.tables import LINE_COUNT, REST, playable
 from games.engine.position import Position
 from games.engine.values import Colour, Peg
 
@@ -91,6 +91,27 @@ def think(
     return root.decide()
 
 
+def analyse(position: Position, *, budget_ms: int, level: Level = Level.MASTER) -> Decision:
+    """Iterative deepening over every move that does not lose at once, for the whole budget.
+
+    For benchmarks: unlike :func:`think` there are no shortcuts, no exact solver and no early stop,
+    so ``depth`` is the deepest iteration completed within ``budget_ms`` and ``nodes / ms`` the speed.
+
+    Raises:
+        ValueError: the game is over.
+    """
+    if position.to_move is None:
+        raise ValueError("The game is over: there is no move to choose.")
+    settings = replace(level.settings, solve_empties=0)
+    start = time.perf_counter()
+    node = Node.from_bits(position.bits(position.to_move), position.bits(position.to_move.other), settings.weights)
+    cells, _ = safe_moves(node)
+    searcher = Searcher(settings.weights, deadline=start + budget_ms / 1000)
+    root = _Root(node, iter_bits(cells), settings, searcher, random.Random(0), start=start, budget_ms=budget_ms)
+    root.soft_fraction = 1.0
+    return root.decide()
+
+
 def _decided(bit: int, reason: str, start: float, clock: Callable[[], float]) -> Decision:
     return Decision(Peg.from_index(bit & 15), reason, ms=(clock() - start) * 1000)
 
@@ -100,8 +121,7 @@ def _decided(bit: int, reason: str, start: float, clock: Callable[[], float]) ->
 
 def _casual_move(node: Node, level: Level, rng: random.Random) -> int:
     """A one-move-deep choice with noise: Beginner misses wins and blocks on purpose, Easy never does."""
-    occupied = node.occupied
-    play = ((occupied << 16) | 0xFFFF) & ~occupied & ((1 << CELLS) - 1)
+    play = playable(node.occupied)
     wins, blocks = play & node.t_own, play & node.t_opp
     beginner = level is Level.BEGINNER
     if wins and (not beginner or rng.random() < 0.6):
@@ -146,11 +166,12 @@ class _Root:
         self.start = start
         self.budget_ms = budget_ms
         self.empties = CELLS - node.occupied.bit_count()
+        self.soft_fraction = SOFT_FRACTION
         rng.shuffle(candidates)  # ties in the ordering below are broken at random
         self.candidates = sorted(candidates, key=self._order, reverse=True)
 
     def _order(self, bit: int) -> int:
-        delta, threats = gain(REST[bit], self.node.own, self.node.opp, self.searcher._deltas, self.searcher._kills)
+        delta, threats = gain(REST[bit], self.node.own, self.node.opp, self.searcher.deltas, self.searcher.kills)
         return delta + 8 * threats.bit_count()
 
     def decide(self) -> Decision:
@@ -254,8 +275,8 @@ class _Root:
         return self.rng.choice(ties), best
 
     def _soft_limit_reached(self, since: float, nodes_before: int) -> bool:
-        """True when the search since ``since`` (``nodes_before`` nodes in) used SOFT_FRACTION of what was left."""
+        """True when the search since ``since`` (``nodes_before`` nodes in) used its share of what was left."""
         searcher = self.searcher
         if searcher.max_nodes is not None:
-            return searcher.nodes - nodes_before >= (searcher.max_nodes - nodes_before) * SOFT_FRACTION
-        return searcher.clock() - since >= (searcher.deadline - since) * SOFT_FRACTION
+            return searcher.nodes - nodes_before >= (searcher.max_nodes - nodes_before) * self.soft_fraction
+        return searcher.clock() - since >= (searcher.deadline - since) * self.soft_fraction

@@ -201,8 +201,8 @@ class Searcher:
         self.solved: dict[int, tuple[int, int, int]] = {}
         self.history = [0] * 64
         self._check_at = _CHECK_INTERVAL
-        self._deltas = _deltas(weights)
-        self._kills = _kills(weights)
+        self.deltas = _deltas(weights)
+        self.kills = _kills(weights)
 
     def check(self) -> None:
         """Raise :class:`SearchTimeout` once the clock passes the deadline or the node budget is spent."""
@@ -256,7 +256,7 @@ class Searcher:
         if not moves & (moves - 1):
             # A forced move costs no depth: searching it is what makes threats visible at the horizon.
             bit = moves.bit_length() - 1
-            delta, threats = gain(rests[bit], own, opp, self._deltas, self._kills)
+            delta, threats = gain(rests[bit], own, opp, self.deltas, self.kills)
             return -self.negamax(
                 opp, own | moves, t_opp & ~moves, t_own | threats, -(score + delta), depth, -beta, -alpha, ply + 1
             )
@@ -288,7 +288,7 @@ class Searcher:
                         table_move = landing.bit_length() - 1
 
         history = self.history
-        deltas, kills = self._deltas, self._kills
+        deltas, kills = self.deltas, self.kills
         children = []
         rest_of = moves
         while rest_of:
@@ -376,7 +376,7 @@ class Searcher:
         if not moves:
             return -1
         rests = REST
-        deltas, kills = self._deltas, self._kills
+        deltas, kills = self.deltas, self.kills
         if not moves & (moves - 1):
             bit = moves.bit_length() - 1
             _, threats = gain(rests[bit], own, opp, deltas, kills)

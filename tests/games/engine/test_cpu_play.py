@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 
@@ -30,6 +31,12 @@ def test_default_budgets() -> None:
 def test_every_level_has_a_player_paragraph() -> None:
     assert [settings.title for settings in LEVELS.values()] == ["Beginner", "Easy", "Medium", "Hard", "Master"]
     assert all(len(settings.description) > 80 for settings in LEVELS.values())
+
+
+def test_docs_show_each_level_paragraph() -> None:
+    text = (Path(__file__).resolve().parents[3] / "docs" / "cpu.md").read_text(encoding="utf-8")
+    for level, settings in LEVELS.items():
+        assert f"### {int(level)} {settings.title}\n\n{settings.description}\n" in text
 
 
 def test_bad_input() -> None:
