@@ -126,7 +126,7 @@ def new_page(browser, server_url: str) -> Iterator[Callable[..., object]]:  # ty
     """Opens pages, each in its own browser context (a separate device with its own cookies)."""
     contexts = []
 
-    def make(*, width: int = 1280, height: int = 860, **kwargs: object):  # type: ignore[no-untyped-def]
+    def make(*, width: int = 960, height: int = 720, **kwargs: object):  # type: ignore[no-untyped-def]
         ctx = browser.new_context(viewport={"width": width, "height": height}, base_url=server_url, **kwargs)
         ctx.set_default_timeout(15_000)
         contexts.append(ctx)

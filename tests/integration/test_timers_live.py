@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import uuid
@@ -46,10 +47,8 @@ async def keep_alive(clients, stop: asyncio.Event):
     while not stop.is_set():
         for client in clients:
             await client.send(type="ping")
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), 1)
-        except TimeoutError:
-            pass
 
 
 async def drain(clients, stop: asyncio.Event):
@@ -98,7 +97,7 @@ async def test_twenty_timed_games_on_two_processes_each_expiry_one_cpu_move(serv
     finally:
         stop.set()
         await background
-    for (code, ann, bob), (a, b) in zip(pairs, clients, strict=True):
+    for (_, ann, _), (a, b) in zip(pairs, clients, strict=True):
         assert [f["code"] for f in a.log if f["type"] == "notice"] == ["timeout"]
         status, record = ann.request("GET", f"/api/games/{a.room['game']['id']}")
         assert status == 200

@@ -44,6 +44,17 @@ export function hasWebGL() {
   }
 }
 
+function isSoftwareRenderer(renderer) {
+  try {
+    const gl = renderer.getContext();
+    const info = gl.getExtension("WEBGL_debug_renderer_info");
+    const name = info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER);
+    return /swiftshader|llvmpipe|software|softpipe/i.test(String(name));
+  } catch {
+    return false;
+  }
+}
+
 function textTexture(text, { color = "#4a2c14", font = "700 88px system-ui, sans-serif", w = 128, h = 128 } = {}) {
   const canvas = document.createElement("canvas");
   canvas.width = w;
@@ -124,7 +135,7 @@ export class Board3D {
     this.opts = opts;
     this.onPick = opts.onPick || (() => {});
     this.onView = opts.onView || (() => {});
-    this.insetEnabled = opts.inset !== false && !JSON.parse(sessionStorage.getItem("X") || "{}").noinset;
+    this.insetEnabled = opts.inset !== false;
     this.dirty = true;
     this.anims = [];
     this.stacks = Object.fromEntries(PEGS.map((p) => [p, []]));
@@ -133,12 +144,12 @@ export class Board3D {
     this.selected = null;
     this.crossPeg = null;
 
-    const X = JSON.parse(sessionStorage.getItem("X") || "{}"); this.X = X; const renderer = new THREE.WebGLRenderer({ antialias: !X.noaa, alpha: !X.noalpha, powerPreference: "low-power" });
+    const renderer = new THREE.WebGLRenderer({ antialias: true, alpha: true, powerPreference: "low-power" });
     renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
     renderer.outputColorSpace = THREE.SRGBColorSpace;
     renderer.toneMapping = THREE.ACESFilmicToneMapping;
     renderer.toneMappingExposure = 1.05;
-    renderer.shadowMap.enabled = !X.noshadow;
+    renderer.shadowMap.enabled = true;
     renderer.shadowMap.type = THREE.PCFShadowMap;
     renderer.setClearColor(0x000000, 0);
     this.renderer = renderer;
@@ -148,14 +159,19 @@ export class Board3D {
 
     const scene = new THREE.Scene();
     this.scene = scene;
-    const pmrem = new THREE.PMREMGenerator(renderer);
-    if (!X.noenv) scene.environment = pmrem.fromScene(new RoomEnvironment(), 0.04).texture;
-    scene.environmentIntensity = 0.55;
-    pmrem.dispose();
+    // Image-based light makes the beads glossy, but its shaders take seconds to compile on a software
+    // renderer (SwiftShader, llvmpipe), so there the lamps alone light the scene.
+    this.software = isSoftwareRenderer(renderer);
+    if (!this.software && !opts.noEnvironment) {
+      const pmrem = new THREE.PMREMGenerator(renderer);
+      scene.environment = pmrem.fromScene(new RoomEnvironment(), 0.04).texture;
+      scene.environmentIntensity = 0.55;
+      pmrem.dispose();
+    }
 
     this.camera = new THREE.PerspectiveCamera(34, 1, 0.1, 100);
     this.camera.position.setFromSphericalCoords(12.6, THREE.MathUtils.degToRad(57), 0);
-    this.farCamera = new THREE.PerspectiveCamera(34, 1, 0.1, 100);
+    this.farCamera = new THREE.PerspectiveCamera(36, 1, 0.1, 100);
     this.target = new THREE.Vector3(0, 1.25, 0);
     this.camera.position.add(this.target);
 
@@ -189,9 +205,10 @@ export class Board3D {
   }
 
   buildLights() {
-    const hemi = new THREE.HemisphereLight(0xfff6e8, 0x6b5a48, 0.9);
+    const lit = this.scene.environment ? 1 : 1.45; // without image-based light the lamps do all the work
+    const hemi = new THREE.HemisphereLight(0xfff6e8, 0x6b5a48, 0.9 * lit);
     this.scene.add(hemi);
-    const key = new THREE.DirectionalLight(0xfff1dc, 1.6);
+    const key = new THREE.DirectionalLight(0xfff1dc, 1.6 * lit);
     key.position.set(4.5, 11, 7);
     key.castShadow = true;
     key.shadow.mapSize.set(1024, 1024);
@@ -205,9 +222,15 @@ export class Board3D {
     key.shadow.bias = -0.0006;
     key.shadow.normalBias = 0.02;
     this.scene.add(key);
-    const fill = new THREE.DirectionalLight(0xdde8ff, 0.45);
+    const fill = new THREE.DirectionalLight(0xdde8ff, 0.45 * lit);
     fill.position.set(-7, 5, -4);
     this.scene.add(fill);
+    if (!this.scene.environment) {
+      // A soft front light for the sheen an environment map would otherwise give the beads.
+      const front = new THREE.DirectionalLight(0xffffff, 0.6);
+      front.position.set(-2, 6, 12);
+      this.scene.add(front);
+    }
   }
 
   buildBoard() {
@@ -637,7 +660,7 @@ export class Board3D {
     const sph = new THREE.Spherical().setFromVector3(offset);
     sph.theta += Math.PI;
     sph.phi = THREE.MathUtils.clamp(sph.phi, 0.7, 1.25);
-    sph.radius = 12.5;
+    sph.radius = 11.2;
     this.farCamera.position.setFromSpherical(sph).add(this.controls.target);
     this.farCamera.lookAt(this.controls.target);
     this.farCamera.aspect = 1;
