@@ -110,6 +110,9 @@ if REDIS_URL:
             "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNEL_PREFIX", "asgi")},
         }
     }
+    # Shared by every process: login attempt limits hold across them.
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                          "KEY_PREFIX": os.environ.get("CHANNEL_PREFIX", "asgi") + "-cache"}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 

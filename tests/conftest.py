@@ -49,3 +49,14 @@ def _fresh_channel_layer():
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(settings):
+    """Each test gets an empty process-local cache (login limits must not leak between tests or runs)."""
+    from django.core.cache import caches
+
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    caches["default"].clear()
+    yield
+    caches["default"].clear()
