@@ -36,10 +36,13 @@ typecheck: $(STAMP)
 test: deps lint typecheck
 	$(BIN)/pytest
 
-bench: bench-engine
+bench: bench-engine bench-cpu
 
 bench-engine: $(STAMP)
 	$(BIN)/python scripts/bench_engine.py
 
 clean:
 	rm -rf $(VENV) frontend/node_modules db.sqlite3 staticfiles .pytest_cache .mypy_cache .ruff_cache
+
+bench-cpu: $(STAMP)
+	$(BIN)/python scripts/bench_cpu.py

@@ -10,7 +10,11 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
 from django.conf import settings
 
-from games.engine.cpu import choose_move
+from games.engine.cpu import choose_move, default_budget_ms
+
+# A move the CPU plays because a deadline passed (a timeout, a stand-in) must land within about a
+# second of the deadline, so it thinks at most this long whatever the level.
+DEADLINE_MOVE_MS = 600
 
 _lock = threading.Lock()
 _executor: Executor | None = None
@@ -29,21 +33,26 @@ def _get_executor() -> Executor:
         return _executor
 
 
-def scaled_budget_ms(level: int) -> int | None:
-    """The level's default time budget scaled by ``CPU_TIME_SCALE`` (None: the level's default)."""
-    scale = float(settings.CPU_TIME_SCALE)
-    if scale == 1.0:
-        return None
-    from games.engine.cpu import default_budget_ms
+def budget_ms(level: int, *, deadline_move: bool) -> int:
+    """The thinking time for a move at ``level``: the level's own, capped for deadline moves, then
+    scaled by ``CPU_TIME_SCALE``."""
+    budget = default_budget_ms(level)
+    if deadline_move:
+        budget = min(budget, DEADLINE_MOVE_MS)
+    return max(1, int(budget * float(settings.CPU_TIME_SCALE)))
 
-    return max(1, int(default_budget_ms(level) * scale))
 
-
-async def compute_move(record: str, level: int, *, seed: int | None = None) -> str:
+async def compute_move(record: str, level: int, *, deadline_move: bool = False, seed: int | None = None) -> str:
     """The CPU's peg for the position after ``record``, computed in the worker pool."""
     loop = asyncio.get_running_loop()
-    budget = scaled_budget_ms(level)
+    budget = budget_ms(level, deadline_move=deadline_move)
     return await loop.run_in_executor(_get_executor(), _choose, record, level, budget, seed)
+
+
+async def warm_up() -> None:
+    """Start the worker pool now, so the first CPU move does not pay for starting a process."""
+    loop = asyncio.get_running_loop()
+    await loop.run_in_executor(_get_executor(), _choose, "", 1, 1, 0)
 
 
 def _choose(record: str, level: int, budget_ms: int | None, seed: int | None) -> str:

@@ -18,6 +18,7 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from games import cpu, wakeup
+from games.scheduling import DueReason
 from games.services import CpuJob, game_cpu_move, game_due_job, games_claim_due
 from lobby.services import connections_sweep
 
@@ -54,6 +55,10 @@ class Scheduler:
         await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _run(self) -> None:
+        try:
+            await cpu.warm_up()
+        except Exception:  # the pool is retried on first use
+            log.exception("could not start the CPU worker pool")
         while True:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.event.wait(), TICK_SECONDS)
@@ -85,7 +90,8 @@ class Scheduler:
             job: CpuJob | None = await database_sync_to_async(game_due_job)(game_id=game_id, now=timezone.now())
             if job is None:
                 return
-            peg = await cpu.compute_move(job.record, job.level)
+            deadline_move = job.reason in (DueReason.TIMEOUT, DueReason.AWAY)
+            peg = await cpu.compute_move(job.record, job.level, deadline_move=deadline_move)
             await database_sync_to_async(game_cpu_move)(job=job, peg=peg, now=timezone.now())
         except asyncio.CancelledError:
             raise

@@ -260,8 +260,8 @@ def game_due_job(*, game_id: str, now: datetime) -> CpuJob | None:
         if game is None or game.status != GameStatus.PLAYING:
             return None
         room = lock_room(game.room.code)
-        game.refresh_from_db()
-        due = scheduling.due_for(game, scheduling.seat_states(room, now=now)) if game.status == "playing" else None
+        game.refresh_from_db()  # it may have changed before we held the room lock
+        due = scheduling.due_for(game, scheduling.seat_states(room, now=now))
         if due is None or due.at > now or game.to_move_seat is None:
             Game.objects.filter(pk=game.pk).update(lease_until=None, due_at=due.at if due else None)
             return None

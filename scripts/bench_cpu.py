@@ -74,13 +74,13 @@ def ladder_row(a: Player, b: Player, results: list[GameResult]) -> str:
     return (
         f"| {a} | {b} | {total.games} | {total.wins}/{total.draws}/{total.losses} | {score:.0%} "
         f"| {red.wins}/{red.draws}/{red.losses} | {yellow.wins}/{yellow.draws}/{yellow.losses} "
-        f"| {total.mean_ms:.0f} / {total.max_ms:.0f} / {total.mean_cpu_ms:.0f} "
-        f"| {b_total.mean_ms:.0f} / {b_total.max_ms:.0f} / {b_total.mean_cpu_ms:.0f} |"
+        f"| {total.mean_ms:.0f} / {total.max_ms:.0f} / {total.mean_cpu_ms:.0f} / {total.max_cpu_ms:.0f} "
+        f"| {b_total.mean_ms:.0f} / {b_total.max_ms:.0f} / {b_total.mean_cpu_ms:.0f} / {b_total.max_cpu_ms:.0f} |"
     )
 
 
 def matches(pairs: list[tuple[Player, Player]], games: int, seed: int | None, jobs: int) -> None:
-    print("## Ladder (A against B; A's wins/draws/losses; ms per move: mean / max wall clock / mean CPU)\n")
+    print("## Ladder (A against B; A's wins/draws/losses; ms per move: wall mean / wall max / CPU mean / CPU max)\n")
     print("| A | B | games | A W/D/L | A score | A as Red | A as Yellow | A ms | B ms |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for a, b in pairs:

@@ -17,6 +17,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         "postgres": None if POSTGRES_CONFIGURED else "DATABASE_URL is not a PostgreSQL URL",
         "redis": None if REDIS_CONFIGURED else "REDIS_URL is not set",
     }
+    # Browser tests last: Playwright's sync API must not share the thread with async tests before them.
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
     for item in items:
         for marker, reason in reasons.items():
             if reason and item.get_closest_marker(marker):

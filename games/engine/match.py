@@ -3,7 +3,8 @@
 Example: ``python -m games.engine.match --a 5 --b 3 --games 40``. A player is a level ``1``..``5`` or
 ``random`` (a uniformly random legal move). Colours alternate: side A is Red in even-numbered games
 (0, 2, ...), Yellow in odd ones. A progress bar is drawn on stderr while the games run; the table
-(wins / draws / losses per side and colour, mean and max milliseconds per move) goes to stdout.
+(wins / draws / losses per side and colour; mean and max milliseconds per move, on the wall clock
+and in CPU time) goes to stdout.
 
 With ``--seed`` every game is reproducible (see :mod:`games.engine.cpu.player` for what a seed
 fixes); ``--jobs`` plays that many games at once in worker processes. Per-move times are wall-clock
@@ -185,6 +186,7 @@ class SideSummary:
     max_ms: float
     mean_cpu_ms: float
     """Mean CPU time per move: close to ``mean_ms`` on an idle machine."""
+    max_cpu_ms: float
 
 
 def summarise(results: Sequence[GameResult]) -> list[SideSummary]:
@@ -208,6 +210,7 @@ def summarise(results: Sequence[GameResult]) -> list[SideSummary]:
                     mean_ms=statistics.fmean(times) if times else 0.0,
                     max_ms=max(times, default=0.0),
                     mean_cpu_ms=statistics.fmean(cpu_times) if cpu_times else 0.0,
+                    max_cpu_ms=max(cpu_times, default=0.0),
                 )
             )
     return rows
@@ -218,12 +221,12 @@ def format_table(a: Player, b: Player, results: Sequence[GameResult]) -> str:
     lines = [f"A = {a}", f"B = {b}", ""]
     lines.append(
         f"{'side':<5}{'colour':<8}{'games':>6}{'wins':>6}{'draws':>7}{'losses':>8}"
-        f"{'mean ms':>10}{'max ms':>9}{'cpu ms':>9}"
+        f"{'mean ms':>10}{'max ms':>9}{'mean cpu':>10}{'max cpu':>9}"
     )
     for row in summarise(results):
         lines.append(
             f"{row.side:<5}{row.colour:<8}{row.games:>6}{row.wins:>6}{row.draws:>7}{row.losses:>8}"
-            f"{row.mean_ms:>10.1f}{row.max_ms:>9.1f}{row.mean_cpu_ms:>9.1f}"
+            f"{row.mean_ms:>10.1f}{row.max_ms:>9.1f}{row.mean_cpu_ms:>10.1f}{row.max_cpu_ms:>9.1f}"
         )
     return "\n".join(lines)
 

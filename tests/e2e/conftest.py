@@ -104,7 +104,9 @@ def server_url(tmp_path_factory: pytest.TempPathFactory, chromium_path: Path) ->
         log.close()
 
 
-@pytest.fixture(scope="session")
+# Module scope: Playwright's sync API keeps an event loop running in this thread while it lives,
+# which async tests collected after it would trip over.
+@pytest.fixture(scope="module")
 def browser(chromium_path: Path):  # type: ignore[no-untyped-def]
     from playwright.sync_api import sync_playwright
 

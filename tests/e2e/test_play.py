@@ -168,17 +168,20 @@ def test_a_solo_game_against_the_cpu(new_page, artifacts) -> None:  # type: igno
         stacks = page.evaluate(
             "() => { const c = {}; for (const m of window.__room.state.game.moves) c[m] = (c[m] || 0) + 1; return c; }"
         )
-        peg = next(p for p in order if stacks.get(p, 0) < 4)
+        peg = next(p for p in order[move % len(order) :] + order if stacks.get(p, 0) < 4)
         drop(page, peg)
         # The CPU answers on its own.
         page.wait_for_function(
             "(n) => { const g = window.__room.state.game; return g.ply > n || g.status !== 'playing'; }",
             arg=2 * move + 1,
         )
-        if move == 4:
-            page.get_by_label("Show threats").check()
+        if move == 3 and not page.evaluate(GAME_OVER):
+            wait_my_turn(page)
             page.locator("#board-wrap").screenshot(path=str(artifacts / "board-midgame.png"))
             page.screenshot(path=str(artifacts / "room-midgame.png"))
+            # Threat hints are offered in games against the CPU.
+            page.get_by_label("Show threats").check()
+            assert page.evaluate("() => window.__room.state.game.threats !== null")
             page.get_by_label("Show threats").uncheck()
     page.wait_for_function(GAME_OVER)
     game = state(page)["game"]

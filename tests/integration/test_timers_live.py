@@ -6,7 +6,9 @@ import asyncio
 import contextlib
 import os
 import random
+import statistics
 import uuid
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -97,15 +99,21 @@ async def test_twenty_timed_games_on_two_processes_each_expiry_one_cpu_move(serv
     finally:
         stop.set()
         await background
+    lateness = []
     for (_, ann, _), (a, b) in zip(pairs, clients, strict=True):
         assert [f["code"] for f in a.log if f["type"] == "notice"] == ["timeout"]
         status, record = ann.request("GET", f"/api/games/{a.room['game']['id']}")
         assert status == 200
+        deadline = datetime.fromisoformat(record["started_at"]) + timedelta(seconds=30)
+        lateness.append((datetime.fromisoformat(record["moves"][0]["at"]) - deadline).total_seconds())
         assert [(m["ply"], m["cpu"], m["cpu_reason"], m["seat"]) for m in record["moves"]] == [
             (0, True, "timeout", 1)
         ]
         await b.drop("d4")  # Yellow answers normally: the game goes on from exactly one move
         await a.wait_room(lambda r: r["game"]["ply"] == 2)
+    lateness.sort()
+    print(f"timeout moves after their deadline: median {statistics.median(lateness):.3f} s, max {lateness[-1]:.3f} s")
+    assert all(0 <= late < 5 for late in lateness), lateness  # on time, with a generous margin for CI
     for c in everyone:
         await c.close()
 

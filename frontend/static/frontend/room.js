@@ -322,7 +322,7 @@ function renderResult() {
     el.dataset.outcome = me == null ? "watch" : g.winner_seat === me ? "win" : "loss";
     el.dataset.colour = winnerColour;
   }
-  el.innerHTML = `<strong>${head}</strong> <span>${detail}</span>`;
+  el.innerHTML = `<strong>${head}</strong> <span>${detail}</span> <a class="replay-link" href="/games/${encodeURIComponent(g.id)}">Replay</a>`;
   el.hidden = false;
 }
 
@@ -453,7 +453,10 @@ function onRoom(frame) {
   }
   if (S.selected && (position().stacks[S.selected] || []).length >= SIZE) S.selected = null;
   if (g && g.status !== "playing") S.selected = null;
-  if (frame.you && frame.you.seat != null) rememberRoom(CODE);
+  if (frame.you && frame.you.seat != null && !S.remembered) {
+    S.remembered = true;
+    rememberRoom(CODE);
+  }
   render();
   maybeAutostart();
 }
