@@ -18,12 +18,25 @@ from lobby.identity import session_attach, session_player
 from lobby.models import Player
 from lobby.selectors import player_json, player_rooms, room_snapshot
 from lobby.services import player_create, player_rename, room_create
+from ratings.selectors import rating_json, ratings_of
 
 DEFAULT_GUEST_NAME = "Guest"
 
 
 def refused_response(exc: Refused, *, http_status: int = status.HTTP_400_BAD_REQUEST) -> Response:
     return Response({"code": exc.code, "message": exc.message}, status=http_status)
+
+
+def session_json(player: Player) -> dict[str, Any]:
+    """What ``/api/session`` says of the device's player: who, their rating, account, and rooms."""
+    now = timezone.now()
+    rating = ratings_of([player.id], now=now)[player.id]
+    return {
+        "player": player_json(player),
+        "rating": rating_json(rating),
+        "username": player.user.username if player.user is not None else None,
+        "rooms": player_rooms(player),
+    }
 
 
 def device_player(request: Request, *, create_as: str | None = None) -> Player | None:
@@ -41,6 +54,8 @@ class SessionIn(serializers.Serializer[Any]):
 
 class SessionOut(serializers.Serializer[Any]):
     player = serializers.DictField()
+    rating = serializers.DictField()
+    username = serializers.CharField(allow_null=True)
     rooms = serializers.ListField(child=serializers.DictField())
 
 
@@ -55,7 +70,7 @@ class SessionView(APIView):
             return Response(
                 {"code": "no_player", "message": "This device has no player yet."}, status=status.HTTP_404_NOT_FOUND
             )
-        return Response({"player": player_json(player), "rooms": player_rooms(player)})
+        return Response(session_json(player))
 
     @extend_schema(request=SessionIn, responses={200: SessionOut, 201: SessionOut})
     def post(self, request: Request) -> Response:
@@ -74,7 +89,7 @@ class SessionView(APIView):
         except Refused as exc:
             return refused_response(exc)
         get_token(request)
-        return Response({"player": player_json(player), "rooms": player_rooms(player)}, status=code)
+        return Response(session_json(player), status=code)
 
 
 class RulesIn(serializers.Serializer[Any]):

@@ -27,7 +27,8 @@ def test_session_lifecycle(device):
     player = created.json()["player"]
     assert player["name"] == "Ann"
     again = device.get("/api/session").json()
-    assert again["player"] == player and again["rooms"] == []
+    assert again["player"] == player and again["rooms"] == [] and again["username"] is None
+    assert again["rating"] == {"rating": 1500.0, "rd": 350.0, "provisional": True, "display": "1500?"}
     renamed = post(device, "/api/session", {"name": "Annie"})
     assert renamed.status_code == 200 and renamed.json()["player"] == {"id": player["id"], "name": "Annie"}
 
