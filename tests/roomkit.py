@@ -41,6 +41,7 @@ class Client:
         if session_key is not None:
             headers.append((b"cookie", f"sessionid={session_key}".encode()))
         self.comm = WebsocketCommunicator(application, f"/ws/rooms/{code}/", headers=headers)
+        self.session_key = session_key
         self.room: dict[str, Any] | None = None
         self.log: list[dict[str, Any]] = []
 
@@ -91,3 +92,21 @@ class Client:
 
 make_player_async = database_sync_to_async(make_player)
 make_room_async = database_sync_to_async(make_room)
+
+
+def at_ply(n: int) -> Any:
+    """A snapshot predicate: a game is on and has ``n`` moves."""
+    return lambda room: room["game"] is not None and room["game"]["ply"] == n
+
+
+async def seated_pair(**rules: Any) -> tuple[str, Client, Client]:
+    """A room with Ann hosting in seat 1 and Bob in seat 2, both connected; returns (code, ann, bob)."""
+    ann, ann_key = await make_player_async("Ann")
+    _, bob_key = await make_player_async("Bob")
+    code = await make_room_async(ann, **rules)
+    a = await Client(code, ann_key).connect()
+    b = await Client(code, bob_key).connect()
+    await b.send(type="sit")
+    await a.wait_room(lambda r: r["seats"][1]["player"] is not None and r["seats"][1]["connected"])
+    await b.wait_room(lambda r: r["you"]["seat"] == 2)
+    return code, a, b

@@ -11,26 +11,9 @@ from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
 from tests.records import DRAWN_RECORD
-from tests.roomkit import Client, make_player_async, make_room_async
+from tests.roomkit import Client, at_ply, make_player_async, make_room_async, seated_pair
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("scheduler_cleanup")]
-
-
-async def two_players(**rules):
-    """Ann hosts in seat 1, Bob sits in seat 2; both connected."""
-    ann, ann_key = await make_player_async("Ann")
-    _bob, bob_key = await make_player_async("Bob")
-    code = await make_room_async(ann, **rules)
-    a = await Client(code, ann_key).connect()
-    b = await Client(code, bob_key).connect()
-    await b.send(type="sit")
-    await a.wait_room(lambda r: r["seats"][1]["player"] is not None)
-    await b.wait_room(lambda r: r["you"]["seat"] == 2)
-    return code, a, b
-
-
-def at_ply(n):
-    return lambda r: r["game"] is not None and r["game"]["ply"] == n
 
 
 async def play(a, b, record, *, first=None):
@@ -146,7 +129,7 @@ async def test_flooding_is_rate_limited_but_the_connection_survives():
 
 
 async def test_sit_stand_and_their_errors():
-    code, a, b = await two_players()
+    code, a, b = await seated_pair()
     ann_seat, bob_seat = a.room["you"]["seat"], b.room["you"]["seat"]
     assert (ann_seat, bob_seat) == (1, 2)
     _carl, carl_key = await make_player_async("Carl")
@@ -168,7 +151,7 @@ async def test_sit_stand_and_their_errors():
 
 
 async def test_rules_by_the_host_between_games_only():
-    _code, a, b = await two_players()
+    _code, a, b = await seated_pair()
     await b.send(type="rules", turn_seconds=60)
     assert (await b.error())["code"] == "not_host"
     await a.send(type="rules", turn_seconds=45)
@@ -186,7 +169,7 @@ async def test_rules_by_the_host_between_games_only():
 
 
 async def test_start_only_by_the_host_and_not_twice():
-    _code, a, b = await two_players()
+    _code, a, b = await seated_pair()
     await b.send(type="start")
     assert (await b.error())["code"] == "not_host"
     await a.send(type="start")
@@ -200,7 +183,7 @@ async def test_start_only_by_the_host_and_not_twice():
 
 
 async def test_drop_errors():
-    _code, a, b = await two_players()
+    _code, a, b = await seated_pair()
     await a.send(type="drop", peg="a1", ply=0)
     assert (await a.error())["code"] == "no_game"
     await a.send(type="start")
@@ -224,7 +207,7 @@ async def test_drop_errors():
 
 
 async def test_two_players_play_to_a_win_and_a_spectator_sees_every_move():
-    code, a, b = await two_players()
+    code, a, b = await seated_pair()
     spectator = await Client(code, None).connect()
     await a.send(type="start")
     await play(a, b, "a1 b1 a1 b1 a1 b1 a1")
@@ -242,7 +225,7 @@ async def test_two_players_play_to_a_win_and_a_spectator_sees_every_move():
 
 
 async def test_a_full_board_is_a_draw():
-    _code, a, b = await two_players()
+    _code, a, b = await seated_pair()
     await a.send(type="start")
     await play(a, b, DRAWN_RECORD)
     final = await b.wait_room(lambda r: r["game"] is not None and r["game"]["status"] == "drawn")
@@ -253,7 +236,7 @@ async def test_a_full_board_is_a_draw():
 
 
 async def test_resign_and_again_alternate_the_first_move():
-    _code, a, b = await two_players()
+    _code, a, b = await seated_pair()
     await a.send(type="again")
     assert (await a.error())["code"] == "no_game"
     await a.send(type="start")
@@ -311,9 +294,8 @@ async def test_solo_game_against_the_cpu_to_its_end():
 
 
 async def test_racing_drops_from_two_tabs_drop_one_bead():
-    code, a, b = await two_players()
-    ann_key = dict(a.comm.scope["headers"])[b"cookie"].decode().split("=")[1]
-    a2 = await Client(code, ann_key).connect()
+    code, a, b = await seated_pair()
+    a2 = await Client(code, a.session_key).connect()
     await a.send(type="start")
     await a.wait_room(at_ply(0))
     await a2.wait_room(at_ply(0))

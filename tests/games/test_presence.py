@@ -4,24 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from tests.roomkit import Client, make_player_async, make_room_async
+from tests.roomkit import Client, at_ply, make_player_async, make_room_async, seated_pair
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("scheduler_cleanup")]
 
 
-def at_ply(n):
-    return lambda r: r["game"] is not None and r["game"]["ply"] == n
-
-
 async def test_away_stand_in_and_reclaim_on_the_same_device(settings):
     settings.DISCONNECT_GRACE_SECONDS = 0.5
-    ann, ann_key = await make_player_async("Ann")
-    bob, bob_key = await make_player_async("Bob")
-    code = await make_room_async(ann)
-    a = await Client(code, ann_key).connect()
-    b = await Client(code, bob_key).connect()
-    await b.send(type="sit")
-    await a.wait_room(lambda r: r["seats"][1]["connected"])
+    code, a, b = await seated_pair()
+    bob_key = b.session_key
     await a.send(type="start")
     await a.wait_room(at_ply(0))
     await b.close()  # Bob leaves while Ann thinks: no countdown on Ann's turn

@@ -43,7 +43,10 @@ async function request(method, url, body) {
 export const apiGet = (url) => request("GET", url);
 export const apiPost = (url, body = {}) => request("POST", url, body);
 
-/** The device's session ({player, rooms?}) or null when the device has no player yet. */
+/**
+ * The device's session or null when the device has no player yet:
+ * {player: {id, name}, rating: {rating, rd, provisional, display}, username: null | "ann", rooms: [{code, seat, playing}]}.
+ */
 export async function getSession() {
   try {
     return await apiGet("/api/session");
@@ -53,7 +56,7 @@ export async function getSession() {
   }
 }
 
-/** Creates the device's guest player, or renames it. Returns {player}. */
+/** Creates the device's guest player, or renames it. Returns the session shape above. */
 export async function saveName(name) {
   const body = {};
   const trimmed = (name || "").trim();
@@ -75,4 +78,31 @@ export function rememberedName() {
   } catch {
     return "";
   }
+}
+
+// ---- accounts: each answers {player, username}; errors are ApiError with the server's message ----------
+// The CSRF header is read from the cookie on every request, so the token a login rotates is picked up.
+
+export const register = (username, password) => apiPost("/api/accounts/register", { username, password });
+export const login = (username, password) => apiPost("/api/accounts/login", { username, password });
+export const logout = () => apiPost("/api/accounts/logout");
+
+// ---- how ratings read everywhere ------------------------------------------------------------------------
+
+/** A signed whole-point change with a real minus sign: +8, −10, ±0. */
+export function signedPoints(change) {
+  const n = Math.round(Number(change));
+  if (!Number.isFinite(n)) return "";
+  if (n === 0) return "±0";
+  return n > 0 ? `+${n}` : `\u2212${-n}`;
+}
+
+export const PROVISIONAL_NOTE =
+  "A question mark means the rating is provisional: too few rated games yet (or a long time away) to be sure of it.";
+
+export function escapeHtml(s) {
+  return String(s ?? "").replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c],
+  );
 }

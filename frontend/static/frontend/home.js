@@ -1,6 +1,18 @@
 // Home: two clicks to a game. Play the computer, create a party room, join by code, continue a game.
 
-import { apiGet, apiPost, getSession, rememberName, rememberedName, saveName } from "./api.js";
+import {
+  PROVISIONAL_NOTE,
+  apiGet,
+  apiPost,
+  escapeHtml,
+  getSession,
+  login,
+  logout,
+  register,
+  rememberName,
+  rememberedName,
+  saveName,
+} from "./api.js";
 import { forgetRoom, recentRooms } from "./recent.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -92,6 +104,7 @@ $("#name-form").addEventListener("submit", async (ev) => {
     const name = $("#name-input").value.trim() || "Guest";
     session = { ...(session || {}), ...(await saveName(name)) };
     rememberName(name);
+    renderMe();
     $("#name-status").textContent = "Saved.";
   } catch (err) {
     $("#name-status").textContent = err.message;
@@ -146,20 +159,76 @@ async function findRunningGames() {
   $("#continue").hidden = found.length === 0;
 }
 
-async function init() {
+// ---- you: name, rating, account ----------------------------------------------------------------
+
+function renderMe() {
+  const player = session && session.player;
+  const input = $("#name-input");
+  if (document.activeElement !== input) input.value = (player && player.name) || rememberedName() || "";
+  const rating = session && session.rating;
+  const me = $("#me");
+  me.hidden = !player;
+  if (player) {
+    const href = `/players/${encodeURIComponent(player.id)}`;
+    const display = rating && rating.display ? rating.display : null;
+    $("#my-rating").innerHTML = display
+      ? `Rating <a class="rating-value" href="${href}"${rating.provisional ? ` title="${escapeHtml(PROVISIONAL_NOTE)}"` : ""}>${escapeHtml(display)}</a>` +
+        ` · <a href="${href}">your games</a>`
+      : `<a href="${href}">Your games and rating</a>`;
+    $("#my-account").textContent = session.username ? `Signed in as ${session.username}` : "Guest on this device";
+  }
+  const username = session && session.username;
+  $("#account-user").hidden = !username;
+  $("#account-guest").hidden = !!username;
+  $("#account-username").textContent = username || "";
+}
+
+async function reloadSession() {
   try {
     session = await getSession();
   } catch {
     session = null;
   }
-  const input = $("#name-input");
-  input.value = (session && session.player && session.player.name) || rememberedName() || "";
-  const rating = session && session.player && session.player.rating;
-  if (rating != null) {
-    $("#my-rating").innerHTML = `Rating <b>${Math.round(rating)}</b> · <a href="/players/${encodeURIComponent(session.player.id)}">your games</a>`;
-  } else if (session && session.player) {
-    $("#my-rating").innerHTML = `<a href="/players/${encodeURIComponent(session.player.id)}">Your games and rating</a>`;
+  if (session && session.player && session.player.name) rememberName(session.player.name);
+  renderMe();
+}
+
+async function accountAction(form, button, action) {
+  showError("#account-error", null);
+  busy(button, true);
+  try {
+    await action();
+    form.reset();
+    await reloadSession();
+    await findRunningGames();
+  } catch (err) {
+    showError("#account-error", err);
+  } finally {
+    busy(button, false);
   }
+}
+
+$("#register-form").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const f = ev.target;
+  accountAction(f, $("#register"), async () => {
+    await syncName(); // the typed name becomes the account player's name
+    await register(f.username.value.trim(), f.password.value);
+  });
+});
+
+$("#login-form").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const f = ev.target;
+  accountAction(f, $("#login"), () => login(f.username.value.trim(), f.password.value));
+});
+
+$("#logout").addEventListener("click", (ev) => {
+  accountAction($("#login-form"), ev.currentTarget, logout);
+});
+
+async function init() {
+  await reloadSession();
   await findRunningGames();
 }
 

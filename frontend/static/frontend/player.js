@@ -1,72 +1,157 @@
-// A player's page: rating, an SVG rating-history chart and recent games (each opens as a replay).
+// A player's page (GET /api/players/{id}): rating, record, an SVG rating-history chart (one point per
+// rated game) and recent games, each opening as a replay.
 
-import { apiGet } from "./api.js";
+import { PROVISIONAL_NOTE, apiGet, signedPoints } from "./api.js";
 
 const $ = (sel) => document.querySelector(sel);
 const PLAYER = $("#player").dataset.player;
 const SVG = "http://www.w3.org/2000/svg";
+const RESULT_TEXT = { win: "Win", draw: "Draw", loss: "Loss" };
 
-function svg(tag, attrs) {
+function svg(tag, attrs, text) {
   const el = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  if (text != null) el.textContent = text;
   return el;
 }
 
-/** Draws [{at, rating}] as a line chart with its range labelled. */
+function shortDate(at) {
+  return at ? new Date(at).toLocaleDateString(undefined, { day: "numeric", month: "short" }) : "";
+}
+
+/** A nice step for gridlines spanning `range` rating points in about four steps. */
+function gridStep(range) {
+  for (const step of [10, 25, 50, 100, 200, 250, 500]) if (range / step <= 5) return step;
+  return 1000;
+}
+
+/**
+ * Draws history points [{at, rating, rd}] (oldest first) as a line with a band of ±RD.
+ * One point sits in the middle; the range always spans at least 100 points so small moves stay small.
+ */
 export function drawChart(points) {
-  const W = 640;
-  const H = 220;
-  const pad = { l: 46, r: 12, t: 12, b: 26 };
+  const W = 680;
+  const H = 240;
+  const pad = { l: 48, r: 16, t: 14, b: 30 };
+  const lows = points.map((p) => p.rating - (p.rd || 0));
+  const highs = points.map((p) => p.rating + (p.rd || 0));
   const ratings = points.map((p) => p.rating);
-  let lo = Math.min(...ratings);
-  let hi = Math.max(...ratings);
-  if (hi - lo < 50) {
-    lo -= 25;
-    hi += 25;
+  let lo = Math.min(...ratings, ...lows.map((v, i) => Math.max(v, ratings[i] - 150)));
+  let hi = Math.max(...ratings, ...highs.map((v, i) => Math.min(v, ratings[i] + 150)));
+  if (hi - lo < 100) {
+    const mid = (hi + lo) / 2;
+    lo = mid - 50;
+    hi = mid + 50;
   }
-  const x = (i) => pad.l + (points.length === 1 ? 0.5 : i / (points.length - 1)) * (W - pad.l - pad.r);
-  const y = (r) => pad.t + (1 - (r - lo) / (hi - lo)) * (H - pad.t - pad.b);
-  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "Rating over time" });
-  for (const r of [lo, (lo + hi) / 2, hi]) {
-    root.appendChild(svg("line", { x1: pad.l, x2: W - pad.r, y1: y(r), y2: y(r), stroke: "#e5e0d8" }));
-    const t = svg("text", { x: pad.l - 6, y: y(r) + 4, "text-anchor": "end", "font-size": 12, fill: "#6b7684" });
-    t.textContent = String(Math.round(r));
-    root.appendChild(t);
+  const step = gridStep(hi - lo);
+  lo = Math.floor(lo / step) * step;
+  hi = Math.ceil(hi / step) * step;
+  const n = points.length;
+  const x = (i) => pad.l + (n === 1 ? 0.5 : i / (n - 1)) * (W - pad.l - pad.r);
+  const y = (r) => pad.t + (1 - (Math.min(hi, Math.max(lo, r)) - lo) / (hi - lo)) * (H - pad.t - pad.b);
+
+  const last = points[n - 1];
+  const root = svg("svg", {
+    viewBox: `0 0 ${W} ${H}`,
+    class: "rating-chart",
+    role: "img",
+    "data-points": n,
+    "aria-label": `Rating history: ${n} rated game${n === 1 ? "" : "s"}, now ${Math.round(last.rating)}`,
+  });
+  for (let r = lo; r <= hi + 0.001; r += step) {
+    root.appendChild(svg("line", { x1: pad.l, x2: W - pad.r, y1: y(r), y2: y(r), class: "grid" }));
+    root.appendChild(svg("text", { x: pad.l - 8, y: y(r) + 4, "text-anchor": "end", class: "axis" }, String(r)));
   }
-  const d = points.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p.rating).toFixed(1)}`).join(" ");
-  root.appendChild(svg("path", { d, fill: "none", stroke: "#d62839", "stroke-width": 2.5, "stroke-linejoin": "round" }));
+  // The uncertainty band: rating ± RD after each game.
+  if (n > 1) {
+    const top = points.map((p, i) => `${x(i).toFixed(1)},${y(p.rating + p.rd).toFixed(1)}`);
+    const bottom = points.map((p, i) => `${x(i).toFixed(1)},${y(p.rating - p.rd).toFixed(1)}`).reverse();
+    root.appendChild(svg("polygon", { points: [...top, ...bottom].join(" "), class: "band" }));
+    const d = points.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p.rating).toFixed(1)}`).join(" ");
+    root.appendChild(svg("path", { d, class: "line" }));
+  } else {
+    const p = points[0];
+    const top = y(p.rating + p.rd);
+    root.appendChild(svg("rect", { x: x(0) - 14, width: 28, y: top, height: y(p.rating - p.rd) - top, rx: 6, class: "band" }));
+  }
   points.forEach((p, i) => {
-    const c = svg("circle", { cx: x(i), cy: y(p.rating), r: 3.2, fill: "#d62839" });
-    const title = svg("title", {});
-    title.textContent = `${Math.round(p.rating)}${p.at ? ` · ${new Date(p.at).toLocaleDateString()}` : ""}`;
-    c.appendChild(title);
+    const c = svg("circle", { cx: x(i), cy: y(p.rating), r: n > 30 ? 2.5 : 4.5, class: "pt", "data-rating": p.rating });
+    c.appendChild(svg("title", {}, `${Math.round(p.rating)} ±${Math.round(p.rd)} · ${shortDate(p.at)}`));
     root.appendChild(c);
   });
+  // Dates under the first and last points, and the latest value beside the last point.
+  const baseY = H - 8;
+  if (n === 1) {
+    root.appendChild(svg("text", { x: x(0), y: baseY, "text-anchor": "middle", class: "axis" }, shortDate(last.at)));
+  } else {
+    root.appendChild(svg("text", { x: x(0), y: baseY, "text-anchor": "start", class: "axis" }, shortDate(points[0].at)));
+    root.appendChild(svg("text", { x: x(n - 1), y: baseY, "text-anchor": "end", class: "axis" }, shortDate(last.at)));
+  }
+  const labelRight = x(n - 1) < W - pad.r - 60;
+  root.appendChild(
+    svg(
+      "text",
+      { x: x(n - 1) + (labelRight ? 10 : -10), y: y(last.rating) - 10, "text-anchor": labelRight ? "start" : "end", class: "value" },
+      String(Math.round(last.rating)),
+    ),
+  );
   return root;
 }
 
-function gameLine(g) {
-  const li = document.createElement("li");
-  const a = document.createElement("a");
-  a.href = `/games/${encodeURIComponent(g.id ?? g.game ?? g.game_id)}`;
-  a.className = "btn ghost small";
-  a.textContent = "Replay";
-  const opp = g.opponent ? g.opponent.name || g.opponent : null;
-  const result = g.result || g.outcome || g.status || "";
-  const when = g.finished_at || g.at || g.started_at;
-  const text = document.createElement("span");
-  text.textContent = [result && String(result), opp && `vs ${opp}`, when && new Date(when).toLocaleString()]
-    .filter(Boolean)
-    .join(" · ");
-  const delta = g.rating_change ?? g.delta;
-  li.append(a, text);
-  if (delta != null) {
-    const d = document.createElement("span");
-    d.className = "muted small";
-    d.textContent = `${delta >= 0 ? "+" : ""}${Math.round(delta)}`;
-    li.appendChild(d);
+function td(tr, className) {
+  const el = document.createElement("td");
+  if (className) el.className = className;
+  tr.appendChild(el);
+  return el;
+}
+
+function gameRow(g) {
+  const tr = document.createElement("tr");
+  tr.dataset.game = g.id;
+  const result = td(tr);
+  const badge = document.createElement("span");
+  badge.className = `result-badge ${g.result || "open"}`;
+  badge.textContent = RESULT_TEXT[g.result] || "In play";
+  result.appendChild(badge);
+
+  const opp = td(tr, "opponent");
+  if (g.opponent) {
+    const a = document.createElement("a");
+    a.href = `/players/${encodeURIComponent(g.opponent.id)}`;
+    a.textContent = g.opponent.name || "Guest";
+    opp.append("vs ", a);
+  } else {
+    opp.textContent = g.opponent_cpu ? "vs the computer" : "—";
   }
-  return li;
+
+  const rating = td(tr, "num");
+  if (g.rated && g.rating_change != null) {
+    const change = document.createElement("b");
+    change.className = `change ${g.rating_change > 0 ? "up" : g.rating_change < 0 ? "down" : ""}`;
+    change.textContent = signedPoints(g.rating_change);
+    const after = document.createElement("span");
+    after.className = "muted small";
+    after.textContent = ` → ${Math.round(g.rating_after)}`;
+    rating.append(change, after);
+  } else {
+    rating.innerHTML = '<span class="muted small">unrated</span>';
+  }
+
+  const when = td(tr, "when muted small");
+  if (g.finished_at) {
+    const t = document.createElement("time");
+    t.dateTime = g.finished_at;
+    t.textContent = new Date(g.finished_at).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+    when.appendChild(t);
+  }
+
+  const a = document.createElement("a");
+  a.href = `/games/${encodeURIComponent(g.id)}`;
+  a.className = "btn ghost small replay";
+  a.textContent = "Replay";
+  a.setAttribute("aria-label", `Replay the game ${g.opponent ? `against ${g.opponent.name}` : ""}`.trim());
+  td(tr, "go").appendChild(a);
+  return tr;
 }
 
 async function load() {
@@ -74,29 +159,44 @@ async function load() {
   try {
     data = await apiGet(`/api/players/${encodeURIComponent(PLAYER)}`);
   } catch (err) {
-    $("#player-status").textContent =
-      err.status === 404 ? "Ratings are coming soon: this page will show rating history and recent games." : err.message;
+    $("#player-status").textContent = err.status === 404 ? "There is no such player." : err.message;
     return;
   }
-  const player = data.player || data;
-  $("#player-name").textContent = player.name || "Player";
-  document.title = `${player.name || "Player"} · 3D Four in a Row`;
+  const name = data.name || "Guest";
+  $("#player-name").textContent = name;
+  document.title = `${name} · 3D Four in a Row`;
+  $("#player-kind").textContent = data.account ? "Registered player" : "Guest player";
   $("#player-status").textContent = "";
-  const rating = data.rating ?? player.rating;
-  if (rating != null) {
-    const rd = data.rd ?? data.deviation;
-    $("#player-rating").textContent = `${Math.round(rating)}${rd != null ? ` ± ${Math.round(2 * rd)}` : ""}`;
-  }
-  const history = (data.history || data.rating_history || [])
-    .map((h) => ({ at: h.at || h.date || h.played_at, rating: Number(h.rating ?? h.value) }))
-    .filter((h) => Number.isFinite(h.rating));
+
+  $("#player-rating").textContent = data.display;
+  $("#player-rating").title = data.provisional ? PROVISIONAL_NOTE : "";
+  $("#rating-note").textContent = data.provisional
+    ? "“?” = provisional: too few rated games to be sure yet"
+    : `Rating ${Math.round(data.rating)}, uncertainty ±${Math.round(data.rd)}`;
+  $("#player-rating-box").hidden = false;
+
+  $("#rec-games").textContent = String(data.games);
+  $("#rec-wins").textContent = String(data.wins);
+  $("#rec-draws").textContent = String(data.draws);
+  $("#rec-losses").textContent = String(data.losses);
+  $("#record").hidden = false;
+
+  const history = (data.history || []).filter((h) => Number.isFinite(h.rating));
+  const chart = $("#chart");
+  chart.replaceChildren();
   if (history.length) {
-    $("#chart").appendChild(drawChart(history));
-    $("#chart-fig").hidden = false;
+    chart.appendChild(drawChart(history));
+  } else {
+    const empty = document.createElement("p");
+    empty.className = "chart-empty muted";
+    empty.textContent = "No rated games yet. Ranked games between two people count; the chart starts with the first one.";
+    chart.appendChild(empty);
   }
-  const games = data.recent_games || data.games || [];
-  $("#recent-h").hidden = games.length === 0;
-  for (const g of games) $("#recent").appendChild(gameLine(g));
+  $("#chart-fig").hidden = false;
+
+  const games = data.recent_games || [];
+  $("#recent").querySelector("tbody").replaceChildren(...games.map(gameRow));
+  $("#recent-box").hidden = games.length === 0;
 }
 
 load();

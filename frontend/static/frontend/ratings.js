@@ -1,65 +1,104 @@
-// Leaderboard: GET /api/ratings?limit=&offset=. Until the ratings API exists the page says so.
+// Leaderboard: GET /api/ratings?limit=&offset=&include_provisional=. The URL keeps the page and the
+// checkbox (?offset=25&provisional=1), so a reload or a shared link shows the same list.
 
-import { apiGet } from "./api.js";
+import { PROVISIONAL_NOTE, apiGet } from "./api.js";
 
 const $ = (sel) => document.querySelector(sel);
 const LIMIT = 25;
-let offset = Math.max(0, Number(new URLSearchParams(location.search).get("offset")) || 0);
+const params = new URLSearchParams(location.search);
+const view = {
+  offset: Math.max(0, Math.floor(Number(params.get("offset"))) || 0),
+  provisional: params.get("provisional") === "1",
+  count: 0,
+};
+let loading = 0;
 
-function rowsOf(data) {
-  if (Array.isArray(data)) return data;
-  return (data && (data.results || data.players || data.items || data.ratings)) || [];
+function cell(tr, text, className) {
+  const td = document.createElement("td");
+  if (className) td.className = className;
+  if (text != null) td.textContent = text;
+  tr.appendChild(td);
+  return td;
+}
+
+function row(entry) {
+  const tr = document.createElement("tr");
+  tr.dataset.player = entry.player.id;
+  cell(tr, String(entry.rank), "num rank");
+  const a = document.createElement("a");
+  a.href = `/players/${encodeURIComponent(entry.player.id)}`;
+  a.textContent = entry.player.name || "Guest";
+  cell(tr, null, "name").appendChild(a);
+  const rating = cell(tr, entry.display, "num rating-cell");
+  if (entry.provisional) {
+    rating.classList.add("provisional");
+    rating.title = PROVISIONAL_NOTE;
+  }
+  cell(tr, `±${Math.round(entry.rd)}`, "num muted");
+  cell(tr, String(entry.games), "num");
+  return tr;
+}
+
+function syncUrl() {
+  const p = new URLSearchParams();
+  if (view.offset) p.set("offset", String(view.offset));
+  if (view.provisional) p.set("provisional", "1");
+  history.replaceState(null, "", p.size ? `?${p}` : location.pathname);
 }
 
 async function load() {
+  const ticket = ++loading;
   const status = $("#board-status");
   const table = $("#leaderboard");
+  const q = `limit=${LIMIT}&offset=${view.offset}&include_provisional=${view.provisional}`;
   let data;
   try {
-    data = await apiGet(`/api/ratings?limit=${LIMIT}&offset=${offset}`);
+    data = await apiGet(`/api/ratings?${q}`);
   } catch (err) {
-    status.textContent = err.status === 404 ? "Ratings are coming soon." : `Could not load the leaderboard: ${err.message}`;
+    if (ticket !== loading) return;
+    status.textContent = `Could not load the leaderboard: ${err.message}`;
     table.hidden = true;
     return;
   }
-  const rows = rowsOf(data);
+  if (ticket !== loading) return; // a newer request (checkbox, paging) has the say
+  const rows = data.results || [];
+  if (!rows.length && view.offset > 0 && data.count > 0) {
+    // Past the end (the list shrank): go to the last page instead of showing nothing.
+    view.offset = Math.max(0, Math.floor((data.count - 1) / LIMIT) * LIMIT);
+    syncUrl();
+    load();
+    return;
+  }
+  view.count = data.count;
   const tbody = table.querySelector("tbody");
-  tbody.innerHTML = "";
-  rows.forEach((row, i) => {
-    const player = row.player || row;
-    const tr = document.createElement("tr");
-    const rank = row.rank ?? offset + i + 1;
-    const rating = row.rating ?? player.rating;
-    const games = row.games ?? row.games_played ?? player.games ?? "";
-    const cells = [String(rank), null, rating != null ? String(Math.round(rating)) : "–", String(games)];
-    cells.forEach((text, c) => {
-      const td = document.createElement("td");
-      if (c === 1) {
-        const a = document.createElement("a");
-        a.href = `/players/${encodeURIComponent(player.id ?? row.id)}`;
-        a.textContent = player.name || row.name || "Guest";
-        td.appendChild(a);
-      } else {
-        td.textContent = text;
-        if (c !== 1) td.className = "num";
-      }
-      tr.appendChild(td);
-    });
-    tbody.appendChild(tr);
-  });
+  tbody.replaceChildren(...rows.map(row));
   table.hidden = rows.length === 0;
-  status.textContent = rows.length ? "" : "No rated players yet: ranked games between two people count.";
-  const total = data && (data.count ?? data.total);
-  $("#prev").hidden = offset === 0;
-  $("#next").hidden = total != null ? offset + LIMIT >= total : rows.length < LIMIT;
+  table.dataset.count = String(data.count);
+  status.textContent = rows.length
+    ? ""
+    : view.provisional
+      ? "Nobody has played a rated game yet: ranked games between two people count."
+      : "No established ratings yet. Tick “Show provisional players” to see everyone who has played a rated game.";
+  const first = rows.length ? view.offset + 1 : 0;
+  $("#page-info").textContent = rows.length ? `${first}–${view.offset + rows.length} of ${data.count}` : "";
+  $("#prev").disabled = view.offset === 0;
+  $("#next").disabled = view.offset + rows.length >= data.count;
+  $("#prev").hidden = $("#next").hidden = data.count <= LIMIT && view.offset === 0;
 }
 
 function go(delta) {
-  offset = Math.max(0, offset + delta);
-  history.replaceState(null, "", offset ? `?offset=${offset}` : location.pathname);
+  view.offset = Math.max(0, view.offset + delta);
+  syncUrl();
   load();
 }
 
+$("#show-provisional").checked = view.provisional;
+$("#show-provisional").addEventListener("change", (ev) => {
+  view.provisional = ev.target.checked;
+  view.offset = 0;
+  syncUrl();
+  load();
+});
 $("#prev").addEventListener("click", () => go(-LIMIT));
 $("#next").addEventListener("click", () => go(LIMIT));
 load();

@@ -59,6 +59,18 @@ function describe(rec) {
     : `${capitalise(rec.winner)} wins with four in a row.`;
 }
 
+function otherIsCpu(rec, colour) {
+  const other = rec.players && rec.players[colour === "red" ? "yellow" : "red"];
+  return !other || !other.player;
+}
+
+function rankedTag() {
+  const tag = document.createElement("span");
+  tag.className = "tag";
+  tag.textContent = "rated";
+  return tag;
+}
+
 async function load() {
   let rec;
   try {
@@ -77,7 +89,17 @@ async function load() {
     li.className = "seat";
     const name = p ? (p.player ? p.player.name : p.cpu ? "Computer" : "—") : "—";
     li.innerHTML = `<span class="bead ${colour}"></span><span class="seat-main"><span class="seat-name"></span></span>`;
-    li.querySelector(".seat-name").textContent = rec.winner === colour ? `${name} (won)` : name;
+    const nameEl = li.querySelector(".seat-name");
+    if (p && p.player) {
+      const a = document.createElement("a");
+      a.href = `/players/${encodeURIComponent(p.player.id)}`;
+      a.textContent = name;
+      nameEl.appendChild(a);
+    } else {
+      nameEl.textContent = name;
+    }
+    if (rec.winner === colour) nameEl.append(" (won)");
+    if (rec.ranked && p && p.player && !otherIsCpu(rec, colour)) li.querySelector(".seat-main").append(rankedTag());
     $("#seats").appendChild(li);
   }
   const { placed } = replay(R.moves);

@@ -1,7 +1,15 @@
 // The room page controller. Every handler reads the latest applied room frame (S.room), so quick
 // repeated taps never act on an old board; each drop carries the ply it was made on.
 
-import { getSession, rememberName, rememberedName, saveName } from "./api.js";
+import {
+  PROVISIONAL_NOTE,
+  escapeHtml,
+  getSession,
+  rememberName,
+  rememberedName,
+  saveName,
+  signedPoints,
+} from "./api.js";
 import { createBoard3D } from "./board3d.js";
 import { SIZE, capitalise, fullPegMessage, replay, seatColour } from "./game.js";
 import { RoomSocket } from "./net.js";
@@ -21,6 +29,7 @@ const S = {
   lastGameId: null,
   lastPly: -1,
   resignArmed: false,
+  ratingAtStart: null,
   autostart: new URLSearchParams(location.search).get("start") === "1",
 };
 
@@ -270,7 +279,7 @@ function renderTurn() {
   el.className = "turn";
   if (!g) {
     el.innerHTML = isHost()
-      ? "<b>Ready when you are.</b> Press <b>Start</b>: the computer takes an empty seat."
+      ? "<span><b>Ready when you are.</b> Press <b>Start</b>: the computer takes an empty seat.</span>"
       : "<b>Waiting for the host to start.</b>";
     document.title = `Room ${CODE} · 3D Four in a Row`;
     return;
@@ -322,8 +331,19 @@ function renderResult() {
     el.dataset.outcome = me == null ? "watch" : g.winner_seat === me ? "win" : "loss";
     el.dataset.colour = winnerColour;
   }
-  el.innerHTML = `<strong>${head}</strong> <span>${detail}</span> <a class="replay-link" href="/games/${encodeURIComponent(g.id)}">Replay</a>`;
+  el.innerHTML =
+    `<strong>${head}</strong> <span>${detail}</span>${ratingMove(g)}` +
+    `<a class="replay-link" href="/games/${encodeURIComponent(g.id)}">Replay</a>`;
   el.hidden = false;
+}
+
+/** After a rated game: "Rating 1500? → 1662?" for the seated viewer (both values as the server displays them). */
+function ratingMove(g) {
+  const me = seatOf(mySeat());
+  const before = S.ratingAtStart && S.ratingAtStart.game === g.id ? S.ratingAtStart.display : null;
+  const now = me && me.rating ? me.rating.display : null;
+  if (!before || !now || before === now) return "";
+  return ` <span class="rating-move">Rating ${escapeHtml(before)} → <b>${escapeHtml(now)}</b></span>`;
 }
 
 function renderSeats() {
@@ -343,7 +363,7 @@ function renderSeats() {
     if (seat.cpu && !seat.player) tags.push(`<span class="tag cpu">CPU · level ${S.room.rules.cpu_level}</span>`);
     if (seat.away) tags.push('<span class="tag away">away · CPU standing in</span>');
     if (seat.wants_again && g && g.status !== "playing") tags.push('<span class="tag ready">ready</span>');
-    const rating = seat.player && seat.player.rating != null ? `<span class="rating">${Math.round(seat.player.rating)}</span>` : "";
+    const rating = seatRating(seat);
     const presence = seat.player
       ? `<span class="presence ${seat.connected ? "on" : "off"}" title="${seat.connected ? "connected" : "not connected"}"></span>`
       : "";
@@ -354,7 +374,7 @@ function renderSeats() {
     li.innerHTML =
       `<span class="bead ${colour || "none"}" aria-label="${colour || "no colour yet"}"></span>` +
       `<span class="seat-main">${presence}<span class="seat-name">${name}</span>${rating}` +
-      `<span class="tags">${tags.join("")}</span>${awayAt}</span>` +
+      `<span class="tags">${tags.join("")}</span>${awayAt}${stakes(seat)}</span>` +
       (toMove ? '<span class="arrow" aria-label="to move">◀</span>' : "");
     ol.appendChild(li);
   }
@@ -364,6 +384,26 @@ function renderSeats() {
     mySeat() == null && S.room.seats.some((s) => !s.player && (!s.cpu || !isPlaying()));
   $("#sit-box").hidden = !canSit;
   if (canSit && !$("#sit-name").value) $("#sit-name").value = rememberedName();
+}
+
+/** The seat person's rating as the server displays it ("1500?"), when the room is ranked. */
+function seatRating(seat) {
+  const r = seat.player && seat.rating;
+  if (!r || !r.display) return "";
+  const title = r.provisional ? PROVISIONAL_NOTE : `Rating ${Math.round(r.rating)}, uncertainty ±${Math.round(2 * r.rd)}`;
+  return `<span class="rating" title="${escapeHtml(title)}">${escapeHtml(r.display)}</span>`;
+}
+
+/** "win +8 · draw −1 · loss −10": what a rated game against the other seat would change, before or during it. */
+function stakes(seat) {
+  const r = seat.player && seat.rating;
+  const g = game();
+  if (!r || r.if_win == null || r.if_draw == null || r.if_loss == null || (g && g.status !== "playing")) return "";
+  const part = (label, v) => `<span class="stake ${label}">${label} ${signedPoints(v)}</span>`;
+  return (
+    `<span class="stakes small" aria-label="Rating change for a win, a draw, a loss">` +
+    `${part("win", r.if_win)} · ${part("draw", r.if_draw)} · ${part("loss", r.if_loss)}</span>`
+  );
 }
 
 function renderControls() {
@@ -438,10 +478,6 @@ function renderTimer() {
   }
 }
 
-function escapeHtml(s) {
-  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-}
-
 // ---- socket handlers ---------------------------------------------------------------------------
 
 function onRoom(frame) {
@@ -453,6 +489,11 @@ function onRoom(frame) {
   }
   if (S.selected && (position().stacks[S.selected] || []).length >= SIZE) S.selected = null;
   if (g && g.status !== "playing") S.selected = null;
+  // Remember the viewer's rating while a game runs, to show how the result moved it.
+  const mine = frame.you && frame.you.seat != null ? frame.seats.find((s) => s.seat === frame.you.seat) : null;
+  if (g && g.status === "playing" && mine && mine.rating && mine.rating.if_win != null) {
+    S.ratingAtStart = { game: g.id, display: mine.rating.display };
+  }
   if (frame.you && frame.you.seat != null && !S.remembered) {
     S.remembered = true;
     rememberRoom(CODE);

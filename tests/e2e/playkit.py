@@ -1,0 +1,116 @@
+"""What the browser tests share: reading the room page's state, dropping beads, opening rooms."""
+
+from __future__ import annotations
+
+import math
+import re
+
+from playwright.sync_api import Page, expect
+
+MY_TURN = """() => {
+  const s = window.__room && window.__room.state;
+  return !!(s && s.game && s.game.status === 'playing' && s.you && s.game.to_move_seat === s.you.seat);
+}"""
+GAME_OVER = "() => { const g = window.__room.state && window.__room.state.game; return !!g && g.status !== 'playing'; }"
+
+
+# ---- helpers --------------------------------------------------------------------------------------
+
+
+def state(page: Page) -> dict:
+    return page.evaluate("() => window.__room.state")
+
+
+def ply(page: Page) -> int:
+    return int(page.evaluate("() => window.__room.state.game.ply"))
+
+
+def wait_ply(page: Page, n: int) -> None:
+    page.wait_for_function("(n) => { const g = window.__room.state.game; return !!g && g.ply >= n; }", arg=n)
+
+
+def wait_my_turn(page: Page) -> None:
+    page.wait_for_function(MY_TURN)
+
+
+def peg_button(page: Page, peg: str):  # type: ignore[no-untyped-def]
+    return page.get_by_role("button", name=f"Peg {peg}", exact=True)
+
+
+def click_peg_3d(page: Page, peg: str) -> None:
+    """Clicks the peg on the 3D canvas, at a point the board itself says is over that peg."""
+    point = page.evaluate("(p) => window.__room.board && window.__room.board.pegClientPoint(p)", peg)
+    if point is None:  # no WebGL here: the top view is the board
+        peg_button(page, peg).click()
+    else:
+        page.mouse.click(point["x"], point["y"])
+
+
+def drop(page: Page, peg: str, *, via: str = "top") -> None:
+    """Tap a peg (a ghost bead shows), tap it again to drop; waits until the server applied the move."""
+    wait_my_turn(page)
+    before = ply(page)
+    tap = click_peg_3d if via == "3d" else (lambda pg, p: peg_button(pg, p).click())
+    tap(page, peg)
+    page.wait_for_function("(p) => window.__room.selected === p", arg=peg)
+    tap(page, peg)
+    wait_ply(page, before + 1)
+    assert state(page)["game"]["moves"][before] == peg
+
+
+def create_party_room(  # type: ignore[no-untyped-def]
+    new_page, host_name: str = "Ann", guest_name: str = "Bob", *, start: bool = True
+):
+    """Ann creates a party room on the home page; Bob opens the share link and takes the second seat.
+
+    With ``start`` (the default) Ann then starts the game and both pages wait until it runs.
+    """
+    host = new_page()
+    host.goto("/")
+    host.get_by_label("Your name").fill(host_name)
+    host.get_by_role("button", name="Create a party room").click()
+    host.wait_for_url(re.compile(r"/r/[A-Za-z0-9]+$"))
+    host.wait_for_function("() => window.__room && window.__room.state")
+    link = host.locator("#share-link").input_value()
+    assert link.endswith(host.url.rsplit("/", 1)[1])
+
+    guest = new_page()
+    guest.goto(link)
+    guest.wait_for_function("() => window.__room && window.__room.state")
+    guest.locator("#sit-name").fill(guest_name)
+    guest.get_by_role("button", name="Take a seat").click()
+    guest.wait_for_function("() => window.__room.state.you.seat === 2")
+    expect(host.locator("#seats")).to_contain_text(guest_name)
+    if not start:
+        return host, guest
+
+    host.get_by_role("button", name="Start").click()
+    host.wait_for_function("() => { const g = window.__room.state.game; return !!g && g.status === 'playing'; }")
+    guest.wait_for_function("() => { const g = window.__room.state.game; return !!g && g.status === 'playing'; }")
+    return host, guest
+
+
+def start_cpu_game(new_page, level: str = "1", **ctx):  # type: ignore[no-untyped-def]
+    page = new_page(**ctx)
+    page.goto("/")
+    page.get_by_label("Your name").fill("Solo")
+    page.locator(f".levels input[value='{level}']").check(force=True)
+    page.get_by_role("button", name="Play the computer").click()
+    page.wait_for_url(re.compile(r"/r/[A-Za-z0-9]+$"))
+    page.wait_for_function("() => { const s = window.__room && window.__room.state; return !!(s && s.game); }")
+    return page
+
+
+def expected_step(peg: str, key: str, azimuth: float) -> str:
+    """Where an arrow key should move the selection, computed independently from the camera's azimuth."""
+    quarter = round(azimuth / (math.pi / 2)) % 4
+    t = quarter * math.pi / 2
+    # Screen-right and screen-up as (column, row) steps: x grows with the column, z shrinks as rows grow.
+    right = (round(math.cos(t)), round(math.sin(t)))
+    up = (round(-math.sin(t)), round(math.cos(t)))
+    d = {"ArrowRight": right, "ArrowLeft": (-right[0], -right[1]), "ArrowUp": up, "ArrowDown": (-up[0], -up[1])}[key]
+    col = "abcd".index(peg[0]) + d[0]
+    row = int(peg[1]) - 1 + d[1]
+    if not (0 <= col < 4 and 0 <= row < 4):
+        return peg
+    return f"{'abcd'[col]}{row + 1}"
