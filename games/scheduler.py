@@ -19,12 +19,14 @@ from django.utils import timezone
 
 from games import cpu, wakeup
 from games.scheduling import DueReason
-from games.services import CpuJob, game_cpu_move, game_due_job, games_claim_due
+from games.services import CpuJob, game_cpu_move, game_due_job, games_claim_due, games_next_due
 from lobby.services import connections_sweep
 
 log = logging.getLogger(__name__)
 
 TICK_SECONDS = 0.25
+# The shortest sleep between ticks while something is due (leased to another process, or in flight).
+MIN_WAIT_SECONDS = 0.02
 SWEEP_EVERY_SECONDS = 5.0
 # Longer than any CPU budget: a lease outliving its process lets another process take over.
 LEASE = timedelta(seconds=15)
@@ -59,19 +61,21 @@ class Scheduler:
             await cpu.warm_up()
         except Exception:  # the pool is retried on first use
             log.exception("could not start the CPU worker pool")
+        wait = TICK_SECONDS
         while True:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.event.wait(), TICK_SECONDS)
+                await asyncio.wait_for(self.event.wait(), wait)
             self.event.clear()
             try:
-                await self.tick()
+                wait = await self.tick()
             except asyncio.CancelledError:
                 raise
             except Exception:  # a database hiccup must not stop the ticker for good
                 log.exception("scheduler tick failed")
-                await asyncio.sleep(1)
+                wait = 1.0
 
-    async def tick(self) -> None:
+    async def tick(self) -> float:
+        """Start the due work; return how long to sleep: until the next deadline, at most a tick."""
         now = timezone.now()
         loop = asyncio.get_running_loop()
         if loop.time() - self.last_sweep >= SWEEP_EVERY_SECONDS:
@@ -84,6 +88,10 @@ class Scheduler:
             child = loop.create_task(self._handle(game_id))
             self.children.add(child)
             child.add_done_callback(self.children.discard)
+        next_due = await database_sync_to_async(games_next_due)(now=timezone.now())
+        if next_due is None:
+            return TICK_SECONDS
+        return min(TICK_SECONDS, max(MIN_WAIT_SECONDS, (next_due - timezone.now()).total_seconds()))
 
     async def _handle(self, game_id: str) -> None:
         try:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Min, Q
 
 from games import scheduling
 from games.engine import EngineError, Peg, Position
@@ -248,6 +248,14 @@ def games_claim_due(*, now: datetime, lease: timedelta, limit: int = 20) -> list
         if taken:
             claimed.append(str(pk))
     return claimed
+
+
+def games_next_due(*, now: datetime) -> datetime | None:
+    """When the earliest automatic action not already leased falls due (None: none pending)."""
+    free = Q(lease_until__isnull=True) | Q(lease_until__lt=now)
+    pending = Game.objects.filter(free, status=GameStatus.PLAYING, due_at__isnull=False)
+    at: datetime | None = pending.aggregate(at=Min("due_at"))["at"]
+    return at
 
 
 def game_due_job(*, game_id: str, now: datetime) -> CpuJob | None:

@@ -108,8 +108,10 @@ def server_url(tmp_path_factory: pytest.TempPathFactory, chromium_path: Path) ->
 # which async tests collected after it would trip over.
 @pytest.fixture(scope="module")
 def browser(chromium_path: Path):  # type: ignore[no-untyped-def]
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # Generous waits: a shared 2-core CI machine can be slow; a condition that holds is met at once anyway.
+    expect.set_options(timeout=20_000)
     pw = sync_playwright().start()
     try:
         b = pw.chromium.launch(executable_path=str(chromium_path), headless=True, args=CHROMIUM_ARGS)
@@ -130,7 +132,7 @@ def new_page(browser, server_url: str) -> Iterator[Callable[..., object]]:  # ty
 
     def make(*, width: int = 960, height: int = 720, **kwargs: object):  # type: ignore[no-untyped-def]
         ctx = browser.new_context(viewport={"width": width, "height": height}, base_url=server_url, **kwargs)
-        ctx.set_default_timeout(15_000)
+        ctx.set_default_timeout(30_000)
         contexts.append(ctx)
         page = ctx.new_page()
         errors: list[str] = []

@@ -201,3 +201,12 @@ def test_a_swept_connection_that_speaks_again_is_connected_again(settings):
     assert seat(code, 2).disconnected_at == at(40)
     connection_seen(code=code, channel_name="chan-2", player=players[2], now=at(41))
     assert seat(code, 2).disconnected_at is None
+
+
+def test_next_due_names_the_earliest_unleased_deadline():
+    from games.services import games_next_due
+
+    code, players, game = setup_game(turn_seconds=30)
+    assert games_next_due(now=at(1)) == at(30)
+    games_claim_due(now=at(30), lease=LEASE)
+    assert games_next_due(now=at(31)) is None  # leased: its process will report back

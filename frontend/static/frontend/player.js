@@ -127,7 +127,8 @@ function gameRow(g) {
   const rating = td(tr, "num");
   if (g.rated && g.rating_change != null) {
     const change = document.createElement("b");
-    change.className = `change ${g.rating_change > 0 ? "up" : g.rating_change < 0 ? "down" : ""}`;
+    const whole = Math.round(g.rating_change);
+    change.className = `change ${whole > 0 ? "up" : whole < 0 ? "down" : ""}`;
     change.textContent = signedPoints(g.rating_change);
     const after = document.createElement("span");
     after.className = "muted small";

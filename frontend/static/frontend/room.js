@@ -390,7 +390,7 @@ function renderSeats() {
 function seatRating(seat) {
   const r = seat.player && seat.rating;
   if (!r || !r.display) return "";
-  const title = r.provisional ? PROVISIONAL_NOTE : `Rating ${Math.round(r.rating)}, uncertainty ±${Math.round(2 * r.rd)}`;
+  const title = r.provisional ? PROVISIONAL_NOTE : `Rating ${Math.round(r.rating)}, uncertainty ±${Math.round(r.rd)}`;
   return `<span class="rating" title="${escapeHtml(title)}">${escapeHtml(r.display)}</span>`;
 }
 

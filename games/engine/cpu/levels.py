@@ -49,6 +49,8 @@ class LevelSettings:
     """The evaluation's parameters."""
     solve_empties: int
     """Try to solve the game exactly once at most this many cells are empty (0: never)."""
+    soft_fraction: float
+    """Start no new iteration of the search once this share of the (remaining) budget is spent."""
     description: str
     """One short paragraph a player can read."""
 
@@ -62,6 +64,7 @@ LEVELS: dict[Level, LevelSettings] = {
         max_depth=0,
         weights=_LINES_ONLY,
         solve_empties=0,
+        soft_fraction=0.4,
         description=(
             "Beginner likes to build lines but looks only at its own move, and not carefully: it often "
             "misses a win it could take at once and forgets to block yours about half the time. It is "
@@ -74,6 +77,7 @@ LEVELS: dict[Level, LevelSettings] = {
         max_depth=0,
         weights=_LINES_ONLY,
         solve_empties=0,
+        soft_fraction=0.4,
         description=(
             "Easy always takes a win that is there for the taking and always blocks a line of three you "
             "could finish next move, but it does not look further ahead. It sometimes drops a bead right "
@@ -86,6 +90,7 @@ LEVELS: dict[Level, LevelSettings] = {
         max_depth=4,
         weights=_LINES_ONLY,
         solve_empties=0,
+        soft_fraction=0.4,
         description=(
             "Medium looks four moves ahead (its own, yours, its own, yours), so it wins and blocks "
             "reliably, never drops a bead beneath your threat, and sets up simple double threats. It "
@@ -96,14 +101,14 @@ LEVELS: dict[Level, LevelSettings] = {
     Level.HARD: LevelSettings(
         title="Hard",
         budget_ms=1000,
-        max_depth=64,
+        max_depth=8,
         weights=Weights(),
-        solve_empties=20,
+        solve_empties=16,
+        soft_fraction=0.4,
         description=(
-            "Hard thinks for up to a second and searches as deep as that allows, usually six to ten "
-            "moves. It values threats by the level they sit on, knowing that as the pegs fill up the "
-            "first player tends to get the odd levels and the second the even ones, and it plays the "
-            "last twenty or so moves perfectly when it has the time."
+            "Hard thinks for up to a second and looks up to eight moves ahead. It values threats by the "
+            "level they sit on, knowing that as the pegs fill up the first player tends to get the odd "
+            "levels and the second the even ones, and it plays the last fifteen or so moves perfectly."
         ),
     ),
     Level.MASTER: LevelSettings(
@@ -112,10 +117,11 @@ LEVELS: dict[Level, LevelSettings] = {
         max_depth=64,
         weights=Weights(),
         solve_empties=30,
+        soft_fraction=0.65,
         description=(
-            "Master thinks for up to two seconds with everything Hard knows, so it sees a few moves "
-            "further, and it tries to calculate the ending perfectly from thirty empty cells on. It "
-            "rarely loses; beating it takes a real plan."
+            "Master knows everything Hard knows, but takes its time (up to two seconds) and looks as far "
+            "ahead as that allows, often ten moves or more; from about thirty empty cells on it tries "
+            "to calculate the ending perfectly. It rarely loses: beating it takes a real plan."
         ),
     ),
 }

@@ -24,10 +24,6 @@ from games.engine.values import Colour, Peg
 NODES_PER_MS = 80
 """Node budget per millisecond when a seed is given (about half of the speed measured on one core)."""
 
-SOFT_FRACTION = 0.4
-"""Iterative deepening starts no new iteration once it has used this share of the time (or nodes) it
-was given: the next iteration would take several times as long and most likely not finish."""
-
 SOLVER_FRACTION = 0.5
 """Share of the budget the exact solver may use before the heuristic search takes over."""
 
@@ -166,7 +162,9 @@ class _Root:
         self.start = start
         self.budget_ms = budget_ms
         self.empties = CELLS - node.occupied.bit_count()
-        self.soft_fraction = SOFT_FRACTION
+        # No new iteration once this share of what is left is spent: the next iteration would take
+        # several times as long and most likely not finish.
+        self.soft_fraction = settings.soft_fraction
         rng.shuffle(candidates)  # ties in the ordering below are broken at random
         self.candidates = sorted(candidates, key=self._order, reverse=True)
 
