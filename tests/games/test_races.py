@@ -1,0 +1,55 @@
+"""Racing writes on PostgreSQL: real concurrent transactions, exactly one wins."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from games.models import Move
+from games.services import game_drop, game_start
+from lobby.errors import Refused
+from lobby.services import player_create, room_create, room_sit
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+def race(*calls):
+    """Run the calls at the same instant in separate threads (separate connections); their outcomes."""
+    barrier = threading.Barrier(len(calls))
+    outcomes: list[object] = [None] * len(calls)
+
+    def run(i, call):
+        try:
+            barrier.wait()
+            outcomes[i] = call()
+        except Refused as exc:
+            outcomes[i] = exc.code
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    return outcomes
+
+
+@pytest.mark.parametrize("round_", range(5))
+def test_two_drops_for_the_same_ply_exactly_one_is_accepted(round_):
+    now = timezone.now()
+    ann, bob = player_create(name="Ann", now=now), player_create(name="Bob", now=now)
+    code = room_create(host=ann, rules={}, now=now).code
+    room_sit(code=code, player=bob, now=now)
+    game = game_start(code=code, player=ann, now=now)
+    outcomes = race(
+        lambda: game_drop(code=code, player=ann, peg="a1", ply=0, now=timezone.now()),
+        lambda: game_drop(code=code, player=ann, peg="b2", ply=0, now=timezone.now()),
+    )
+    assert sorted(map(str, outcomes)).count("stale") == 1, outcomes
+    assert Move.objects.filter(game=game).count() == 1
+    game.refresh_from_db()
+    assert game.ply == 1
