@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import ValidationError
+
 from lobby.models import Player
 
 SESSION_KEY = "player_id"
@@ -16,7 +18,7 @@ def session_player(session: Any) -> Player | None:
         return None
     try:
         return Player.objects.filter(pk=player_id).first()
-    except (ValueError, TypeError):  # a malformed id in an old cookie: no player
+    except (ValueError, TypeError, ValidationError):  # a malformed id in an old session: no player
         return None
 
 

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from games import scheduling
+from games.models import Game
 from lobby import events
 from lobby.errors import Refused
 from lobby.models import SEAT_NUMBERS, Connection, Player, Room, Seat, new_room_code
@@ -191,6 +192,8 @@ def rooms_close_idle(*, now: datetime, idle: timedelta) -> list[str]:
     with transaction.atomic():
         Room.objects.filter(code__in=codes, closed_at=None, last_activity_at__lt=cutoff).update(closed_at=now)
         Connection.objects.filter(room__code__in=codes).delete()
+        # An abandoned game stays as it was left, but nothing is scheduled for it any more.
+        Game.objects.filter(room__code__in=codes).update(due_at=None, lease_until=None)
     return codes
 
 

@@ -41,3 +41,10 @@ def test_close_idle_rooms_command():
 @pytest.mark.parametrize(("raw", "clean"), [("  Ann  ", "Ann"), ("Ann   Lee", "Ann Lee"), ("Zoë", "Zoë")])
 def test_names_are_tidied(raw, clean):
     assert clean_player_name(raw) == clean
+
+
+@pytest.mark.parametrize("stored", ["not-a-uuid", 12, "00000000-0000-0000-0000-000000000000", None])
+def test_a_session_with_a_bad_or_unknown_player_id_has_no_player(stored):
+    from lobby.identity import SESSION_KEY, session_player
+
+    assert session_player({SESSION_KEY: stored}) is None
