@@ -8,7 +8,7 @@ import os
 import random
 import statistics
 import uuid
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -145,23 +145,63 @@ async def test_a_process_killed_mid_game_its_deadlines_still_fire_and_the_game_f
     assert b.room["you"]["seat"] == 2
     await a.wait("notice", lambda f: f["code"] == "back", timeout=30)
     # They play on (seeded random legal moves) until the game ends.
-    rng = random.Random(7)
-    players = {1: a, 2: b}
-    while True:
-        room = await a.wait_room(lambda r: r["game"]["status"] != "playing" or r["seats"][1]["connected"])
-        if room["game"]["status"] != "playing":
-            break
-        mover = players[room["game"]["to_move_seat"]]
-        room = await mover.wait_room(lambda r, n=room["game"]["ply"]: r["game"]["ply"] >= n)
-        if room["game"]["status"] != "playing":
-            break
-        moves = room["game"]["moves"]
-        await mover.drop(rng.choice([p for p in PEGS if moves.count(p) < 4]))
-        await a.wait_room(lambda r, n=room["game"]["ply"]: r["game"]["ply"] > n or r["game"]["status"] != "playing")
+    await a.wait_room(lambda r: r["seats"][1]["connected"] and not r["seats"][1]["away"])
+    await play_to_the_end({1: a, 2: b}, random.Random(7))
     final = await b.wait_room(lambda r: r["game"]["status"] != "playing")
     assert final["game"]["status"] in {"won", "drawn"}
     status, record = ann.request("GET", f"/api/games/{final['game']['id']}", base=two.http)
     cpu_moves = [(m["ply"], m["cpu_reason"]) for m in record["moves"] if m["cpu"]]
     assert cpu_moves == [(1, "away")]
+    await a.close()
+    await b.close()
+
+
+async def play_to_the_end(players: dict[int, WsClient], rng: random.Random) -> dict:
+    """Both seats play seeded random legal moves until the game ends; returns the final snapshot."""
+    watcher = players[1]
+    while True:
+        room = await watcher.wait_room(lambda r: True)
+        if room["game"]["status"] != "playing":
+            return room
+        mover = players[room["game"]["to_move_seat"]]
+        n = room["game"]["ply"]
+        room = await mover.wait_room(lambda r, n=n: r["game"]["ply"] >= n)
+        if room["game"]["status"] == "playing" and room["game"]["ply"] == n:
+            moves = room["game"]["moves"]
+            await mover.drop(rng.choice([p for p in PEGS if moves.count(p) < 4]))
+        await watcher.wait_room(lambda r, n=n: r["game"]["ply"] > n or r["game"]["status"] != "playing")
+
+
+async def test_a_timed_game_whose_only_process_was_killed_fires_its_deadline_on_restart(servers):
+    no_grace = {"DISCONNECT_GRACE_SECONDS": "600"}
+    server = servers(no_grace)
+    ann, bob = Device(server.http), Device(server.http)
+    ann.join("Ann")
+    bob.join("Bob")
+    status, room = ann.request("POST", "/api/rooms", {"ranked": False, "turn_seconds": 30})
+    code = room["code"]
+    a = await WsClient(server.ws, code, ann, server.http).connect(ping_every=1)
+    b = await WsClient(server.ws, code, bob, server.http).connect(ping_every=1)
+    await b.send(type="sit")
+    await a.wait_room(lambda r: r["seats"][1]["player"] is not None)
+    await a.send(type="start")
+    room = await a.wait_room(lambda r: r["game"] is not None)
+    deadline = datetime.fromisoformat(room["game"]["deadline"])
+    server.kill()  # kill -9 with Red's 30 s turn running; nothing is left to fire the timer
+    await a.close()
+    await b.close()
+    await asyncio.sleep(max(0.0, (deadline - datetime.now(UTC)).total_seconds()) + 2)
+    again = servers(no_grace)  # the same database, a new process: the deadline passed while it was down
+    a = await WsClient(again.ws, code, ann, again.http).connect(ping_every=1)
+    b = await WsClient(again.ws, code, bob, again.http).connect(ping_every=1)
+    notice = await a.wait("notice", lambda f: f["code"] == "timeout", timeout=20)
+    assert notice["seat"] == 1
+    final = await play_to_the_end({1: a, 2: b}, random.Random(3))
+    assert final["game"]["status"] in {"won", "drawn"}
+    status, record = ann.request("GET", f"/api/games/{final['game']['id']}", base=again.http)
+    first = record["moves"][0]
+    assert (first["cpu"], first["cpu_reason"], first["seat"]) == (True, "timeout", 1)
+    assert datetime.fromisoformat(first["at"]) >= deadline
+    assert [m["cpu_reason"] for m in record["moves"][1:]].count("timeout") == 0
     await a.close()
     await b.close()
