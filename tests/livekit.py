@@ -46,16 +46,21 @@ def postgres_database(base_url: str) -> Iterator[str]:
         conn.execute(f'CREATE DATABASE "{name}"')
     url = base_url.rsplit("/", 1)[0] + "/" + name
     try:
-        env = server_env(DATABASE_URL=url)
-        subprocess.run([str(BIN / "python"), "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env,
-                       check=True, timeout=120)
+        migrate(server_env(DATABASE_URL=url))
         yield url
     finally:
         with psycopg.connect(admin_url, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+def migrate(env: dict[str, str]) -> None:
+    """Apply the migrations to the database that ``env`` names, as a deployment would."""
+    subprocess.run([str(BIN / "python"), "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env,
+                   check=True, timeout=120)
+
+
 def server_env(**overrides: str) -> dict[str, str]:
+    """A server process's environment: this one's, without the services unless ``overrides`` name them."""
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
     env.update({"DEBUG": "1", "CPU_WORKERS": "1", "CPU_TIME_SCALE": "0.05", "PYTHONUNBUFFERED": "1"})
     env.update(overrides)

@@ -6,19 +6,14 @@ Without /usr/bin/chromium these tests skip with a printed reason; in CI (CI=true
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.livekit import LiveServer, migrate, server_env
+
 ROOT = Path(__file__).resolve().parents[2]
-BIN = Path(sys.executable).parent
 CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 ARTIFACTS = ROOT / "test-artifacts"
@@ -37,12 +32,6 @@ CHROMIUM_ARGS = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="session")
 def chromium_path() -> Path:
     if not CHROMIUM.exists():
@@ -58,50 +47,13 @@ def chromium_path() -> Path:
 def server_url(tmp_path_factory: pytest.TempPathFactory, chromium_path: Path) -> Iterator[str]:
     """A migrated daphne server on a free port, embedded (no PostgreSQL, no Redis), with a quick CPU."""
     tmp = tmp_path_factory.mktemp("e2e-server")
-    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
-    env.update(
-        {
-            "SQLITE_PATH": str(tmp / "db.sqlite3"),
-            "DEBUG": "1",
-            "CPU_TIME_SCALE": "0.05",
-            "CPU_WORKERS": "0",
-            "PYTHONUNBUFFERED": "1",
-        }
-    )
-    subprocess.run(
-        [str(BIN / "python"), "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True, timeout=120
-    )
-    port = _free_port()
-    log = (tmp / "daphne.log").open("wb")
-    proc = subprocess.Popen(
-        [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/api/health", timeout=2) as res:
-                if res.status == 200:
-                    break
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            raise RuntimeError(f"daphne did not come up; see {tmp / 'daphne.log'}")
-        time.sleep(0.1)  # polling a starting process; the tests themselves never sleep
+    env = server_env(SQLITE_PATH=str(tmp / "db.sqlite3"), CPU_WORKERS="0")
+    migrate(env)
+    server = LiveServer(env, log_dir=tmp).start()
     try:
-        yield url
+        yield server.http
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+        server.stop()
 
 
 # Module scope: Playwright's sync API keeps an event loop running in this thread while it lives,
