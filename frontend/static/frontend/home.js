@@ -49,7 +49,7 @@ $("#cpu-form").addEventListener("submit", async (ev) => {
   busy(btn, true);
   showError("#home-error", null);
   try {
-    const level = Number(new FormData(ev.target).get("level") || 2);
+    const level = Number(new FormData(ev.target).get("level") || 3);
     await createRoom({ cpu_level: level, ranked: false, turn_seconds: null }, { start: true });
   } catch (err) {
     showError("#home-error", err);
