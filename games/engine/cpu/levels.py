@@ -101,14 +101,15 @@ LEVELS: dict[Level, LevelSettings] = {
     Level.HARD: LevelSettings(
         title="Hard",
         budget_ms=1000,
-        max_depth=8,
+        max_depth=64,
         weights=Weights(),
-        solve_empties=16,
+        solve_empties=20,
         soft_fraction=0.4,
         description=(
-            "Hard thinks for up to a second and looks up to eight moves ahead. It values threats by the "
-            "level they sit on, knowing that as the pegs fill up the first player tends to get the odd "
-            "levels and the second the even ones, and it plays the last fifteen or so moves perfectly."
+            "Hard thinks for up to a second and searches as deep as that allows, usually six to ten "
+            "moves. It values threats by the level they sit on, knowing that as the pegs fill up the "
+            "first player tends to get the odd levels and the second the even ones, and it plays the "
+            "last twenty or so moves perfectly when it has the time."
         ),
     ),
     Level.MASTER: LevelSettings(
@@ -117,11 +118,11 @@ LEVELS: dict[Level, LevelSettings] = {
         max_depth=64,
         weights=Weights(),
         solve_empties=30,
-        soft_fraction=0.65,
+        soft_fraction=0.4,
         description=(
-            "Master knows everything Hard knows, but takes its time (up to two seconds) and looks as far "
-            "ahead as that allows, often ten moves or more; from about thirty empty cells on it tries "
-            "to calculate the ending perfectly. It rarely loses: beating it takes a real plan."
+            "Master thinks for up to two seconds with everything Hard knows, so it sees a few moves "
+            "further, and it tries to calculate the ending perfectly from thirty empty cells on. It "
+            "rarely loses; beating it takes a real plan."
         ),
     ),
 }
