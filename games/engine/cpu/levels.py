@@ -102,14 +102,14 @@ LEVELS: dict[Level, LevelSettings] = {
         title="Hard",
         budget_ms=1000,
         max_depth=64,
-        weights=Weights(),
+        weights=_LINES_ONLY,
         solve_empties=20,
         soft_fraction=0.4,
         description=(
             "Hard thinks for up to a second and searches as deep as that allows, usually six to ten "
-            "moves. It values threats by the level they sit on, knowing that as the pegs fill up the "
-            "first player tends to get the odd levels and the second the even ones, and it plays the "
-            "last twenty or so moves perfectly when it has the time."
+            "moves, and it plays the last twenty or so moves perfectly when it has the time. Like Medium "
+            "it judges a position by its open lines, so it does not see which threats will come first "
+            "as the pegs fill up: a player who plans for that can outlast it."
         ),
     ),
     Level.MASTER: LevelSettings(
@@ -120,9 +120,10 @@ LEVELS: dict[Level, LevelSettings] = {
         solve_empties=30,
         soft_fraction=0.4,
         description=(
-            "Master thinks for up to two seconds with everything Hard knows, so it sees a few moves "
-            "further, and it tries to calculate the ending perfectly from thirty empty cells on. It "
-            "rarely loses; beating it takes a real plan."
+            "Master thinks for up to two seconds and knows what Hard does not: it values threats by the "
+            "level they sit on, knowing that as the pegs fill up the first player tends to get the odd "
+            "levels and the second the even ones. It tries to calculate the ending perfectly from thirty "
+            "empty cells on. It rarely loses; beating it takes a real plan."
         ),
     ),
 }
