@@ -58,10 +58,3 @@ async def warm_up() -> None:
 def _choose(record: str, level: int, budget_ms: int | None, seed: int | None) -> str:
     return choose_move(record, level, budget_ms=budget_ms, seed=seed)
 
-
-def shutdown() -> None:
-    global _executor
-    with _lock:
-        if _executor is not None:
-            _executor.shutdown(wait=False, cancel_futures=True)
-            _executor = None

@@ -68,10 +68,6 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"{self.room_id} game {self.number}"
 
-    @property
-    def game_status(self) -> GameStatus:
-        return GameStatus(self.status)
-
     def seat_of_colour(self, colour: str) -> int:
         return self.red_seat if colour == "red" else 3 - self.red_seat
 

@@ -14,10 +14,10 @@ from django.db import transaction
 from django.db.models import Min, Q
 
 from games import scheduling
-from games.engine import EngineError, Peg, Position
+from games.engine import EngineError, Peg
 from games.models import EndReason, Game, GameStatus, Move
 from games.scheduling import DueReason
-from games.selectors import game_pegs
+from games.selectors import game_pegs, game_position
 from lobby import events
 from lobby.errors import Refused
 from lobby.models import Player, Room, Seat
@@ -171,9 +171,8 @@ def game_resign(*, code: str, player: Player, now: datetime) -> Game:
 
 # --- the one place moves are written -------------------------------------------------------------
 def _play(room: Room, game: Game, peg: Peg, *, seat: int, cpu_reason: str, now: datetime) -> None:
-    position = Position.from_record(" ".join(game_pegs(game)))
     try:
-        after = position.play(peg)
+        after = game_position(game).play(peg)
     except EngineError as exc:
         raise Refused(exc.code, exc.message) from None
     Move.objects.create(

@@ -41,8 +41,8 @@ def room_snapshot(code: str, *, now: datetime | None = None) -> dict[str, Any] |
             "cpu_level": room.cpu_level,
         },
         "seats": [{**_seat_json(seat, game, live), "rating": ratings.get(seat.number)} for seat in seats],
-        "spectators": _spectator_count(room, seated, now),
-        "game": None if game is None else _game_json(game, seats),
+        "spectators": _spectator_count(room, seated),
+        "game": None if game is None else _game_json(game),
     }
 
 
@@ -62,14 +62,14 @@ def _seat_json(seat: Seat, game: Game | None, live: set[object]) -> dict[str, An
     }
 
 
-def _spectator_count(room: Room, seated: set[object], now: datetime) -> int:
-    watchers = Connection.objects.filter(room=room).exclude(player_id__in=seated)
-    players = {p for p in watchers.values_list("player_id", flat=True) if p is not None}
-    anonymous = watchers.filter(player__isnull=True).count()
-    return len(players) + anonymous
+def _spectator_count(room: Room, seated: set[object]) -> int:
+    """People watching: each unseated player once (however many tabs), each anonymous connection once."""
+    unseated = Connection.objects.filter(room=room).exclude(player_id__in=seated)
+    watchers = list(unseated.values_list("player_id", flat=True))
+    return len({p for p in watchers if p is not None}) + watchers.count(None)
 
 
-def _game_json(game: Game, seats: list[Seat]) -> dict[str, Any]:
+def _game_json(game: Game) -> dict[str, Any]:
     position = game_position(game)
     with_cpu = game.red_cpu or game.yellow_cpu
     threats = None

@@ -323,3 +323,15 @@ def test_frames_in_protocol_doc_are_valid_json():
     assert blocks
     for block in blocks:
         json.loads(block)
+
+
+async def test_spectators_count_people_not_tabs():
+    code, a, b = await seated_pair()
+    carl, carl_key = await make_player_async("Carl")
+    c1 = await Client(code, carl_key).connect()
+    c2 = await Client(code, carl_key).connect()
+    anon = await Client(code, None).connect()
+    room = await a.wait_room(lambda r: r["version"] >= anon.room["version"])
+    assert room["spectators"] == 2  # Carl in two tabs, and one anonymous viewer
+    for client in (a, b, c1, c2, anon):
+        await client.close()

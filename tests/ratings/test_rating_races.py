@@ -56,7 +56,7 @@ def race(*actions: Callable[[], object]) -> list[object]:
 
 def assert_rated_once(game: Game) -> None:
     game.refresh_from_db()
-    assert game.game_status.is_finished
+    assert GameStatus(game.status).is_finished
     changes = {c.colour: c for c in RatingChange.objects.filter(game=game)}
     assert set(changes) == {"red", "yellow"}
     red_score = 1.0 if game.winner_seat == game.red_seat else 0.0
