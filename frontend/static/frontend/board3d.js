@@ -125,6 +125,77 @@ function crossTexture() {
   return tex;
 }
 
+const DEFAULT_FOV = 34;
+const DEFAULT_DISTANCE = 12.6;
+const DEFAULT_POLAR = THREE.MathUtils.degToRad(57);
+const PEG_RING = 1.5 * SPACING * Math.SQRT2; // the corner pegs' distance from the centre
+const FRAME_MARGIN = 6; // px between the board and the canvas edge
+const INSET_MARGIN = 8; // px between the pegs and the inset
+
+/**
+ * The largest picture of a shape that fits a canvas and keeps part of it clear of a rectangle.
+ * `frame` and `avoid` are directions {u, v} (screen x and y per unit of depth); a direction lands on the
+ * canvas at (cx + focal·u, cy + focal·v). Returns {focal, cx, cy}: focal at most `maxFocal`, every
+ * `frame` point inside the canvas, no `avoid` point inside `inset` (a top-right rectangle, grown by a
+ * margin), and the picture as near the canvas centre as that allows: it moves down, away from the inset,
+ * and also left only where that buys a clearly bigger picture (wide canvases have room at the sides).
+ */
+export function fitPicture({ width, height, frame, avoid, inset, maxFocal }) {
+  const m = FRAME_MARGIN;
+  const umin = Math.min(...frame.map((p) => p.u));
+  const umax = Math.max(...frame.map((p) => p.u));
+  const vmin = Math.min(...frame.map((p) => p.v));
+  const vmax = Math.max(...frame.map((p) => p.v));
+  const clear = (focal, cx, cy) => {
+    if (!inset) return true;
+    const x0 = inset.x - INSET_MARGIN;
+    const y1 = inset.y + inset.h + INSET_MARGIN;
+    return avoid.every((p) => cx + focal * p.u < x0 || cy + focal * p.v > y1);
+  };
+  // For a focal length: the most centred placement that fits, or null.
+  const place = (focal, sideways) => {
+    const cxLo = m - focal * umin;
+    const cxHi = width - m - focal * umax;
+    const cyLo = m - focal * vmin;
+    const cyHi = height - m - focal * vmax;
+    if (cxLo > cxHi || cyLo > cyHi) return null;
+    const clamp = (x, lo, hi) => Math.min(hi, Math.max(lo, x));
+    const cx0 = clamp(width / 2, cxLo, cxHi);
+    const cy0 = clamp(height / 2, cyLo, cyHi);
+    const steps = 24;
+    for (let i = 0; i <= steps; i++) {
+      const cy = cy0 + ((cyHi - cy0) * i) / steps;
+      if (clear(focal, cx0, cy)) return { focal, cx: cx0, cy };
+    }
+    for (let i = 1; sideways && i <= steps; i++) {
+      const cx = cx0 + ((cxLo - cx0) * i) / steps;
+      if (clear(focal, cx, cyHi)) return { focal, cx, cy: cyHi };
+    }
+    return null;
+  };
+  const largest = (sideways) => {
+    let best = place(maxFocal, sideways);
+    if (best) return best;
+    let lo = maxFocal * 0.2;
+    let hi = maxFocal;
+    best = place(lo, sideways) || { focal: lo, cx: width / 2, cy: height / 2 };
+    for (let i = 0; i < 20; i++) {
+      const mid = (lo + hi) / 2;
+      const p = place(mid, sideways);
+      if (p) {
+        best = p;
+        lo = mid;
+      } else {
+        hi = mid;
+      }
+    }
+    return best;
+  };
+  const centred = largest(false);
+  const shifted = largest(true);
+  return shifted.focal > centred.focal * 1.05 ? shifted : centred;
+}
+
 export class Board3D {
   /**
    * @param {HTMLElement} container element the canvas fills
@@ -169,8 +240,8 @@ export class Board3D {
       pmrem.dispose();
     }
 
-    this.camera = new THREE.PerspectiveCamera(34, 1, 0.1, 100);
-    this.camera.position.setFromSphericalCoords(12.6, THREE.MathUtils.degToRad(57), 0);
+    this.camera = new THREE.PerspectiveCamera(DEFAULT_FOV, 1, 0.1, 100);
+    this.camera.position.setFromSphericalCoords(DEFAULT_DISTANCE, DEFAULT_POLAR, 0);
     this.farCamera = new THREE.PerspectiveCamera(36, 1, 0.1, 100);
     this.target = new THREE.Vector3(0, 1.25, 0);
     this.camera.position.add(this.target);
@@ -407,7 +478,9 @@ export class Board3D {
     if (!this.insetEnabled) return null;
     const w = this.width;
     const h = this.height;
-    const s = Math.round(Math.max(96, Math.min(w, h) * 0.32));
+    // A third of the short side (at most 200 px); on a phone a quarter, so the board keeps its size.
+    const short = Math.min(w, h);
+    const s = Math.round(Math.min(200, Math.max(88, short * (w < 520 ? 0.25 : 0.32))));
     return { x: w - s - 8, y: 8, w: s, h: s };
   }
 
@@ -447,6 +520,34 @@ export class Board3D {
       if (this.pickAt(x, yy) === peg) return { x, y: yy };
     }
     return null;
+  }
+
+  /**
+   * Where each peg stands in the main view, in client pixels: {a1: {base: {x, y}, top: {x, y}}, ...}
+   * (top = the peg's tip). For tests and layout checks.
+   */
+  pegScreenPoints() {
+    const rect = this.renderer.domElement.getBoundingClientRect();
+    const toClient = (v) => {
+      const p = v.clone().project(this.camera);
+      return { x: rect.left + ((p.x + 1) / 2) * rect.width, y: rect.top + ((1 - p.y) / 2) * rect.height };
+    };
+    const out = {};
+    for (const peg of PEGS) {
+      const base = pegPosition(peg);
+      const top = base.clone();
+      top.y = PEG_H;
+      out[peg] = { base: toClient(base), top: toClient(top) };
+    }
+    return out;
+  }
+
+  /** The far-side inset in client pixels {x, y, width, height}, or null when there is none. */
+  insetClientRect() {
+    const inset = this.insetRect();
+    if (!inset) return null;
+    const rect = this.renderer.domElement.getBoundingClientRect();
+    return { x: rect.left + inset.x, y: rect.top + inset.y, width: inset.w, height: inset.h };
   }
 
   /** Camera azimuth in radians: 0 looks from row 1 towards row 4; positive turns the camera towards +x. */
@@ -620,16 +721,50 @@ export class Board3D {
     this.height = h;
     this.renderer.setSize(w, h, false);
     this.camera.aspect = w / h;
-    // Keep the whole board in view on tall, narrow screens.
-    this.camera.fov = w / h < 1 ? Math.min(60, 34 / (w / h) ** 0.85) : 34;
-    this.camera.updateProjectionMatrix();
-    const label = this.opts.insetLabel;
     const inset = this.insetRect();
+    this.fitLens(inset);
+    const label = this.opts.insetLabel;
     if (label) {
       label.hidden = !inset;
       if (inset) Object.assign(label.style, { left: `${inset.x}px`, top: `${inset.y}px`, width: `${inset.w}px`, height: `${inset.h}px` });
     }
     this.dirty = true;
+  }
+
+  /**
+   * Chooses the main camera's lens (field of view and a shift of the picture) so that, from the default
+   * height and distance, the whole board fits the canvas and no peg or bead comes under the far-side
+   * inset, whichever way the board is turned. Keeps the usual 34° lens and a centred picture when they
+   * already fit; otherwise the picture moves (see fitPicture) and shrinks just enough.
+   */
+  fitLens(inset) {
+    const w = this.width;
+    const h = this.height;
+    const pose = new THREE.PerspectiveCamera();
+    pose.position.setFromSphericalCoords(DEFAULT_DISTANCE, DEFAULT_POLAR, 0).add(this.target);
+    pose.lookAt(this.target);
+    pose.updateMatrixWorld();
+    // Directions from the camera (x right, y down, per unit of depth) of what must stay visible.
+    const dir = (x, y, z) => {
+      const p = new THREE.Vector3(x, y, z).applyMatrix4(pose.matrixWorldInverse);
+      return { u: p.x / -p.z, v: -p.y / -p.z };
+    };
+    const half = BASE_W / 2;
+    const frame = []; // must lie inside the canvas: the base as it first stands, the pegs at any turn
+    const pegs = []; // must stay clear of the inset: pegs and their beads at any turn
+    for (const y of [0.25, -0.5]) for (const [x, z] of [[-half, -half], [half, -half], [-half, half], [half, half]]) frame.push(dir(x, y, z));
+    // Beads reach out further but not as high as the peg tips.
+    const topBead = BEAD_Y0 + (SIZE - 1) * LEVEL_H + BEAD_R;
+    const rings = [[PEG_RING + BEAD_R, 0], [PEG_RING + BEAD_R, topBead], [PEG_RING + 0.1, PEG_H]];
+    for (let a = 0; a < 360; a += 5) {
+      const t = THREE.MathUtils.degToRad(a);
+      for (const [r, y] of rings) pegs.push(dir(r * Math.cos(t), y, r * Math.sin(t)));
+    }
+    frame.push(...pegs);
+    const lens = fitPicture({ width: w, height: h, frame, avoid: pegs, inset, maxFocal: (h / 2) / Math.tan(THREE.MathUtils.degToRad(DEFAULT_FOV / 2)) });
+    this.camera.fov = THREE.MathUtils.radToDeg(2 * Math.atan(h / 2 / lens.focal));
+    this.camera.setViewOffset(w, h, w / 2 - lens.cx, h / 2 - lens.cy, w, h);
+    this.camera.updateProjectionMatrix();
   }
 
   loop(now) {
