@@ -125,6 +125,15 @@ function crossTexture() {
   return tex;
 }
 
+/** Distance from point (x, y) to the segment a-b, all in the same screen pixels. */
+function distanceToSegment(x, y, a, b) {
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  const len2 = dx * dx + dy * dy;
+  const t = len2 === 0 ? 0 : THREE.MathUtils.clamp(((x - a.x) * dx + (y - a.y) * dy) / len2, 0, 1);
+  return Math.hypot(x - (a.x + t * dx), y - (a.y + t * dy));
+}
+
 const DEFAULT_FOV = 34;
 const DEFAULT_DISTANCE = 12.6;
 const DEFAULT_POLAR = THREE.MathUtils.degToRad(57);
@@ -332,12 +341,8 @@ export class Board3D {
 
     const pegGeo = new THREE.CylinderGeometry(0.075, 0.085, PEG_H, 20);
     pegGeo.translate(0, PEG_H / 2, 0);
-    const hitGeo = new THREE.CylinderGeometry(0.56, 0.56, PEG_H + 0.4, 12);
-    hitGeo.translate(0, (PEG_H + 0.4) / 2, 0);
     const socketGeo = new THREE.CylinderGeometry(0.2, 0.24, 0.06, 28);
-    const hitMat = new THREE.MeshBasicMaterial({ visible: false });
     this.pegMeshes = {};
-    this.hitMeshes = [];
     for (const peg of PEGS) {
       const pos = pegPosition(peg);
       const mat = new THREE.MeshStandardMaterial({ color: 0xe9dcc6, roughness: 0.35, metalness: 0.25 });
@@ -349,11 +354,6 @@ export class Board3D {
       socket.position.set(pos.x, 0.02, pos.z);
       socket.receiveShadow = true;
       this.scene.add(socket);
-      const hit = new THREE.Mesh(hitGeo, hitMat);
-      hit.position.copy(pos);
-      hit.userData.peg = peg;
-      this.scene.add(hit);
-      this.hitMeshes.push(hit);
       this.pegMeshes[peg] = mesh;
     }
 
@@ -490,18 +490,51 @@ export class Board3D {
     const px = clientX - rect.left;
     const py = clientY - rect.top;
     const inset = this.insetRect();
-    let camera = this.camera;
-    let ndc;
     if (inset && px >= inset.x && px <= inset.x + inset.w && py >= inset.y && py <= inset.y + inset.h) {
-      camera = this.farCamera;
-      ndc = new THREE.Vector2(((px - inset.x) / inset.w) * 2 - 1, -((py - inset.y) / inset.h) * 2 + 1);
-    } else {
-      ndc = new THREE.Vector2((px / rect.width) * 2 - 1, -(py / rect.height) * 2 + 1);
+      return this.pickIn(this.farCamera, inset, px, py);
     }
+    return this.pickIn(this.camera, { x: 0, y: 0, w: rect.width, h: rect.height }, px, py);
+  }
+
+  /**
+   * The peg a person aims at, at canvas point (px, py) of a view {x, y, w, h} drawn by `camera`: the bead
+   * the ray meets first; else the peg whose stick passes nearest on screen, within a finger's width (the
+   * front one where two sticks overlap); else the hole nearest to where the ray meets the base.
+   * Only what is drawn counts, so a peg behind another is picked where it shows.
+   */
+  pickIn(camera, view, px, py) {
+    const ndc = new THREE.Vector2(((px - view.x) / view.w) * 2 - 1, -((py - view.y) / view.h) * 2 + 1);
     const ray = new THREE.Raycaster();
     ray.setFromCamera(ndc, camera);
-    const hits = ray.intersectObjects(this.hitMeshes, false);
-    return hits.length ? hits[0].object.userData.peg : null;
+    const bead = ray.intersectObjects(this.beadGroup.children, false)[0];
+    if (bead) return bead.object.userData.peg;
+
+    const onView = (v) => {
+      const p = v.clone().project(camera);
+      return { x: view.x + ((p.x + 1) / 2) * view.w, y: view.y + ((1 - p.y) / 2) * view.h, depth: p.z };
+    };
+    const reach = THREE.MathUtils.clamp(view.w * 0.05, 8, 28);
+    let best = null;
+    for (const peg of PEGS) {
+      const foot = pegPosition(peg);
+      const tip = foot.clone();
+      tip.y = PEG_H;
+      const a = onView(foot);
+      const d = distanceToSegment(px, py, a, onView(tip));
+      if (d > reach) continue;
+      const clearlyNearer = !best || d < best.d - 2;
+      const asNearButInFront = best && Math.abs(d - best.d) <= 2 && a.depth < best.depth;
+      if (clearlyNearer || asNearButInFront) best = { peg, d, depth: a.depth };
+    }
+    if (best) return best.peg;
+
+    const onBase = ray.ray.intersectPlane(new THREE.Plane(new THREE.Vector3(0, 1, 0), 0), new THREE.Vector3());
+    if (!onBase) return null;
+    const col = Math.round(onBase.x / SPACING + 1.5);
+    const row = Math.round(1.5 - onBase.z / SPACING);
+    if (col < 0 || col >= SIZE || row < 0 || row >= SIZE) return null;
+    const hole = pegPosition(COLUMNS[col] + (row + 1));
+    return Math.hypot(onBase.x - hole.x, onBase.z - hole.z) <= SPACING / 2 ? COLUMNS[col] + (row + 1) : null;
   }
 
   /** A client point over the given peg in the main view that really picks it (used by tests and hints). */
