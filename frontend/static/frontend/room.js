@@ -303,7 +303,10 @@ function renderTurn() {
   el.classList.toggle("watch", watching);
   if (!g) {
     if (isHost()) {
-      el.innerHTML = "<span><b>Ready when you are.</b> Press <b>Start</b>: the computer takes an empty seat.</span>";
+      // Until a friend sits down, the host's choice is between inviting one and playing the computer.
+      el.innerHTML = S.room.seats.some((s) => !s.player)
+        ? "<span><b>Copy the link</b> for a friend to join, or press <b>Start</b> to play the computer.</span>"
+        : "<span><b>Ready when you are.</b> Press <b>Start</b>.</span>";
     } else if (watching) {
       el.innerHTML = `${WATCHING}<span>${canSit() ? "A seat is free: <b>take it to play.</b>" : "Waiting for the host to start."}</span>`;
     } else {
