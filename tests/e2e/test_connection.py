@@ -16,7 +16,7 @@ pytestmark = pytest.mark.browser
 OUTCOME = "async ([frame, pending]) => (await import('/static/frontend/errors.js')).errorOutcome(frame, pending)"
 
 
-def test_a_server_error_on_a_drop_gives_the_move_back_to_retry(new_page) -> None:  # type: ignore[no-untyped-def]
+def test_the_page_offers_a_drop_that_met_a_server_error_again(new_page) -> None:  # type: ignore[no-untyped-def]
     """The page's decision for an error frame (errors.js), checked in the browser that runs it.
 
     A real `server_error` frame needs the server side of the issue; the room page applies this outcome
