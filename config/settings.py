@@ -55,9 +55,10 @@ INSTALLED_APPS = [
     "channels",
     "rest_framework",
     "drf_spectacular",
+    "players",
+    "ratings",
     "games",
     "lobby",
-    "ratings",
     "frontend",
 ]
 
@@ -145,7 +146,7 @@ WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
 
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["lobby.auth.DeviceSessionAuthentication"],
+    "DEFAULT_AUTHENTICATION_CLASSES": ["players.auth.DeviceSessionAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": None,

@@ -5,9 +5,9 @@ from drf_spectacular.views import SpectacularAPIView
 
 import config.openapi  # noqa: F401  (registers the schema's extensions)
 from config.health import health
-from games.views import GameDetailView
-from lobby.account_views import LoginView, LogoutView, MeView, RegisterView
+from games.views import GameDetailView, PlayerDetailView
 from lobby.views import RoomDetailView, RoomsView, SessionView
+from players.views import LoginView, LogoutView, MeView, RegisterView
 
 urlpatterns = [
     path("api/health", health, name="health"),
@@ -20,6 +20,7 @@ urlpatterns = [
     path("api/rooms", RoomsView.as_view(), name="rooms"),
     path("api/rooms/<str:code>", RoomDetailView.as_view(), name="room"),
     path("api/games/<str:game_id>", GameDetailView.as_view(), name="game"),
+    path("api/players/<str:player_id>", PlayerDetailView.as_view(), name="player"),
     path("api/", include("ratings.urls")),
     path("", include("frontend.urls")),
 ]

@@ -41,10 +41,10 @@ class Game(models.Model):
     reason = models.CharField(max_length=12, choices=EndReason.choices, blank=True, default="")
     red_seat = models.PositiveSmallIntegerField()
     red_player = models.ForeignKey(
-        "lobby.Player", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        "players.Player", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     yellow_player = models.ForeignKey(
-        "lobby.Player", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        "players.Player", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     red_cpu = models.BooleanField(default=False)
     yellow_cpu = models.BooleanField(default=False)

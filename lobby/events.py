@@ -1,7 +1,7 @@
 """Events to a room's group, sent once the transaction that caused them has committed.
 
 Every consumer connected to the room (in any server process, through the channel layer) receives
-them and forwards them to its client. The payloads are built by :mod:`games.protocol`.
+them and forwards them to its client. The payloads are built by :mod:`lobby.protocol`.
 """
 
 from __future__ import annotations

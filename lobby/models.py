@@ -1,12 +1,12 @@
-"""What the lobby stores: players (a device's guest or an account), rooms, seats and connections."""
+"""What the rooms store: rooms, their seats, and the open websocket connections to them."""
 
 from __future__ import annotations
 
 import secrets
-import uuid
 
-from django.conf import settings
 from django.db import models
+
+from players.models import Player
 
 # No 0/O and no 1/I: a code read aloud or copied by hand cannot be mistaken.
 ROOM_CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
@@ -19,20 +19,6 @@ CPU_LEVELS = (1, 2, 3, 4, 5)
 def new_room_code() -> str:
     """A random room code: 32⁶ ≈ 10⁹ possibilities, drawn from the system's secure generator."""
     return "".join(secrets.choice(ROOM_CODE_ALPHABET) for _ in range(ROOM_CODE_LENGTH))
-
-
-class Player(models.Model):
-    """A person: a device's guest player, turned into an account when they register."""
-
-    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    name = models.CharField(max_length=40)
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
-    )
-    created_at = models.DateTimeField()
-
-    def __str__(self) -> str:
-        return f"{self.name} ({self.id})"
 
 
 class Room(models.Model):

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from lobby.errors import Refused
+from common.errors import Refused
 from lobby.models import CPU_LEVELS, TURN_SECONDS_CHOICES
 
 RULE_FIELDS = ("turn_seconds", "alternate_first", "ranked", "cpu_level")

@@ -1,4 +1,4 @@
-"""Every state change of players, rooms, seats and presence: one transaction each.
+"""Every state change of rooms and seats: one transaction each.
 
 A service locks the room row, validates, writes, bumps the room's ``version`` and, on commit, has the
 new snapshot sent to the room. Services take ``now``; only the edges read the clock.
@@ -6,7 +6,6 @@ new snapshot sent to the room. Services take ``now``; only the edges read the cl
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
@@ -14,50 +13,12 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from games import scheduling
-from games.models import Game
-from lobby import events
-from lobby.errors import Refused
-from lobby.models import SEAT_NUMBERS, Connection, Player, Room, Seat, new_room_code
+from common.errors import Refused
+from games.services import games_unschedule
+from lobby import events, scheduling
+from lobby.models import SEAT_NUMBERS, Connection, Room, Seat, new_room_code
 from lobby.rules import HouseRules
-
-NAME_MAX_LENGTH = 24
-
-
-# --- players -------------------------------------------------------------------------------------
-def clean_player_name(name: object) -> str:
-    """A player name, trimmed, 1 to 24 printable characters.
-
-    Raises:
-        Refused(bad_name): not a string, empty, too long, or with control characters.
-    """
-    if not isinstance(name, str):
-        raise Refused("bad_name", "A name is a short piece of text.")
-    cleaned = " ".join(name.split())
-    if not cleaned:
-        raise Refused("bad_name", "A name needs at least one letter.")
-    if len(cleaned) > NAME_MAX_LENGTH:
-        raise Refused("bad_name", f"A name has at most {NAME_MAX_LENGTH} characters.")
-    if any(unicodedata.category(ch).startswith("C") for ch in cleaned):
-        raise Refused("bad_name", "A name cannot hold control characters.")
-    return cleaned
-
-
-def player_create(*, name: str, now: datetime) -> Player:
-    """A new guest player."""
-    return Player.objects.create(name=clean_player_name(name), created_at=now)
-
-
-def player_rename(*, player: Player, name: str) -> Player:
-    """Rename a player; rooms showing them are sent a new snapshot."""
-    cleaned = clean_player_name(name)
-    if cleaned != player.name:
-        with transaction.atomic():
-            player.name = cleaned
-            player.save(update_fields=["name"])
-            for code in Room.objects.filter(seats__player=player, closed_at=None).values_list("code", flat=True):
-                events.room_changed_on_commit(code)
-    return player
+from players.models import Player
 
 
 # --- rooms ---------------------------------------------------------------------------------------
@@ -71,6 +32,11 @@ def lock_room(code: str) -> Room:
         return Room.objects.select_for_update().get(code=code, closed_at=None)
     except Room.DoesNotExist:
         raise Refused("no_room", f"There is no open room {code}.") from None
+
+
+def room_code(room_id: object) -> str:
+    """The code of the room with this id (open or closed)."""
+    return str(Room.objects.values_list("code", flat=True).get(pk=room_id))
 
 
 def room_touch(room: Room, *, now: datetime) -> None:
@@ -193,7 +159,7 @@ def rooms_close_idle(*, now: datetime, idle: timedelta) -> list[str]:
         Room.objects.filter(code__in=codes, closed_at=None, last_activity_at__lt=cutoff).update(closed_at=now)
         Connection.objects.filter(room__code__in=codes).delete()
         # An abandoned game stays as it was left, but nothing is scheduled for it any more.
-        Game.objects.filter(room__code__in=codes).update(due_at=None, lease_until=None)
+        games_unschedule(room_ids=list(Room.objects.filter(code__in=codes).values_list("pk", flat=True)))
     return codes
 
 
@@ -266,3 +232,10 @@ def connections_sweep(*, now: datetime) -> int:
     for channel_name in stale:
         connection_close(channel_name=channel_name, now=now)
     return len(stale)
+
+
+# --- hooks from the layers below ---------------------------------------------------------------------
+def rooms_player_renamed(player: Player) -> None:
+    """Registered with the players' rename hooks: the open rooms that seat ``player`` are sent again."""
+    for code in Room.objects.filter(seats__player=player, closed_at=None).values_list("code", flat=True):
+        events.room_changed_on_commit(code)

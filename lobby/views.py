@@ -12,12 +12,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.protocol import room_frame
-from lobby.errors import Refused
-from lobby.identity import session_attach, session_player
-from lobby.models import Player
-from lobby.selectors import player_json, player_rooms, room_snapshot
-from lobby.services import player_create, player_rename, room_create
+from common.errors import Refused
+from lobby.protocol import room_frame
+from lobby.selectors import player_rooms, room_snapshot
+from lobby.services import room_create
+from players.identity import session_attach, session_player
+from players.models import Player
+from players.selectors import player_json
+from players.services import player_create, player_rename
 from ratings.selectors import rating_json, ratings_of
 
 DEFAULT_GUEST_NAME = "Guest"

@@ -38,7 +38,7 @@ def _quick_cpu(settings):
 async def scheduler_cleanup():
     """Stop this test loop's game scheduler before the loop closes."""
     yield
-    from games import scheduler
+    from lobby import scheduler
 
     await scheduler.stop_running()
 

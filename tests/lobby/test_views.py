@@ -88,8 +88,8 @@ def test_room_seen_by_another_device_and_unknown_room(device):
 def test_game_record(device):
     from django.utils import timezone
 
-    from games.services import game_drop, game_start
-    from lobby.models import Player
+    from lobby.play import game_drop, game_start
+    from players.models import Player
 
     code = post(device, "/api/rooms", {}).json()["code"]
     player = Player.objects.get()

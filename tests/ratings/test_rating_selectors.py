@@ -7,11 +7,13 @@ from datetime import timedelta
 import pytest
 
 from games.models import GameStatus
+from games.selectors import player_profile
 from lobby.selectors import room_snapshot
-from lobby.services import player_create, room_stand
+from lobby.services import room_stand
+from players.services import player_create
 from ratings import glicko2
 from ratings.models import PlayerRating
-from ratings.selectors import current_rating, leaderboard, player_profile, rating_display
+from ratings.selectors import current_rating, leaderboard, rating_display
 from ratings.services import established_until
 from tests.ratings.ratingkit import RED_WINS, at, make_table, play_game
 

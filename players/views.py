@@ -1,6 +1,6 @@
 """REST endpoints of accounts: register, log in, log out, and who this device is. Views only translate HTTP.
 
-Every write needs the CSRF token (``lobby.auth.DeviceSessionAuthentication`` checks it on every unsafe
+Every write needs the CSRF token (``players.auth.DeviceSessionAuthentication`` checks it on every unsafe
 request, signed in or not).
 """
 
@@ -16,11 +16,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from lobby.accounts import RateLimited, account_login, account_register, session_sign_in, session_sign_out
-from lobby.errors import Refused
-from lobby.identity import session_player
-from lobby.models import Player
-from lobby.selectors import player_json
+from common.errors import Refused
+from players.accounts import RateLimited, account_login, account_register, session_sign_in, session_sign_out
+from players.identity import session_player
+from players.models import Player
+from players.selectors import player_json
 
 # How each refusal of the account services answers over HTTP (anything else: 400).
 REFUSAL_STATUS = {

@@ -17,9 +17,11 @@ from datetime import timedelta
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from games import cpu, wakeup
-from games.scheduling import DueReason
-from games.services import CpuJob, game_cpu_move, game_due_job, games_claim_due, games_next_due
+from games import cpu
+from games.services import games_claim_due, games_next_due
+from lobby import wakeup
+from lobby.play import CpuJob, game_cpu_move, game_due_job
+from lobby.scheduling import DueReason
 from lobby.services import connections_sweep
 
 log = logging.getLogger(__name__)

@@ -14,14 +14,13 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone
 
-from games import protocol, services
-from games.ratelimit import TokenBucket
-from lobby import events
+from common.errors import Refused
+from common.ratelimit import TokenBucket
+from lobby import events, play, protocol
 from lobby import services as lobby_services
-from lobby.errors import Refused
-from lobby.identity import session_player
-from lobby.models import Player
 from lobby.selectors import room_snapshot
+from players.identity import session_player
+from players.models import Player
 
 log = logging.getLogger(__name__)
 
@@ -100,13 +99,13 @@ class RoomConsumer(AsyncWebsocketConsumer):
             case protocol.SetRules(changes=changes):
                 lobby_services.room_set_rules(code=code, player=player, changes=changes, now=now)
             case protocol.Start():
-                services.game_start(code=code, player=player, now=now)
+                play.game_start(code=code, player=player, now=now)
             case protocol.Drop(peg=peg, ply=ply):
-                services.game_drop(code=code, player=player, peg=peg, ply=ply, now=now)
+                play.game_drop(code=code, player=player, peg=peg, ply=ply, now=now)
             case protocol.Resign():
-                services.game_resign(code=code, player=player, now=now)
+                play.game_resign(code=code, player=player, now=now)
             case protocol.Again():
-                services.game_again(code=code, player=player, now=now)
+                play.game_again(code=code, player=player, now=now)
 
     async def _mark_seen(self, *, always: bool) -> None:
         loop_now = timezone.now().timestamp()

@@ -25,10 +25,10 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from rest_framework.request import Request
 
-from lobby.errors import Refused
-from lobby.identity import session_attach, session_player
-from lobby.models import Player
-from lobby.services import clean_player_name, player_create
+from common.errors import Refused
+from players.identity import session_attach, session_player
+from players.models import Player
+from players.services import clean_player_name, player_create
 
 USERNAME_PATTERN = re.compile(r"^[\w.-]{3,24}$")
 # Failed logins allowed per (username, address) and per address alone within LOGIN_WINDOW.
