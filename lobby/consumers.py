@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from common.errors import Refused
 from common.ratelimit import TokenBucket
-from lobby import events, play, protocol
+from lobby import chat, events, play, protocol
 from lobby import services as lobby_services
 from lobby.selectors import room_snapshot
 from players.identity import session_player
@@ -35,6 +35,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
     code: str
     player: Player | None
     last_version: int
+    # What this connection may read of the chat (None before its first room frame), and the ids of
+    # the messages in the last chat_history it was sent (a live copy of one of them is not sent again).
+    chat_view: chat.ChatView | None = None
+    chat_in_history: frozenset[int] = frozenset()
 
     async def connect(self) -> None:
         self.code = str(self.scope["url_route"]["kwargs"]["code"]).upper()
@@ -106,6 +110,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
                 play.game_resign(code=code, player=player, now=now)
             case protocol.Again():
                 play.game_again(code=code, player=player, now=now)
+            case protocol.Say(chat=chat_name, text=text, phrase=phrase):
+                chat.chat_say(code=code, player=player, chat=chat_name, text=text, phrase=phrase, now=now)
 
     async def _mark_seen(self, *, always: bool) -> None:
         loop_now = timezone.now().timestamp()
@@ -122,6 +128,29 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def room_notice(self, event: dict[str, Any]) -> None:
         await self._send(protocol.notice_frame(event["code"], event["seat"]))
 
+    async def room_chat(self, event: dict[str, Any]) -> None:
+        """A new chat message: sent on if this connection may read it now."""
+        message = event["message"]
+        view = self.chat_view
+        if view is None or not view.delivers(chat=message["chat"], written_in_game=event["game"]):
+            return
+        if message["id"] in self.chat_in_history:
+            return  # committed before the history was read, which already carried it
+        await self._send(protocol.chat_frame(message))
+
+    # --- chat ------------------------------------------------------------------------------------------
+    async def _chat_follow(self, snapshot: dict[str, Any]) -> None:
+        """After a room frame: what may this connection read now? When that grew (its first frame,
+        the end of a seated player's game, the spectators' chat turned back on), send the history."""
+        player_id = str(self.player.id) if self.player is not None else None
+        view = chat.ChatView.from_snapshot(snapshot, player_id=player_id)
+        before, self.chat_view = self.chat_view, view
+        if before is not None and view.reads() <= before.reads():
+            return
+        messages = await database_sync_to_async(chat.chat_history)(code=self.code, reads=view.reads())
+        self.chat_in_history = frozenset(message["id"] for message in messages)
+        await self._send(protocol.chat_history_frame(messages))
+
     # --- sending ---------------------------------------------------------------------------------------
     async def _send_snapshot(self, snapshot: dict[str, Any]) -> None:
         if snapshot["version"] <= self.last_version:
@@ -129,6 +158,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.last_version = snapshot["version"]
         player_id = str(self.player.id) if self.player is not None else None
         await self._send(protocol.room_frame(snapshot, player_id=player_id))
+        await self._chat_follow(snapshot)
 
     async def _send_error(self, code: str, message: str) -> None:
         await self._send(protocol.error_frame(code, message))

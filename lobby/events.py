@@ -49,3 +49,11 @@ def notice_on_commit(code: str, notice: str, seat: int) -> None:
     transaction.on_commit(
         lambda: _group_send(code, {"type": "room.notice", "code": notice, "seat": seat})
     )
+
+
+def chat_on_commit(code: str, message: dict[str, Any], *, game_number: int | None) -> None:
+    """Once committed, send a chat message to the room's group; each connection decides whether its
+    reader may see it. ``game_number``: the game being played when it was written (None between games)."""
+    transaction.on_commit(
+        lambda: _group_send(code, {"type": "room.chat", "message": message, "game": game_number})
+    )

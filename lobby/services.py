@@ -53,6 +53,7 @@ def room_rules(room: Room) -> HouseRules:
         alternate_first=room.alternate_first,
         ranked=room.ranked,
         cpu_level=room.cpu_level,
+        spectator_chat=room.spectator_chat,
     )
 
 

@@ -99,6 +99,7 @@ class RulesIn(serializers.Serializer[Any]):
     alternate_first = serializers.BooleanField(required=False)
     ranked = serializers.BooleanField(required=False)
     cpu_level = serializers.IntegerField(required=False)
+    spectator_chat = serializers.BooleanField(required=False)
 
 
 class RoomsView(APIView):
