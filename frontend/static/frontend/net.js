@@ -8,7 +8,7 @@ const PING_EVERY = 15000;
 export class RoomSocket {
   /**
    * @param {string} code room code
-   * @param {{onRoom, onError, onNotice, onStatus, onGone}} handlers
+   * @param {{onRoom, onError, onNotice, onStatus, onGone, onChat, onChatHistory}} handlers
    */
   constructor(code, handlers) {
     this.code = code;
@@ -121,6 +121,12 @@ export class RoomSocket {
         break;
       case "notice":
         this.h.onNotice?.(frame);
+        break;
+      case "chat":
+        this.h.onChat?.(frame);
+        break;
+      case "chat_history":
+        this.h.onChatHistory?.(frame);
         break;
       default:
         break;

@@ -11,6 +11,7 @@ import {
   signedPoints,
 } from "./api.js";
 import { createBoard3D } from "./board3d.js";
+import { RoomChat } from "./chat.js";
 import { SIZE, capitalise, fullPegMessage, replay, seatColour } from "./game.js";
 import { RoomSocket } from "./net.js";
 import { rememberRoom } from "./recent.js";
@@ -217,6 +218,7 @@ function sendRules() {
     alternate_first: f.alternate_first.checked,
     ranked: f.ranked.checked,
     cpu_level: Number(f.cpu_level.value),
+    spectator_chat: f.spectator_chat.checked,
   });
 }
 
@@ -434,6 +436,7 @@ function renderRules() {
     f.alternate_first.checked = !!r.alternate_first;
     f.ranked.checked = !!r.ranked;
     f.cpu_level.value = String(r.cpu_level || 3);
+    f.spectator_chat.checked = r.spectator_chat !== false;
   }
   for (const el of f.elements) el.disabled = !editable;
   $("#rules-note").textContent = isHost()
@@ -499,6 +502,7 @@ function onRoom(frame) {
     rememberRoom(CODE);
   }
   render();
+  chat.setRoom(frame);
   maybeAutostart();
 }
 
@@ -512,6 +516,7 @@ function maybeAutostart() {
 }
 
 function onError(frame) {
+  if (chat.claimError(frame)) return; // the answer to a chat message: shown in the chat
   const code = frame.code || "error";
   if (code === "peg_full" && S.pendingPeg) showCross(S.pendingPeg);
   S.pendingPly = null;
@@ -564,7 +569,16 @@ if (!board) {
   wrap.appendChild($("#topview"));
 }
 
-const sock = new RoomSocket(CODE, { onRoom, onError, onNotice, onStatus, onGone });
+const chat = new RoomChat($("#chat"), { send: (frame) => sock.send(frame), reconnect: () => sock.reconnectNow() });
+const sock = new RoomSocket(CODE, {
+  onRoom,
+  onError,
+  onNotice,
+  onStatus,
+  onGone,
+  onChat: (frame) => chat.add(frame),
+  onChatHistory: (frame) => chat.history(frame),
+});
 sock.connect();
 
 $("#share-link").value = `${location.origin}/r/${CODE}`;
@@ -632,4 +646,5 @@ window.__room = {
   },
   board,
   socket: sock,
+  chat,
 };
