@@ -20,7 +20,8 @@ from collections.abc import Iterable, Iterator
 from django.conf import settings
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
+from prometheus_client import REGISTRY
+from prometheus_client.exposition import choose_encoder
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
@@ -84,10 +85,13 @@ def metrics_allowed(request: HttpRequest) -> bool:
 
 
 def metrics(request: HttpRequest) -> HttpResponse:
-    """This process's metrics (text format 0.0.4), or 403 with the usual error body."""
+    """This process's metrics in the format the ``Accept`` header asks for (the Prometheus text format
+    0.0.4 by default), or 403 with the usual error body."""
     if not metrics_allowed(request):
         return JsonResponse(
             {"code": "forbidden", "message": "The metrics are not open to this address without the bearer token."},
             status=403,
         )
-    return HttpResponse(generate_latest(REGISTRY), content_type=CONTENT_TYPE_LATEST)
+    # The library picks the format the scraper asks for (OpenMetrics, or the classic text format).
+    encode, content_type = choose_encoder(request.headers.get("Accept", ""))
+    return HttpResponse(encode(REGISTRY), content_type=content_type)

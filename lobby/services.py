@@ -231,6 +231,7 @@ def connection_open(*, code: str, channel_name: str, player: Player | None, now:
         if player is not None:
             banned_at = Player.objects.select_for_update().filter(pk=player.pk).values_list("banned_at", flat=True)
             if banned_at.first() is not None:
+                log.info("refused a socket of a banned player")  # the socket's context names room and player
                 raise Refused("banned", BANNED_MESSAGE)
         Connection.objects.update_or_create(
             channel_name=channel_name,

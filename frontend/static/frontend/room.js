@@ -11,7 +11,7 @@ import {
   signedPoints,
 } from "./api.js";
 import { createBoard3D } from "./board3d.js";
-import { SIZE, capitalise, fullPegMessage, replay, seatColour } from "./game.js";
+import { SIZE, abandonedText, capitalise, fullPegMessage, replay, seatColour } from "./game.js";
 import { RoomSocket } from "./net.js";
 import { rememberRoom } from "./recent.js";
 import { TopView } from "./topview.js";
@@ -318,6 +318,10 @@ function renderResult() {
     head = "Draw";
     detail = "The board is full with no four in a row.";
     el.dataset.outcome = "draw";
+  } else if (g.status === "abandoned") {
+    head = "Abandoned";
+    detail = abandonedText(g.reason);
+    el.dataset.outcome = "abandoned";
   } else {
     const winnerColour = seatColour(g, g.winner_seat);
     const loserColour = winnerColour === "red" ? "yellow" : "red";
@@ -536,12 +540,23 @@ function onStatus(state) {
   el.dataset.state = state;
   document.body.classList.toggle("is-reconnecting", state === "reconnecting");
   el.textContent =
-    { connecting: "Connecting…", open: "Connected", reconnecting: "Reconnecting…", gone: "This room does not exist." }[state] ||
-    state;
+    {
+      connecting: "Connecting…",
+      open: "Connected",
+      reconnecting: "Reconnecting…",
+      gone: "This room does not exist.",
+      closed: "This room is closed.",
+      banned: "Banned by a moderator.",
+    }[state] || state;
 }
 
-function onGone() {
-  $("#turn").innerHTML = '<b>Room not found.</b> <a href="/">Back to the start</a>';
+function onGone(code) {
+  const texts = {
+    4410: "<b>This room is closed.</b>",
+    4403: "<b>This player is banned by a moderator:</b> it cannot play or watch here.",
+  };
+  $("#turn").innerHTML = `${texts[code] || "<b>Room not found.</b>"} <a href="/">Back to the start</a>`;
+  $("#turn").dataset.gone = String(code || 4404);
 }
 
 // ---- wiring ------------------------------------------------------------------------------------
