@@ -59,7 +59,7 @@ def render_nginx(*, upstreams: list[str], listen: str, server_name: str, static_
         if not host or not port.isdigit():
             raise RenderError(f"--upstream {upstream!r} is not host:port")
         _word("--upstream", upstream)
-    servers = "\n".join(f"    server {upstream} max_fails=1 fail_timeout=10s;" for upstream in upstreams)
+    servers = "\n".join(f"    server {upstream} max_fails=0;" for upstream in upstreams)
     template = (HERE / "nginx.conf.template").read_text()
     return fill(template, {
         "UPSTREAM_SERVERS": servers,
