@@ -21,8 +21,8 @@ from django.conf import settings
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from prometheus_client import REGISTRY
-from prometheus_client.exposition import choose_encoder
 from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.exposition import choose_encoder
 from prometheus_client.registry import Collector
 
 from games.models import Game, GameStatus
