@@ -311,7 +311,10 @@ def rooms_guest_replaced(guest: Player, account: Player, now: datetime) -> None:
     codes = set(Room.objects.filter(closed_at=None, seats__player=guest).values_list("code", flat=True))
     codes |= set(Room.objects.filter(closed_at=None, host=guest).values_list("code", flat=True))
     for code in sorted(codes):  # one order for every such change: no deadlock between two of them
-        room = lock_room(code)
+        try:
+            room = lock_room(code)
+        except Refused:  # closed since the first look: nothing to hand over
+            continue
         seat = _seat_of(room, guest)
         if seat is not None and _seat_of(room, account) is not None:
             _close_locked(room, reason=EndReason.CLOSED, now=now)

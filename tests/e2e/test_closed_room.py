@@ -51,6 +51,8 @@ def test_a_room_closed_mid_game_says_so_and_the_game_shows_as_abandoned(new_page
     expect(page.locator("#conn")).to_have_text("This room is closed.")
     expect(page.locator("#result")).to_contain_text("Abandoned")
     expect(page.locator("#result")).to_contain_text("Unrated")
+    for button in ("#again", "#stand", "#start", "#sit-box"):
+        expect(page.locator(button)).to_be_hidden()  # nothing more can be done in a closed room
     after = state(page)
     assert after["game"]["id"] == before["game"]["id"] and after["game"]["status"] == "abandoned"
     assert after["game"]["moves"] == before["game"]["moves"] and after["closed_at"] is not None

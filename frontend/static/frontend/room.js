@@ -53,6 +53,11 @@ function isMyTurn() {
   return isPlaying() && mySeat() != null && g.to_move_seat === mySeat();
 }
 
+/** A closed room shows its last state; nothing can be done in it any more. */
+function isClosed() {
+  return !!(S.room && S.room.closed_at);
+}
+
 function isHost() {
   return !!(S.room && S.room.you && S.room.you.player && S.room.you.player === S.room.host);
 }
@@ -385,7 +390,7 @@ function renderSeats() {
   const n = S.room.spectators || 0;
   $("#spectators").textContent = n ? `${n} watching` : "";
   const canSit =
-    mySeat() == null && S.room.seats.some((s) => !s.player && (!s.cpu || !isPlaying()));
+    !isClosed() && mySeat() == null && S.room.seats.some((s) => !s.player && (!s.cpu || !isPlaying()));
   $("#sit-box").hidden = !canSit;
   if (canSit && !$("#sit-name").value) $("#sit-name").value = rememberedName();
 }
@@ -412,9 +417,9 @@ function stakes(seat) {
 
 function renderControls() {
   const g = game();
-  const seated = mySeat() != null;
+  const seated = mySeat() != null && !isClosed();
   const over = g && g.status !== "playing";
-  $("#start").hidden = !(isHost() && !g);
+  $("#start").hidden = !(isHost() && !g && !isClosed());
   const again = $("#again");
   again.hidden = !(seated && over);
   const mine = seatOf(mySeat());
@@ -432,7 +437,7 @@ function renderControls() {
 function renderRules() {
   const f = $("#rules");
   const r = S.room.rules || {};
-  const editable = isHost() && !isPlaying();
+  const editable = isHost() && !isPlaying() && !isClosed();
   if (!f.contains(document.activeElement)) {
     f.turn_seconds.value = r.turn_seconds ? String(r.turn_seconds) : "";
     f.alternate_first.checked = !!r.alternate_first;
