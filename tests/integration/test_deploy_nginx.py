@@ -109,7 +109,7 @@ class Unit:
             elif key == "WorkingDirectory":
                 unit.working_directory = value
             elif key == "Environment":
-                unit.environment.update(item.split("=", 1) for item in shlex.split(value))  # type: ignore[misc]
+                unit.environment.update(item.split("=", 1) for item in shlex.split(value))
             elif key == "EnvironmentFile":
                 unit.environment_files.append(Path(value.lstrip("-")))
         assert unit.exec_start and unit.working_directory, "the unit says how to start and where"
