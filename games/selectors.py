@@ -113,6 +113,7 @@ def _recent_games(player: Player, *, limit: int) -> list[dict[str, Any]]:
                 "colour": colour,
                 "opponent": None if opponent is None else {"id": str(opponent.id), "name": opponent.name},
                 "opponent_cpu": game.yellow_cpu if colour == "red" else game.red_cpu,
+                "status": game.status,
                 "result": _result_word(_seat_score(game, colour)),
                 "rated": change is not None,
                 "rating_before": None if change is None else round(change.rating_before, CHANGE_DECIMALS),

@@ -10,13 +10,18 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from django.db import transaction
 from django.db.models import Min, Q
 
+from common import metrics
 from common.errors import Refused
 from games.engine import EngineError, Peg
 from games.models import EndReason, Game, GameStatus, Move
 from games.selectors import game_position
 from ratings.services import GameResult, rating_apply_result
+
+# The metric's kind of a move, by ``Move.cpu_reason``.
+MOVE_KINDS = {"": "person", "seat": "cpu", "timeout": "timeout", "away": "stand_in"}
 
 
 def turn_deadline(turn_seconds: int | None, start: datetime) -> datetime | None:
@@ -63,6 +68,8 @@ def game_play(game: Game, peg: Peg, *, seat: int, cpu_reason: str, now: datetime
         game=game, ply=game.ply, peg=str(peg), seat=seat, cpu=bool(cpu_reason), cpu_reason=cpu_reason,
         played_at=now,
     )
+    counter = metrics.MOVES.labels(kind=MOVE_KINDS[cpu_reason])
+    transaction.on_commit(counter.inc)  # counted once applied: a rolled-back move is not a move
     game.ply += 1
     game.lease_until = None
     outcome = after.outcome
@@ -101,8 +108,34 @@ def game_finish(game: Game, *, status: GameStatus, reason: EndReason, winner_sea
         rating_apply_result(result=result, now=now)
 
 
+def game_abandon(game: Game, *, reason: EndReason, now: datetime) -> None:
+    """End a game being played without a result (its room closed): no winner, never rated.
+
+    ``reason``: ``idle`` (the room idled too long) or ``closed`` (closed on purpose). A finished game is
+    left as it is.
+    """
+    if game.status != GameStatus.PLAYING:
+        return
+    game_finish(game, status=GameStatus.ABANDONED, reason=reason, winner_seat=None, line=None, now=now)
+
+
+def game_hand_over(game: Game, *, from_player_id: object, to_player_id: object) -> None:
+    """From now on ``to_player_id`` plays the colour ``from_player_id`` played in ``game`` (being played).
+
+    Used when a device's guest logs into its account: the account carries the guest's game on. The
+    result (and rating, if ranked) goes to the account.
+    """
+    if game.status != GameStatus.PLAYING:
+        return
+    if game.red_player_id == from_player_id:
+        game.red_player_id = to_player_id
+    if game.yellow_player_id == from_player_id:
+        game.yellow_player_id = to_player_id
+    game.save(update_fields=["red_player", "yellow_player"])
+
+
 def game_scores(game: Game) -> tuple[float, float] | None:
-    """(red's score, yellow's score) of a finished game, or None while it is being played.
+    """(red's score, yellow's score) of a finished game; None while it is being played or if abandoned.
 
     A win scores 1, a loss 0 and a draw ½ each; a resignation is a loss for the one who resigned.
     """
@@ -176,7 +209,3 @@ def games_next_due(*, now: datetime) -> datetime | None:
     at: datetime | None = pending.aggregate(at=Min("due_at"))["at"]
     return at
 
-
-def games_unschedule(*, room_ids: list[int]) -> None:
-    """Nothing automatic happens any more in these rooms' games (the rooms closed)."""
-    Game.objects.filter(room_id__in=room_ids).update(due_at=None, lease_until=None)

@@ -35,6 +35,8 @@ class RecentGameOut(serializers.Serializer[Any]):
     colour = serializers.ChoiceField(choices=["red", "yellow"])
     opponent = PlayerRefOut(allow_null=True)
     opponent_cpu = serializers.BooleanField()
+    status = serializers.ChoiceField(choices=["won", "drawn", "resigned", "abandoned"],
+                                     help_text="abandoned: the room closed before the game ended (no result).")
     result = serializers.ChoiceField(choices=["win", "draw", "loss"], allow_null=True)
     rated = serializers.BooleanField()
     rating_before = serializers.FloatField(allow_null=True)

@@ -6,9 +6,17 @@ class LobbyConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # A renamed player is shown anew in the rooms that seat them: the players layer calls this hook.
-        from lobby.services import rooms_player_renamed
-        from players.services import PLAYER_RENAMED_HOOKS
+        # The players layer calls these hooks, never importing the rooms: a renamed player is shown anew
+        # in the rooms that seat them, a banned player's sockets close, and a guest replaced by an
+        # account on login hands its rooms over.
+        from lobby.services import rooms_guest_replaced, rooms_player_banned, rooms_player_renamed
+        from players.accounts import GUEST_REPLACED_HOOKS
+        from players.services import PLAYER_BANNED_HOOKS, PLAYER_RENAMED_HOOKS
 
-        if rooms_player_renamed not in PLAYER_RENAMED_HOOKS:
-            PLAYER_RENAMED_HOOKS.append(rooms_player_renamed)
+        for hooks, hook in (
+            (PLAYER_RENAMED_HOOKS, rooms_player_renamed),
+            (PLAYER_BANNED_HOOKS, rooms_player_banned),
+            (GUEST_REPLACED_HOOKS, rooms_guest_replaced),
+        ):
+            if hook not in hooks:
+                hooks.append(hook)

@@ -14,6 +14,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone
 
+from common import logcontext, metrics
 from common.errors import Refused
 from common.ratelimit import TokenBucket
 from lobby import chat, events, play, protocol
@@ -24,7 +25,6 @@ from players.models import Player
 
 log = logging.getLogger(__name__)
 
-CLOSE_UNKNOWN_ROOM = 4404
 FRAMES_PER_SECOND = 20
 FRAME_BURST = 40
 # Presence is refreshed at most this often by ordinary frames (pings always refresh it).
@@ -43,6 +43,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.code = str(self.scope["url_route"]["kwargs"]["code"]).upper()
         self.player = await database_sync_to_async(session_player)(self.scope.get("session"))
+        logcontext.bind(room=self.code, player=self.player.id if self.player is not None else None)
         self.last_version = 0
         self.last_seen = 0.0
         self.bucket = TokenBucket(rate=FRAMES_PER_SECOND, burst=FRAME_BURST)
@@ -52,11 +53,12 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await database_sync_to_async(lobby_services.connection_open)(
                 code=self.code, channel_name=self.channel_name, player=self.player, now=timezone.now()
             )
-        except Refused:
-            await self.close(code=CLOSE_UNKNOWN_ROOM)
+        except Refused as exc:  # unknown room (4404), closed room (4410), banned player (4403)
+            await self.room_refuse(await database_sync_to_async(events.refusal)(self.code, exc))
             return
         await self.channel_layer.group_add(events.room_group(self.code), self.channel_name)
         self.joined = True
+        metrics.WEBSOCKETS_OPEN.inc()
         snapshot = await database_sync_to_async(room_snapshot)(self.code)
         if snapshot is not None:
             await self._send_snapshot(snapshot)
@@ -64,6 +66,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if not getattr(self, "joined", False):
             return
+        metrics.WEBSOCKETS_OPEN.dec()
         await self.channel_layer.group_discard(events.room_group(self.code), self.channel_name)
         await database_sync_to_async(lobby_services.connection_close)(
             channel_name=self.channel_name, now=timezone.now()
@@ -150,6 +153,13 @@ class RoomConsumer(AsyncWebsocketConsumer):
         messages = await database_sync_to_async(chat.chat_history)(code=self.code, reads=view.reads())
         self.chat_in_history = frozenset(message["id"] for message in messages)
         await self._send(protocol.chat_history_frame(messages))
+    async def room_refuse(self, event: dict[str, Any]) -> None:
+        """The server will not keep this socket: send what the event carries, then close with its code."""
+        if event.get("snapshot") is not None:
+            await self._send_snapshot(event["snapshot"])
+        if event.get("error") is not None:
+            await self._send(event["error"])
+        await self.close(code=event["close"])
 
     # --- sending ---------------------------------------------------------------------------------------
     async def _send_snapshot(self, snapshot: dict[str, Any]) -> None:
@@ -161,6 +171,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self._chat_follow(snapshot)
 
     async def _send_error(self, code: str, message: str) -> None:
+        metrics.FRAMES_REFUSED.labels(code=code).inc()
         await self._send(protocol.error_frame(code, message))
 
     async def _send(self, frame: dict[str, Any]) -> None:

@@ -15,6 +15,7 @@ from datetime import datetime
 
 from django.db import transaction
 
+from common import metrics
 from common.errors import Refused
 from games import services as games
 from games.engine import EngineError, Peg
@@ -127,6 +128,7 @@ def _player_acts(room: Room, seat: Seat) -> None:
         seat.save(update_fields=["away", "timeouts_in_row"])
 
 
+@metrics.MOVE_SERVICE_SECONDS.labels(service="drop").time()
 def game_drop(*, code: str, player: Player, peg: str, ply: int, now: datetime) -> Game:
     """``player`` drops a bead on ``peg``; ``ply`` is the number of moves they saw.
 
@@ -204,6 +206,7 @@ def game_due_job(*, game_id: str, now: datetime) -> CpuJob | None:
             games.game_release_lease(game.pk)
             games.game_set_due(game, due.at if due else None)
             return None
+        metrics.SCHEDULER_LATENESS_SECONDS.labels(reason=str(due.reason)).observe((now - due.at).total_seconds())
         seat = game.to_move_seat
         if due.reason == DueReason.GRACE:
             room.seats.filter(number=seat).update(away=True)
@@ -215,6 +218,7 @@ def game_due_job(*, game_id: str, now: datetime) -> CpuJob | None:
         )
 
 
+@metrics.MOVE_SERVICE_SECONDS.labels(service="cpu_move").time()
 def game_cpu_move(*, job: CpuJob, peg: str, now: datetime) -> bool:
     """Play the CPU's move for ``job`` if the game is still where the job found it.
 

@@ -14,6 +14,12 @@ from lobby.rules import RULE_FIELDS
 
 MAX_FRAME_BYTES = 4096
 
+# Close codes of the room websocket. After these the page does not reconnect, except CLOSE_PLAYER_CHANGED.
+CLOSE_BANNED = 4403  # the device's player is banned (an error frame "banned" comes first)
+CLOSE_UNKNOWN_ROOM = 4404  # no room has this code
+CLOSE_PLAYER_CHANGED = 4409  # the device logged into an account: reconnect, as the account's player
+CLOSE_ROOM_CLOSED = 4410  # the room is closed (its last snapshot and an error frame "room_closed" come first)
+
 
 class BadFrame(Exception):
     """A frame that is not valid protocol; ``code`` is ``bad_frame`` or ``too_large``."""

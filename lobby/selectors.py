@@ -22,9 +22,11 @@ def player_json(player: Player | None) -> dict[str, Any] | None:
     return None if player is None else {"id": str(player.id), "name": player.name}
 
 
-def room_snapshot(code: str, *, now: datetime | None = None) -> dict[str, Any] | None:
-    """The room as everyone sees it, or None for an unknown or closed room."""
-    room = Room.objects.filter(code=code, closed_at=None).first()
+def room_snapshot(code: str, *, now: datetime | None = None, include_closed: bool = False) -> dict[str, Any] | None:
+    """The room as everyone sees it, or None for an unknown room (and a closed one unless ``include_closed``:
+    its last snapshot, sent to the sockets a closing room shuts)."""
+    rooms = Room.objects.filter(code=code)
+    room = (rooms if include_closed else rooms.filter(closed_at=None)).first()
     if room is None:
         return None
     now = now or timezone.now()
@@ -47,6 +49,7 @@ def room_snapshot(code: str, *, now: datetime | None = None) -> dict[str, Any] |
         "seats": [{**_seat_json(seat, game, live), "rating": ratings.get(seat.number)} for seat in seats],
         "spectators": _spectator_count(room, seated),
         "game": None if game is None else _game_json(game),
+        "closed_at": iso(room.closed_at),
     }
 
 

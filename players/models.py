@@ -17,6 +17,8 @@ class Player(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
     )
     created_at = models.DateTimeField()
+    # Set by a moderator: the player's websockets are closed and new ones refused until it is cleared.
+    banned_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         # The table kept the name it had when players lived in the lobby app (moved without copying rows).
@@ -24,3 +26,7 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.id})"
+
+    @property
+    def is_banned(self) -> bool:
+        return self.banned_at is not None

@@ -111,11 +111,17 @@ class LoginView(APIView):
         },
     )
     def post(self, request: Request) -> Response:
-        """Bring the account's player to this device. The session key and CSRF token change."""
+        """Bring the account's player to this device. The session key and CSRF token change.
+
+        If the device's player was a guest, its unfinished rooms are handed over to the account (its
+        seats, its game being played, the rooms it hosts); a room where the account already sits is
+        closed instead, its game abandoned.
+        """
         username, password = credentials(request)
         try:
             player = account_login(
-                username=username, password=password, address=client_address(request), now=timezone.now()
+                username=username, password=password, address=client_address(request), now=timezone.now(),
+                guest=session_player(request.session),
             )
         except Refused as exc:
             return refusal(exc)

@@ -182,8 +182,8 @@ def test_unrated_games_are_listed_without_a_rating_change():
     assert page["history"] == []
     assert page["recent_games"] == [
         {
-            "id": str(game.id), "colour": "red", "opponent": None, "opponent_cpu": True, "result": "win",
-            "rated": False, "rating_before": None, "rating_after": None, "rating_change": None,
+            "id": str(game.id), "colour": "red", "opponent": None, "opponent_cpu": True, "status": "won",
+            "result": "win", "rated": False, "rating_before": None, "rating_after": None, "rating_change": None,
             "finished_at": page["recent_games"][0]["finished_at"],
         }
     ]

@@ -55,10 +55,11 @@ export class RoomSocket {
       if (this.ws !== ws) return;
       clearInterval(this.pinger);
       this.ws = null;
-      if (ev.code === 4404) {
+      // 4404 unknown room, 4410 room closed, 4403 banned player: reconnecting would not help.
+      if (ev.code === 4404 || ev.code === 4410 || ev.code === 4403) {
         this.closedForGood = true;
-        this.status("gone");
-        this.h.onGone?.();
+        this.status(ev.code === 4404 ? "gone" : ev.code === 4410 ? "closed" : "banned");
+        this.h.onGone?.(ev.code);
         return;
       }
       this.scheduleReconnect();

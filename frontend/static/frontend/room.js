@@ -12,7 +12,7 @@ import {
 } from "./api.js";
 import { createBoard3D } from "./board3d.js";
 import { RoomChat } from "./chat.js";
-import { SIZE, capitalise, fullPegMessage, replay, seatColour } from "./game.js";
+import { SIZE, abandonedText, capitalise, fullPegMessage, replay, seatColour } from "./game.js";
 import { RoomSocket } from "./net.js";
 import { rememberRoom } from "./recent.js";
 import { TopView } from "./topview.js";
@@ -52,6 +52,11 @@ function isPlaying() {
 function isMyTurn() {
   const g = game();
   return isPlaying() && mySeat() != null && g.to_move_seat === mySeat();
+}
+
+/** A closed room shows its last state; nothing can be done in it any more. */
+function isClosed() {
+  return !!(S.room && S.room.closed_at);
 }
 
 function isHost() {
@@ -320,6 +325,10 @@ function renderResult() {
     head = "Draw";
     detail = "The board is full with no four in a row.";
     el.dataset.outcome = "draw";
+  } else if (g.status === "abandoned") {
+    head = "Abandoned";
+    detail = abandonedText(g.reason);
+    el.dataset.outcome = "abandoned";
   } else {
     const winnerColour = seatColour(g, g.winner_seat);
     const loserColour = winnerColour === "red" ? "yellow" : "red";
@@ -383,7 +392,7 @@ function renderSeats() {
   const n = S.room.spectators || 0;
   $("#spectators").textContent = n ? `${n} watching` : "";
   const canSit =
-    mySeat() == null && S.room.seats.some((s) => !s.player && (!s.cpu || !isPlaying()));
+    !isClosed() && mySeat() == null && S.room.seats.some((s) => !s.player && (!s.cpu || !isPlaying()));
   $("#sit-box").hidden = !canSit;
   if (canSit && !$("#sit-name").value) $("#sit-name").value = rememberedName();
 }
@@ -410,9 +419,9 @@ function stakes(seat) {
 
 function renderControls() {
   const g = game();
-  const seated = mySeat() != null;
+  const seated = mySeat() != null && !isClosed();
   const over = g && g.status !== "playing";
-  $("#start").hidden = !(isHost() && !g);
+  $("#start").hidden = !(isHost() && !g && !isClosed());
   const again = $("#again");
   again.hidden = !(seated && over);
   const mine = seatOf(mySeat());
@@ -430,7 +439,7 @@ function renderControls() {
 function renderRules() {
   const f = $("#rules");
   const r = S.room.rules || {};
-  const editable = isHost() && !isPlaying();
+  const editable = isHost() && !isPlaying() && !isClosed();
   if (!f.contains(document.activeElement)) {
     f.turn_seconds.value = r.turn_seconds ? String(r.turn_seconds) : "";
     f.alternate_first.checked = !!r.alternate_first;
@@ -541,12 +550,23 @@ function onStatus(state) {
   el.dataset.state = state;
   document.body.classList.toggle("is-reconnecting", state === "reconnecting");
   el.textContent =
-    { connecting: "Connecting…", open: "Connected", reconnecting: "Reconnecting…", gone: "This room does not exist." }[state] ||
-    state;
+    {
+      connecting: "Connecting…",
+      open: "Connected",
+      reconnecting: "Reconnecting…",
+      gone: "This room does not exist.",
+      closed: "This room is closed.",
+      banned: "Banned by a moderator.",
+    }[state] || state;
 }
 
-function onGone() {
-  $("#turn").innerHTML = '<b>Room not found.</b> <a href="/">Back to the start</a>';
+function onGone(code) {
+  const texts = {
+    4410: "<b>This room is closed.</b>",
+    4403: "<b>This player is banned by a moderator:</b> it cannot play or watch here.",
+  };
+  $("#turn").innerHTML = `${texts[code] || "<b>Room not found.</b>"} <a href="/">Back to the start</a>`;
+  $("#turn").dataset.gone = String(code || 4404);
 }
 
 // ---- wiring ------------------------------------------------------------------------------------
