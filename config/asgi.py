@@ -17,7 +17,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
-from games import scheduler  # noqa: E402
+from lobby import scheduler  # noqa: E402
 
 router = ProtocolTypeRouter(
     {

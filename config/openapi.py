@@ -12,9 +12,9 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 
 
 class DeviceSessionScheme(OpenApiAuthenticationExtension):
-    """The device's session cookie (``lobby.auth.DeviceSessionAuthentication``); writes also need X-CSRFToken."""
+    """The device's session cookie (``players.auth.DeviceSessionAuthentication``); writes also need X-CSRFToken."""
 
-    target_class = "lobby.auth.DeviceSessionAuthentication"
+    target_class = "players.auth.DeviceSessionAuthentication"
     name = "deviceSession"
 
     def get_security_definition(self, auto_schema: Any) -> dict[str, str]:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.consumers import RoomConsumer
+from lobby.consumers import RoomConsumer
 
 websocket_urlpatterns = [
     path("ws/rooms/<str:code>/", RoomConsumer.as_asgi()),

@@ -7,11 +7,13 @@ layer (one process) and a development secret key. ``DATABASE_URL`` switches to P
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import sys
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -48,16 +50,19 @@ CSRF_TRUSTED_ORIGINS = [
 
 INSTALLED_APPS = [
     "daphne",
+    "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
+    "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
     "rest_framework",
     "drf_spectacular",
+    "players",
+    "ratings",
     "games",
     "lobby",
-    "ratings",
     "frontend",
 ]
 
@@ -68,6 +73,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
@@ -83,6 +89,7 @@ TEMPLATES = [
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
             ],
         },
     },
@@ -145,7 +152,7 @@ WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
 
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["lobby.auth.DeviceSessionAuthentication"],
+    "DEFAULT_AUTHENTICATION_CLASSES": ["players.auth.DeviceSessionAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": None,
@@ -157,13 +164,36 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
 }
 
+# LOG_FORMAT=json: one JSON object per line (config/logformat.py); the default is readable text.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "").strip().lower() or "text"
+if LOG_FORMAT not in {"text", "json"}:
+    raise ImproperlyConfigured(f"LOG_FORMAT must be text or json, not {LOG_FORMAT!r}")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "text": {"()": "config.logformat.TextFormatter"},
+        "json": {"()": "config.logformat.JsonFormatter"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {"django.channels.server": {"level": "WARNING"}},
 }
+
+
+# GET /metrics: open to anyone who reaches the process unless one of these is set (config/metrics.py).
+def _env_networks(name: str) -> list[str]:
+    entries = [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
+    for entry in entries:
+        try:
+            ipaddress.ip_network(entry, strict=False)
+        except ValueError:
+            raise ImproperlyConfigured(f"{name}: {entry!r} is not an IP address or network") from None
+    return entries
+
+
+METRICS_ALLOWED_ADDRESSES = _env_networks("METRICS_ALLOWED_ADDRESSES")
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "").strip()
 
 # --- game settings ---------------------------------------------------------------------------------
 # Seconds a disconnected seat may stay away on its turn before the CPU stands in.

@@ -1,16 +1,20 @@
 """HTTP routes: the REST API under /api/, the web pages at the root."""
 
+from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
 import config.openapi  # noqa: F401  (registers the schema's extensions)
 from config.health import health
-from games.views import GameDetailView
-from lobby.account_views import LoginView, LogoutView, MeView, RegisterView
+from config.metrics import metrics
+from games.views import GameDetailView, PlayerDetailView
 from lobby.views import RoomDetailView, RoomsView, SessionView
+from players.views import LoginView, LogoutView, MeView, RegisterView
 
 urlpatterns = [
     path("api/health", health, name="health"),
+    path("metrics", metrics, name="metrics"),
+    path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/session", SessionView.as_view(), name="session"),
     path("api/accounts/register", RegisterView.as_view(), name="account-register"),
@@ -20,6 +24,7 @@ urlpatterns = [
     path("api/rooms", RoomsView.as_view(), name="rooms"),
     path("api/rooms/<str:code>", RoomDetailView.as_view(), name="room"),
     path("api/games/<str:game_id>", GameDetailView.as_view(), name="game"),
+    path("api/players/<str:player_id>", PlayerDetailView.as_view(), name="player"),
     path("api/", include("ratings.urls")),
     path("", include("frontend.urls")),
 ]

@@ -6,10 +6,12 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
 from django.conf import settings
 
+from common import metrics
 from games.engine.cpu import choose_move, default_budget_ms
 
 # A move the CPU plays because a deadline passed (a timeout, a stand-in) must land within about a
@@ -46,7 +48,10 @@ async def compute_move(record: str, level: int, *, deadline_move: bool = False, 
     """The CPU's peg for the position after ``record``, computed in the worker pool."""
     loop = asyncio.get_running_loop()
     budget = budget_ms(level, deadline_move=deadline_move)
-    return await loop.run_in_executor(_get_executor(), _choose, record, level, budget, seed)
+    started = time.perf_counter()
+    peg = await loop.run_in_executor(_get_executor(), _choose, record, level, budget, seed)
+    metrics.CPU_THINK_SECONDS.labels(level=str(level)).observe(time.perf_counter() - started)
+    return peg
 
 
 async def warm_up() -> None:

@@ -8,12 +8,13 @@ from django.db import models
 
 
 class GameStatus(models.TextChoices):
-    """A game's status; everything but PLAYING is finished."""
+    """A game's status; everything but PLAYING is finished. ABANDONED: its room closed first (unrated)."""
 
     PLAYING = "playing"
     WON = "won"
     DRAWN = "drawn"
     RESIGNED = "resigned"
+    ABANDONED = "abandoned"
 
     @property
     def is_finished(self) -> bool:
@@ -24,6 +25,9 @@ class EndReason(models.TextChoices):
     LINE = "line"
     FULL_BOARD = "full_board"
     RESIGNATION = "resignation"
+    # Abandoned games: the room was closed for idling, or by a moderator (or a log-in hand-over).
+    IDLE = "idle"
+    CLOSED = "closed"
 
 
 class Game(models.Model):
@@ -41,10 +45,10 @@ class Game(models.Model):
     reason = models.CharField(max_length=12, choices=EndReason.choices, blank=True, default="")
     red_seat = models.PositiveSmallIntegerField()
     red_player = models.ForeignKey(
-        "lobby.Player", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        "players.Player", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     yellow_player = models.ForeignKey(
-        "lobby.Player", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        "players.Player", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     red_cpu = models.BooleanField(default=False)
     yellow_cpu = models.BooleanField(default=False)

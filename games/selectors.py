@@ -1,19 +1,30 @@
-"""Reads of games: the position a game has reached, and a game's full record."""
+"""Reads of games: the position a game has reached, a game's full record, and a player's page."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import uuid
+from datetime import datetime
 from typing import Any
 
+from django.db.models import Q
+
+from common.iso import iso
 from games.engine import Position
-from games.models import Game, Move
+from games.models import Game, GameStatus, Move
+from players.models import Player
+from ratings.selectors import CHANGE_DECIMALS, changes_of, player_rating_page
+
+RECENT_GAMES = 10
 
 
-def iso(moment: datetime | None) -> str | None:
-    """An instant as ISO-8601 UTC with milliseconds and a ``Z``, as every frame and answer writes it."""
-    if moment is None:
-        return None
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+def game_get(game_id: object) -> Game | None:
+    """The game with this id, read fresh (None: no such game)."""
+    return Game.objects.filter(pk=game_id).first()
+
+
+def room_latest_game(room_id: object) -> Game | None:
+    """The last game started in a room (being played or finished), or None before the first."""
+    return Game.objects.filter(room_id=room_id).order_by("-number").first()
 
 
 def game_pegs(game: Game) -> list[str]:
@@ -67,4 +78,72 @@ def game_record(game_id: str) -> dict[str, Any] | None:
             }
             for move in Move.objects.filter(game=game).order_by("ply")
         ],
+    }
+
+
+# --- a player's page -----------------------------------------------------------------------------
+def _result_word(score: float | None) -> str | None:
+    return {1.0: "win", 0.5: "draw", 0.0: "loss"}.get(score) if score is not None else None
+
+
+def _seat_score(game: Game, colour: str) -> float | None:
+    if game.status == GameStatus.DRAWN:
+        return 0.5
+    if game.winner_seat is None:
+        return None
+    return 1.0 if game.colour_of_seat(game.winner_seat) == colour else 0.0
+
+
+def _recent_games(player: Player, *, limit: int) -> list[dict[str, Any]]:
+    games = list(
+        Game.objects.filter(Q(red_player=player) | Q(yellow_player=player))
+        .exclude(status=GameStatus.PLAYING)
+        .select_related("red_player", "yellow_player")
+        .order_by("-finished_at")[:limit]
+    )
+    changes = changes_of(player.pk, [g.pk for g in games])
+    recent = []
+    for game in games:
+        colour = "red" if game.red_player_id == player.pk else "yellow"
+        opponent = game.yellow_player if colour == "red" else game.red_player
+        change = changes.get(game.pk)
+        recent.append(
+            {
+                "id": str(game.id),
+                "colour": colour,
+                "opponent": None if opponent is None else {"id": str(opponent.id), "name": opponent.name},
+                "opponent_cpu": game.yellow_cpu if colour == "red" else game.red_cpu,
+                "status": game.status,
+                "result": _result_word(_seat_score(game, colour)),
+                "rated": change is not None,
+                "rating_before": None if change is None else round(change.rating_before, CHANGE_DECIMALS),
+                "rating_after": None if change is None else round(change.rating_after, CHANGE_DECIMALS),
+                "rating_change": None if change is None else round(change.change, CHANGE_DECIMALS),
+                "finished_at": iso(game.finished_at),
+            }
+        )
+    return recent
+
+
+def player_profile(player_id: str, *, now: datetime, recent: int = RECENT_GAMES) -> dict[str, Any] | None:
+    """A player's page: rating now, record, the ``recent`` last finished games and the rating history.
+
+    Returns None for an unknown or malformed id.
+    """
+    try:
+        uuid.UUID(str(player_id))
+    except ValueError:
+        return None
+    player = Player.objects.filter(pk=player_id).first()
+    if player is None:
+        return None
+    page = player_rating_page(player, now=now)
+    history = page.pop("history")
+    return {
+        "id": str(player.id),
+        "name": player.name,
+        "account": player.user_id is not None,
+        **page,
+        "recent_games": _recent_games(player, limit=recent),
+        "history": history,
     }

@@ -1,176 +1,65 @@
-"""Every state change of a game: one transaction each, validate -> write -> broadcast on commit.
+"""Every state change of a game record: begin it, play a move, resign, end it, and its automatic actions'
+due times and leases.
 
-A person's drop, a CPU seat's move, a timeout move and a stand-in move all end in ``_play``; nothing
-else writes moves. Services take ``now``; only the edges (consumers, the scheduler) read the clock.
+The games layer knows games and the rules applied to them, not rooms: a caller above (the rooms) holds
+the lock that serialises the changes of one game (its room's row) and calls these inside its
+transaction. A finished game's result goes down to the ratings as plain data, in the same transaction.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.db.models import Min, Q
 
-from games import scheduling
+from common import metrics
+from common.errors import Refused
 from games.engine import EngineError, Peg
 from games.models import EndReason, Game, GameStatus, Move
-from games.scheduling import DueReason
-from games.selectors import game_pegs, game_position
-from lobby import events
-from lobby.errors import Refused
-from lobby.models import Player, Room, Seat
-from lobby.services import lock_room, room_touch
+from games.selectors import game_position
+from ratings.services import GameResult, rating_apply_result
 
-# Two timeouts in a row and a seat counts as away until its player acts again.
-TIMEOUTS_BEFORE_AWAY = 2
+# The metric's kind of a move, by ``Move.cpu_reason``.
+MOVE_KINDS = {"": "person", "seat": "cpu", "timeout": "timeout", "away": "stand_in"}
 
 
-# --- starting games ------------------------------------------------------------------------------
-def game_start(*, code: str, player: Player, now: datetime) -> Game:
-    """The host starts a game. An empty seat is taken by the CPU at the room's level.
-
-    Raises:
-        Refused: no_room, not_host, game_not_over, no_seat (nobody is seated).
-    """
-    with transaction.atomic():
-        room = lock_room(code)
-        if room.host_id != player.id:
-            raise Refused("not_host", "Only the host can start the game.")
-        return _start_next_game(room, now=now)
-
-
-def game_again(*, code: str, player: Player, now: datetime) -> Game | None:
-    """A seated person asks for the next game; it starts when every seated person has asked.
-
-    Returns the new game, or None while someone has yet to ask.
-
-    Raises:
-        Refused: no_room, no_seat, no_game, game_not_over.
-    """
-    with transaction.atomic():
-        room = lock_room(code)
-        seat = room.seats.filter(player=player).first()
-        if seat is None:
-            raise Refused("no_seat", "Only seated players can ask for another game.")
-        last = scheduling.current_game(room)
-        if last is None:
-            raise Refused("no_game", "No game has been played here yet: the host starts the first one.")
-        if last.status == GameStatus.PLAYING:
-            raise Refused("game_not_over", "This game is still being played.")
-        seat.wants_again = True
-        seat.save(update_fields=["wants_again"])
-        people = room.seats.filter(player__isnull=False)
-        if people.filter(wants_again=False).exists():
-            room_touch(room, now=now)
-            return None
-        return _start_next_game(room, now=now)
-
-
-def _start_next_game(room: Room, *, now: datetime) -> Game:
-    if scheduling.current_game_playing(room) is not None:
-        raise Refused("game_not_over", "A game is already being played.")
-    seats = {seat.number: seat for seat in room.seats.select_for_update()}
-    if all(seat.player_id is None for seat in seats.values()):
-        raise Refused("no_seat", "Nobody is seated: sit down to play.")
-    last = scheduling.current_game(room)
-    red_seat = 3 - last.red_seat if (last is not None and room.alternate_first) else 1
-    for seat in seats.values():
-        seat.cpu = seat.player_id is None
-        seat.wants_again = False
-        seat.away = False
-        seat.timeouts_in_row = 0
-        seat.save()
-    red, yellow = seats[red_seat], seats[3 - red_seat]
-    with_cpu = red.cpu or yellow.cpu
-    game = Game.objects.create(
-        room=room,
-        number=(last.number + 1) if last is not None else 1,
-        red_seat=red_seat,
-        red_player_id=red.player_id,
-        yellow_player_id=yellow.player_id,
-        red_cpu=red.cpu,
-        yellow_cpu=yellow.cpu,
-        cpu_level=room.cpu_level,
-        ranked=room.ranked and not with_cpu,
-        turn_seconds=room.turn_seconds,
-        started_at=now,
-        turn_started_at=now,
-        deadline=_deadline(room.turn_seconds, now),
-    )
-    scheduling.reschedule(room, now=now)
-    room_touch(room, now=now)
-    return game
-
-
-def _deadline(turn_seconds: int | None, start: datetime) -> datetime | None:
+def turn_deadline(turn_seconds: int | None, start: datetime) -> datetime | None:
+    """When a turn that starts at ``start`` runs out (None without a turn timer)."""
     return None if turn_seconds is None else start + timedelta(seconds=turn_seconds)
 
 
-# --- a person's actions --------------------------------------------------------------------------
-def _playing_game_and_seat(room: Room, player: Player) -> tuple[Game, Seat]:
-    game = scheduling.current_game(room)
-    if game is None:
-        raise Refused("no_game", "No game has started in this room.")
-    seat = room.seats.filter(player=player).first()
-    if seat is None or seat.cpu:
-        raise Refused("no_seat", "You are not playing in this game.")
-    if game.status != GameStatus.PLAYING:
-        raise Refused("game_over", "The game is over.")
-    return game, seat
+def game_begin(
+    *, room_id: int, number: int, red_seat: int, red_player_id: object, yellow_player_id: object,
+    red_cpu: bool, yellow_cpu: bool, cpu_level: int, ranked: bool, turn_seconds: int | None, now: datetime,
+) -> Game:
+    """A new game, Red to move. ``ranked`` is forced off when a CPU plays a seat."""
+    return Game.objects.create(
+        room_id=room_id,
+        number=number,
+        red_seat=red_seat,
+        red_player_id=red_player_id,
+        yellow_player_id=yellow_player_id,
+        red_cpu=red_cpu,
+        yellow_cpu=yellow_cpu,
+        cpu_level=cpu_level,
+        ranked=ranked and not (red_cpu or yellow_cpu),
+        turn_seconds=turn_seconds,
+        started_at=now,
+        turn_started_at=now,
+        deadline=turn_deadline(turn_seconds, now),
+    )
 
 
-def _player_acts(room: Room, seat: Seat) -> None:
-    """A person acting ends their away status and their run of timeouts."""
-    if seat.away:
-        events.notice_on_commit(room.code, "back", seat.number)
-    if seat.away or seat.timeouts_in_row:
-        seat.away = False
-        seat.timeouts_in_row = 0
-        seat.save(update_fields=["away", "timeouts_in_row"])
+def game_play(game: Game, peg: Peg, *, seat: int, cpu_reason: str, now: datetime) -> None:
+    """Drop a bead on ``peg`` for ``seat`` (whose turn the caller checked); the one place moves are written.
 
-
-def game_drop(*, code: str, player: Player, peg: str, ply: int, now: datetime) -> Game:
-    """``player`` drops a bead on ``peg``; ``ply`` is the number of moves they saw.
-
-    Raises:
-        Refused: no_room, bad_peg, no_game, no_seat, game_over, not_your_turn, stale, peg_full.
-    """
-    try:
-        chosen = Peg.from_name(peg)
-    except EngineError as exc:
-        raise Refused(exc.code, exc.message) from None
-    with transaction.atomic():
-        room = lock_room(code)
-        game, seat = _playing_game_and_seat(room, player)
-        if ply != game.ply:
-            raise Refused("stale", f"The game has moved on: it is at move {game.ply + 1}, not {ply + 1}.")
-        if game.to_move_seat != seat.number:
-            raise Refused("not_your_turn", "It is not your turn.")
-        _player_acts(room, seat)
-        _play(room, game, chosen, seat=seat.number, cpu_reason="", now=now)
-        return game
-
-
-def game_resign(*, code: str, player: Player, now: datetime) -> Game:
-    """``player`` resigns their game; the other seat wins.
+    ``cpu_reason`` is empty for a person, else why the CPU played (``seat``, ``timeout``, ``away``).
+    A line or a full board ends the game.
 
     Raises:
-        Refused: no_room, no_game, no_seat, game_over.
+        Refused(peg_full): the peg holds four beads already (nothing changed).
     """
-    with transaction.atomic():
-        room = lock_room(code)
-        game, seat = _playing_game_and_seat(room, player)
-        _player_acts(room, seat)
-        _finish(game, status=GameStatus.RESIGNED, reason=EndReason.RESIGNATION, winner_seat=3 - seat.number,
-                line=None, now=now)
-        room_touch(room, now=now)
-        return game
-
-
-# --- the one place moves are written -------------------------------------------------------------
-def _play(room: Room, game: Game, peg: Peg, *, seat: int, cpu_reason: str, now: datetime) -> None:
     try:
         after = game_position(game).play(peg)
     except EngineError as exc:
@@ -179,27 +68,32 @@ def _play(room: Room, game: Game, peg: Peg, *, seat: int, cpu_reason: str, now: 
         game=game, ply=game.ply, peg=str(peg), seat=seat, cpu=bool(cpu_reason), cpu_reason=cpu_reason,
         played_at=now,
     )
+    counter = metrics.MOVES.labels(kind=MOVE_KINDS[cpu_reason])
+    transaction.on_commit(counter.inc)  # counted once applied: a rolled-back move is not a move
     game.ply += 1
     game.lease_until = None
     outcome = after.outcome
-    if outcome is not None:
-        if outcome.winner is None:
-            _finish(game, status=GameStatus.DRAWN, reason=EndReason.FULL_BOARD, winner_seat=None, line=None,
-                    now=now)
-        else:
-            line = [{"peg": str(cell.peg), "level": cell.level} for cell in outcome.line or ()]
-            _finish(game, status=GameStatus.WON, reason=EndReason.LINE, winner_seat=seat, line=line, now=now)
-    else:
+    if outcome is None:
         game.turn_started_at = now
-        game.deadline = _deadline(game.turn_seconds, now)
+        game.deadline = turn_deadline(game.turn_seconds, now)
         game.save()
-        scheduling.reschedule(room, now=now)
-    room_touch(room, now=now)
+    elif outcome.winner is None:
+        game_finish(game, status=GameStatus.DRAWN, reason=EndReason.FULL_BOARD, winner_seat=None, line=None,
+                    now=now)
+    else:
+        line = [{"peg": str(cell.peg), "level": cell.level} for cell in outcome.line or ()]
+        game_finish(game, status=GameStatus.WON, reason=EndReason.LINE, winner_seat=seat, line=line, now=now)
 
 
-def _finish(game: Game, *, status: GameStatus, reason: EndReason, winner_seat: int | None,
-            line: list[dict[str, object]] | None, now: datetime) -> None:
-    """End ``game``. The caller holds the room lock, so a game ends exactly once."""
+def game_resign(game: Game, *, seat: int, now: datetime) -> None:
+    """``seat`` resigns ``game``; the other seat wins."""
+    game_finish(game, status=GameStatus.RESIGNED, reason=EndReason.RESIGNATION, winner_seat=3 - seat, line=None,
+                now=now)
+
+
+def game_finish(game: Game, *, status: GameStatus, reason: EndReason, winner_seat: int | None,
+                line: list[dict[str, object]] | None, now: datetime) -> None:
+    """End ``game`` and rate it. The caller holds the lock that serialises the game, so it ends once."""
     game.status = status
     game.reason = reason
     game.winner_seat = winner_seat
@@ -209,26 +103,85 @@ def _finish(game: Game, *, status: GameStatus, reason: EndReason, winner_seat: i
     game.due_at = None
     game.lease_until = None
     game.save()
-    for hook in GAME_FINISHED_HOOKS:
-        hook(game)
+    result = game_result(game)
+    if result is not None:
+        rating_apply_result(result=result, now=now)
 
 
-# Called inside the transaction that ends a game (ratings register here), with the room locked.
-GAME_FINISHED_HOOKS: list[Callable[[Game], None]] = []
+def game_abandon(game: Game, *, reason: EndReason, now: datetime) -> None:
+    """End a game being played without a result (its room closed): no winner, never rated.
+
+    ``reason``: ``idle`` (the room idled too long) or ``closed`` (closed on purpose). A finished game is
+    left as it is.
+    """
+    if game.status != GameStatus.PLAYING:
+        return
+    game_finish(game, status=GameStatus.ABANDONED, reason=reason, winner_seat=None, line=None, now=now)
 
 
-# --- automatic actions: the CPU seat, timeouts, stand-ins --------------------------------------------
-@dataclass(frozen=True, slots=True)
-class CpuJob:
-    """A move the CPU must compute: for ``seat`` of game ``game_id`` at ``ply``, from ``record``."""
+def game_hand_over(game: Game, *, from_player_id: object, to_player_id: object) -> None:
+    """From now on ``to_player_id`` plays the colour ``from_player_id`` played in ``game`` (being played).
 
-    game_id: str
-    code: str
-    ply: int
-    seat: int
-    record: str
-    level: int
-    reason: DueReason
+    Used when a device's guest logs into its account: the account carries the guest's game on. The
+    result (and rating, if ranked) goes to the account.
+    """
+    if game.status != GameStatus.PLAYING:
+        return
+    if game.red_player_id == from_player_id:
+        game.red_player_id = to_player_id
+    if game.yellow_player_id == from_player_id:
+        game.yellow_player_id = to_player_id
+    game.save(update_fields=["red_player", "yellow_player"])
+
+
+def game_scores(game: Game) -> tuple[float, float] | None:
+    """(red's score, yellow's score) of a finished game; None while it is being played or if abandoned.
+
+    A win scores 1, a loss 0 and a draw ½ each; a resignation is a loss for the one who resigned.
+    """
+    if game.status == GameStatus.DRAWN:
+        return 0.5, 0.5
+    if game.status in (GameStatus.WON, GameStatus.RESIGNED) and game.winner_seat is not None:
+        red_won = game.winner_seat == game.red_seat
+        return (1.0, 0.0) if red_won else (0.0, 1.0)
+    return None
+
+
+def game_is_rated(game: Game) -> bool:
+    """Whether ``game`` changes ratings: a ranked game between two different people.
+
+    ``Game.ranked`` was fixed when the game started (the room's rule, and no CPU seat then); a CPU
+    standing in for an absent player later does not change it.
+    """
+    return (
+        game.ranked
+        and not (game.red_cpu or game.yellow_cpu)
+        and game.red_player_id is not None
+        and game.yellow_player_id is not None
+        and game.red_player_id != game.yellow_player_id
+    )
+
+
+def game_result(game: Game) -> GameResult | None:
+    """What the ratings need of a finished, rated game (None: not finished, or not rated)."""
+    scores = game_scores(game)
+    if scores is None or not game_is_rated(game):
+        return None
+    return GameResult(game_id=game.pk, red_player_id=game.red_player_id, yellow_player_id=game.yellow_player_id,
+                      red_score=scores[0])
+
+
+# --- automatic actions: due times and leases ---------------------------------------------------------
+def game_set_due(game: Game, at: datetime | None) -> None:
+    """Store when the game's next automatic action falls due (None: nothing pending)."""
+    if game.due_at != at:
+        game.due_at = at
+        Game.objects.filter(pk=game.pk).update(due_at=at)
+
+
+def game_release_lease(game_id: object) -> None:
+    """Give up this process's lease on the game's automatic action."""
+    Game.objects.filter(pk=game_id).update(lease_until=None)
 
 
 def games_claim_due(*, now: datetime, lease: timedelta, limit: int = 20) -> list[str]:
@@ -256,59 +209,3 @@ def games_next_due(*, now: datetime) -> datetime | None:
     at: datetime | None = pending.aggregate(at=Min("due_at"))["at"]
     return at
 
-
-def game_due_job(*, game_id: str, now: datetime) -> CpuJob | None:
-    """What the CPU must do for a leased game now. A grace period ending turns the seat away here.
-
-    Returns None (and releases the lease) when nothing is due any more.
-    """
-    with transaction.atomic():
-        game = Game.objects.select_related("room").filter(pk=game_id).first()
-        if game is None or game.status != GameStatus.PLAYING:
-            return None
-        room = lock_room(game.room.code)
-        game.refresh_from_db()  # it may have changed before we held the room lock
-        due = scheduling.due_for(game, scheduling.seat_states(room, now=now))
-        if due is None or due.at > now or game.to_move_seat is None:
-            Game.objects.filter(pk=game.pk).update(lease_until=None, due_at=due.at if due else None)
-            return None
-        seat = game.to_move_seat
-        if due.reason == DueReason.GRACE:
-            room.seats.filter(number=seat).update(away=True)
-            events.notice_on_commit(room.code, "away", seat)
-            room_touch(room, now=now)
-        return CpuJob(
-            game_id=str(game.pk), code=room.code, ply=game.ply, seat=seat, record=" ".join(game_pegs(game)),
-            level=game.cpu_level, reason=DueReason.AWAY if due.reason == DueReason.GRACE else due.reason,
-        )
-
-
-def game_cpu_move(*, job: CpuJob, peg: str, now: datetime) -> bool:
-    """Play the CPU's move for ``job`` if the game is still where the job found it.
-
-    Returns False (changing nothing but the lease) when the game moved on or the reason lapsed: the
-    player moved first, came back, or the game ended. That is how each due action happens once.
-    """
-    with transaction.atomic():
-        room = lock_room(job.code)
-        game = Game.objects.filter(pk=job.game_id).first()
-        if game is None or game.status != GameStatus.PLAYING or game.ply != job.ply:
-            return False
-        due = scheduling.due_for(game, scheduling.seat_states(room, now=now))
-        still = due is not None and due.at <= now and (
-            due.reason == job.reason or (job.reason == DueReason.AWAY and due.reason == DueReason.GRACE)
-        )
-        if not still:
-            Game.objects.filter(pk=game.pk).update(lease_until=None)
-            scheduling.reschedule(room, now=now)
-            return False
-        seat = room.seats.get(number=job.seat)
-        if job.reason == DueReason.TIMEOUT:
-            seat.timeouts_in_row += 1
-            events.notice_on_commit(room.code, "timeout", seat.number)
-            if seat.timeouts_in_row >= TIMEOUTS_BEFORE_AWAY and not seat.away:
-                seat.away = True
-                events.notice_on_commit(room.code, "away", seat.number)
-            seat.save(update_fields=["timeouts_in_row", "away"])
-        _play(room, game, Peg.from_name(peg), seat=job.seat, cpu_reason=str(job.reason), now=now)
-        return True

@@ -1,12 +1,12 @@
-"""What the lobby stores: players (a device's guest or an account), rooms, seats and connections."""
+"""What the rooms store: rooms, their seats, the open websocket connections to them, and their chat."""
 
 from __future__ import annotations
 
 import secrets
-import uuid
 
-from django.conf import settings
 from django.db import models
+
+from players.models import Player
 
 # No 0/O and no 1/I: a code read aloud or copied by hand cannot be mistaken.
 ROOM_CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
@@ -14,25 +14,12 @@ ROOM_CODE_LENGTH = 6
 SEAT_NUMBERS = (1, 2)
 TURN_SECONDS_CHOICES = (None, 30, 60)
 CPU_LEVELS = (1, 2, 3, 4, 5)
+CHAT_MAX_CHARS = 200
 
 
 def new_room_code() -> str:
     """A random room code: 32⁶ ≈ 10⁹ possibilities, drawn from the system's secure generator."""
     return "".join(secrets.choice(ROOM_CODE_ALPHABET) for _ in range(ROOM_CODE_LENGTH))
-
-
-class Player(models.Model):
-    """A person: a device's guest player, turned into an account when they register."""
-
-    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    name = models.CharField(max_length=40)
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
-    )
-    created_at = models.DateTimeField()
-
-    def __str__(self) -> str:
-        return f"{self.name} ({self.id})"
 
 
 class Room(models.Model):
@@ -48,6 +35,8 @@ class Room(models.Model):
     alternate_first = models.BooleanField(default=True)
     ranked = models.BooleanField(default=True)
     cpu_level = models.PositiveSmallIntegerField(default=3)
+    # House rule: people who are not seated may talk in the spectators' chat.
+    spectator_chat = models.BooleanField(default=True)
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField()
     last_activity_at = models.DateTimeField()
@@ -93,3 +82,42 @@ class Connection(models.Model):
     player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE)
     opened_at = models.DateTimeField()
     last_seen_at = models.DateTimeField()
+
+
+class ChatMessage(models.Model):
+    """One message in one of a room's two chats: the players' or the spectators'.
+
+    Either ``text`` (cleaned, at most ``CHAT_MAX_CHARS``) or ``phrase`` (a quick-phrase key) is set.
+    ``author_name`` is the author's name when they wrote it. Writing one never touches the room row:
+    a chat message is not a room change.
+    """
+
+    class Chat(models.TextChoices):
+        PLAYERS = "players"
+        SPECTATORS = "spectators"
+
+    # Both foreign keys are indexed by the composite indexes below (their first column).
+    # No database constraint on the room: in PostgreSQL a foreign key check takes a KEY SHARE lock on the room
+    # row, which waits for the room lock every move holds; a message must never wait for a move.
+    # Rooms are closed, never deleted, so the reference cannot dangle.
+    room = models.ForeignKey(
+        Room, on_delete=models.CASCADE, db_constraint=False, db_index=False, related_name="chat_messages"
+    )
+    chat = models.CharField(max_length=10, choices=Chat.choices)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, db_index=False, related_name="chat_messages")
+    author_name = models.CharField(max_length=40)
+    text = models.CharField(max_length=CHAT_MAX_CHARS, blank=True)
+    phrase = models.CharField(max_length=20, blank=True)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["room", "id"], name="chat_room_id"),  # a room's latest messages
+            models.Index(fields=["player", "created_at"], name="chat_player_at"),  # a player's rate
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=(models.Q(text="") & ~models.Q(phrase="")) | (~models.Q(text="") & models.Q(phrase="")),
+                name="chat_text_or_phrase",
+            ),
+        ]

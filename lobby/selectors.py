@@ -7,21 +7,26 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import scheduling
+from common.iso import iso
 from games.engine import Colour
 from games.models import Game, GameStatus
-from games.selectors import game_position, iso
-from lobby.models import Connection, Player, Room, Seat
-from ratings.selectors import seat_ratings
+from games.selectors import game_position
+from lobby import scheduling
+from lobby.models import Connection, Room, Seat
+from players.models import Player
+from ratings import glicko2
+from ratings.selectors import CHANGE_DECIMALS, rating_json, ratings_of
 
 
 def player_json(player: Player | None) -> dict[str, Any] | None:
     return None if player is None else {"id": str(player.id), "name": player.name}
 
 
-def room_snapshot(code: str, *, now: datetime | None = None) -> dict[str, Any] | None:
-    """The room as everyone sees it, or None for an unknown or closed room."""
-    room = Room.objects.filter(code=code, closed_at=None).first()
+def room_snapshot(code: str, *, now: datetime | None = None, include_closed: bool = False) -> dict[str, Any] | None:
+    """The room as everyone sees it, or None for an unknown room (and a closed one unless ``include_closed``:
+    its last snapshot, sent to the sockets a closing room shuts)."""
+    rooms = Room.objects.filter(code=code)
+    room = (rooms if include_closed else rooms.filter(closed_at=None)).first()
     if room is None:
         return None
     now = now or timezone.now()
@@ -39,11 +44,43 @@ def room_snapshot(code: str, *, now: datetime | None = None) -> dict[str, Any] |
             "alternate_first": room.alternate_first,
             "ranked": room.ranked,
             "cpu_level": room.cpu_level,
+            "spectator_chat": room.spectator_chat,
         },
         "seats": [{**_seat_json(seat, game, live), "rating": ratings.get(seat.number)} for seat in seats],
         "spectators": _spectator_count(room, seated),
         "game": None if game is None else _game_json(game),
+        "closed_at": iso(room.closed_at),
     }
+
+
+def seat_ratings(*, room: Room, seats: list[Seat], game: Game | None, now: datetime) -> dict[int, dict[str, Any]]:
+    """Each person's rating per seat number, with what a win, a draw and a loss would change it by.
+
+    Shown while the room's games count: in a ranked room between games, and during a ranked game.
+    Seats without a person are left out (their ``rating`` is null). The changes are null while the
+    other seat holds no person (no rated game can be played then).
+    """
+    counts = game.ranked if (game is not None and game.status == GameStatus.PLAYING) else room.ranked
+    people = {seat.number: seat.player_id for seat in seats if seat.player_id is not None}
+    if not counts or not people:
+        return {}
+    ratings = ratings_of(people.values(), now=now)
+    shown: dict[int, dict[str, Any]] = {}
+    for number, player_id in people.items():
+        mine = ratings[player_id]
+        other_id = people.get(3 - number)
+        entry = rating_json(mine)
+        if other_id is None or other_id == player_id:
+            entry.update(if_win=None, if_draw=None, if_loss=None)
+        else:
+            expected = glicko2.expected_changes(mine, ratings[other_id])
+            entry.update(
+                if_win=round(expected.win, CHANGE_DECIMALS),
+                if_draw=round(expected.draw, CHANGE_DECIMALS),
+                if_loss=round(expected.loss, CHANGE_DECIMALS),
+            )
+        shown[number] = entry
+    return shown
 
 
 def _seat_json(seat: Seat, game: Game | None, live: set[object]) -> dict[str, Any]:

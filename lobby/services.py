@@ -1,4 +1,4 @@
-"""Every state change of players, rooms, seats and presence: one transaction each.
+"""Every state change of rooms and seats: one transaction each.
 
 A service locks the room row, validates, writes, bumps the room's ``version`` and, on commit, has the
 new snapshot sent to the room. Services take ``now``; only the edges read the clock.
@@ -6,7 +6,7 @@ new snapshot sent to the room. Services take ``now``; only the edges read the cl
 
 from __future__ import annotations
 
-import unicodedata
+import logging
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
@@ -14,50 +14,17 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from games import scheduling
-from games.models import Game
-from lobby import events
-from lobby.errors import Refused
-from lobby.models import SEAT_NUMBERS, Connection, Player, Room, Seat, new_room_code
+from common.errors import Refused
+from games.models import EndReason
+from games.services import game_abandon, game_hand_over
+from lobby import events, scheduling
+from lobby.models import SEAT_NUMBERS, Connection, Room, Seat, new_room_code
 from lobby.rules import HouseRules
+from players.models import Player
 
-NAME_MAX_LENGTH = 24
+log = logging.getLogger(__name__)
 
-
-# --- players -------------------------------------------------------------------------------------
-def clean_player_name(name: object) -> str:
-    """A player name, trimmed, 1 to 24 printable characters.
-
-    Raises:
-        Refused(bad_name): not a string, empty, too long, or with control characters.
-    """
-    if not isinstance(name, str):
-        raise Refused("bad_name", "A name is a short piece of text.")
-    cleaned = " ".join(name.split())
-    if not cleaned:
-        raise Refused("bad_name", "A name needs at least one letter.")
-    if len(cleaned) > NAME_MAX_LENGTH:
-        raise Refused("bad_name", f"A name has at most {NAME_MAX_LENGTH} characters.")
-    if any(unicodedata.category(ch).startswith("C") for ch in cleaned):
-        raise Refused("bad_name", "A name cannot hold control characters.")
-    return cleaned
-
-
-def player_create(*, name: str, now: datetime) -> Player:
-    """A new guest player."""
-    return Player.objects.create(name=clean_player_name(name), created_at=now)
-
-
-def player_rename(*, player: Player, name: str) -> Player:
-    """Rename a player; rooms showing them are sent a new snapshot."""
-    cleaned = clean_player_name(name)
-    if cleaned != player.name:
-        with transaction.atomic():
-            player.name = cleaned
-            player.save(update_fields=["name"])
-            for code in Room.objects.filter(seats__player=player, closed_at=None).values_list("code", flat=True):
-                events.room_changed_on_commit(code)
-    return player
+BANNED_MESSAGE = "This player is banned by a moderator: it cannot play or watch here."
 
 
 # --- rooms ---------------------------------------------------------------------------------------
@@ -71,6 +38,11 @@ def lock_room(code: str) -> Room:
         return Room.objects.select_for_update().get(code=code, closed_at=None)
     except Room.DoesNotExist:
         raise Refused("no_room", f"There is no open room {code}.") from None
+
+
+def room_code(room_id: object) -> str:
+    """The code of the room with this id (open or closed)."""
+    return str(Room.objects.values_list("code", flat=True).get(pk=room_id))
 
 
 def room_touch(room: Room, *, now: datetime) -> None:
@@ -87,6 +59,7 @@ def room_rules(room: Room) -> HouseRules:
         alternate_first=room.alternate_first,
         ranked=room.ranked,
         cpu_level=room.cpu_level,
+        spectator_chat=room.spectator_chat,
     )
 
 
@@ -94,8 +67,10 @@ def room_create(*, host: Player, rules: Mapping[str, Any], now: datetime) -> Roo
     """A new room with ``host`` in seat 1 and the given house rules (defaults for the rest).
 
     Raises:
-        Refused(bad_rules): a rule out of range.
+        Refused: bad_rules (a rule out of range), banned (the host is banned).
     """
+    if host.is_banned:
+        raise Refused("banned", BANNED_MESSAGE)
     house = HouseRules().updated(rules)
     for _ in range(10):
         try:
@@ -185,16 +160,49 @@ def room_stand(*, code: str, player: Player, now: datetime) -> None:
         room_touch(room, now=now)
 
 
+def _close_locked(room: Room, *, reason: EndReason, now: datetime) -> None:
+    """Close ``room`` (its row locked): its game being played ends as abandoned (unrated), its presence is
+    forgotten, and once committed its open sockets get the last snapshot and are closed."""
+    game = scheduling.current_game_playing(room)
+    if game is not None:
+        game_abandon(game, reason=reason, now=now)
+    room.closed_at = now
+    room.version += 1
+    room.save(update_fields=["closed_at", "version"])
+    Connection.objects.filter(room=room).delete()
+    events.room_closed_on_commit(room.code)
+    log.info("room %s closed (%s)%s", room.code, reason.value,
+             f", game {game.pk} abandoned" if game is not None else "", extra={"room": room.code})
+
+
+def room_close(*, code: str, now: datetime, reason: EndReason = EndReason.CLOSED) -> bool:
+    """Close the open room ``code`` on purpose (a moderator, say). Returns False if no open room has it."""
+    with transaction.atomic():
+        try:
+            room = lock_room(code)
+        except Refused:
+            return False
+        _close_locked(room, reason=reason, now=now)
+    return True
+
+
 def rooms_close_idle(*, now: datetime, idle: timedelta) -> list[str]:
-    """Close every open room with no activity since ``now - idle``; returns their codes."""
+    """Close every open room with no activity since ``now - idle``; returns their codes.
+
+    A game left unfinished in one ends as abandoned (reason ``idle``), unrated.
+    """
     cutoff = now - idle
     codes = list(Room.objects.filter(closed_at=None, last_activity_at__lt=cutoff).values_list("code", flat=True))
-    with transaction.atomic():
-        Room.objects.filter(code__in=codes, closed_at=None, last_activity_at__lt=cutoff).update(closed_at=now)
-        Connection.objects.filter(room__code__in=codes).delete()
-        # An abandoned game stays as it was left, but nothing is scheduled for it any more.
-        Game.objects.filter(room__code__in=codes).update(due_at=None, lease_until=None)
-    return codes
+    closed = []
+    for code in codes:
+        with transaction.atomic():
+            idle_rooms = Room.objects.select_for_update().filter(closed_at=None, last_activity_at__lt=cutoff)
+            room = idle_rooms.filter(code=code).first()
+            if room is None:  # something happened there since the first look
+                continue
+            _close_locked(room, reason=EndReason.IDLE, now=now)
+            closed.append(code)
+    return closed
 
 
 # --- presence ------------------------------------------------------------------------------------
@@ -210,10 +218,22 @@ def connection_open(*, code: str, channel_name: str, player: Player | None, now:
     """A websocket to the room opened. A seated player returning takes their seat back at once.
 
     Raises:
-        Refused(no_room): the room is unknown or closed.
+        Refused: no_room (no room has this code), room_closed, banned (the player is banned).
     """
     with transaction.atomic():
-        room = lock_room(code)
+        try:
+            room = lock_room(code)
+        except Refused:
+            if Room.objects.filter(code=code).exists():
+                raise Refused("room_closed", f"Room {code} was closed.") from None
+            raise
+        # The player's row stays locked until commit, so a ban committing meanwhile is either seen here
+        # or sees this connection (and closes it).
+        if player is not None:
+            banned_at = Player.objects.select_for_update().filter(pk=player.pk).values_list("banned_at", flat=True)
+            if banned_at.first() is not None:
+                log.info("refused a socket of a banned player")  # the socket's context names room and player
+                raise Refused("banned", BANNED_MESSAGE)
         Connection.objects.update_or_create(
             channel_name=channel_name,
             defaults={"room": room, "player": player, "opened_at": now, "last_seen_at": now},
@@ -266,3 +286,54 @@ def connections_sweep(*, now: datetime) -> int:
     for channel_name in stale:
         connection_close(channel_name=channel_name, now=now)
     return len(stale)
+
+
+# --- hooks from the layers below ---------------------------------------------------------------------
+def rooms_player_renamed(player: Player) -> None:
+    """Registered with the players' rename hooks: the open rooms that seat ``player`` are sent again."""
+    for code in Room.objects.filter(seats__player=player, closed_at=None).values_list("code", flat=True):
+        events.room_changed_on_commit(code)
+
+
+def rooms_player_banned(player: Player) -> None:
+    """Registered with the players' ban hooks: every open websocket of ``player`` is closed (4403)."""
+    channels = list(Connection.objects.filter(player=player).values_list("channel_name", flat=True))
+    events.sockets_refuse_on_commit(channels, Refused("banned", BANNED_MESSAGE))
+
+
+def rooms_guest_replaced(guest: Player, account: Player, now: datetime) -> None:
+    """Registered with the accounts' guest hooks: a device's ``guest`` logged into ``account``.
+
+    In each open room the guest sits in or hosts, the account takes its place: its seat (and its colour
+    in the game being played) and the host's role. A room where the account already has the other seat
+    is closed instead (its game abandoned): one person cannot hold both seats. The guest's open sockets
+    are closed with 4409, so the page reconnects as the account's player.
+    """
+    codes = set(Room.objects.filter(closed_at=None, seats__player=guest).values_list("code", flat=True))
+    codes |= set(Room.objects.filter(closed_at=None, host=guest).values_list("code", flat=True))
+    for code in sorted(codes):  # one order for every such change: no deadlock between two of them
+        try:
+            room = lock_room(code)
+        except Refused:  # closed since the first look: nothing to hand over
+            continue
+        seat = _seat_of(room, guest)
+        if seat is not None and _seat_of(room, account) is not None:
+            _close_locked(room, reason=EndReason.CLOSED, now=now)
+            continue
+        if seat is not None:
+            seat.player = account
+            seat.disconnected_at = None if _is_connected(room, account, now) else (seat.disconnected_at or now)
+            seat.save(update_fields=["player", "disconnected_at"])
+            game = scheduling.current_game_playing(room)
+            if game is not None:
+                game_hand_over(game, from_player_id=guest.pk, to_player_id=account.pk)
+        if room.host_id == guest.pk:
+            room.host = account
+            room.save(update_fields=["host"])
+        scheduling.reschedule(room, now=now)
+        room_touch(room, now=now)
+        log.info("room %s handed over from guest %s", code, guest.pk, extra={"room": code, "player": account.pk})
+    channels = list(Connection.objects.filter(player=guest).values_list("channel_name", flat=True))
+    events.sockets_refuse_on_commit(
+        channels, Refused("player_changed", "This device logged into an account: reconnecting as its player.")
+    )

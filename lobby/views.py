@@ -12,12 +12,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.protocol import room_frame
-from lobby.errors import Refused
-from lobby.identity import session_attach, session_player
-from lobby.models import Player
-from lobby.selectors import player_json, player_rooms, room_snapshot
-from lobby.services import player_create, player_rename, room_create
+from common.errors import Refused
+from lobby.protocol import room_frame
+from lobby.selectors import player_rooms, room_snapshot
+from lobby.services import room_create
+from players.identity import session_attach, session_player
+from players.models import Player
+from players.selectors import player_json
+from players.services import player_create, player_rename
 from ratings.selectors import rating_json, ratings_of
 
 DEFAULT_GUEST_NAME = "Guest"
@@ -97,10 +99,12 @@ class RulesIn(serializers.Serializer[Any]):
     alternate_first = serializers.BooleanField(required=False)
     ranked = serializers.BooleanField(required=False)
     cpu_level = serializers.IntegerField(required=False)
+    spectator_chat = serializers.BooleanField(required=False)
 
 
 class RoomsView(APIView):
-    @extend_schema(request=RulesIn, responses={201: OpenApiResponse(description="the room snapshot")})
+    @extend_schema(request=RulesIn, responses={201: OpenApiResponse(description="the room snapshot"),
+                                               403: OpenApiResponse(description="banned: the player is banned")})
     def post(self, request: Request) -> Response:
         """Create a room with house rules; the device's player is the host in seat 1."""
         if not isinstance(request.data, dict):
@@ -110,18 +114,21 @@ class RoomsView(APIView):
         try:
             room = room_create(host=player, rules=dict(request.data), now=timezone.now())
         except Refused as exc:
-            return refused_response(exc)
+            return refused_response(exc, http_status=403 if exc.code == "banned" else 400)
         snapshot = room_snapshot(room.code)
         assert snapshot is not None
         return Response(room_frame(snapshot, player_id=str(player.id)), status=status.HTTP_201_CREATED)
 
 
 class RoomDetailView(APIView):
-    @extend_schema(responses={200: OpenApiResponse(description="the room snapshot"), 404: None})
+    @extend_schema(responses={200: OpenApiResponse(description="the room snapshot"), 404: None,
+                              410: OpenApiResponse(description="room_closed: the room was closed")})
     def get(self, request: Request, code: str) -> Response:
-        """The room snapshot as this device sees it."""
-        snapshot = room_snapshot(code.upper())
+        """The room snapshot as this device sees it; 410 once the room is closed."""
+        snapshot = room_snapshot(code.upper(), include_closed=True)
         if snapshot is None:
             return Response({"code": "no_room", "message": f"There is no open room {code}."}, status=404)
+        if snapshot["closed_at"] is not None:
+            return Response({"code": "room_closed", "message": f"Room {snapshot['code']} was closed."}, status=410)
         player = session_player(request.session)
         return Response(room_frame(snapshot, player_id=str(player.id) if player else None))

@@ -20,7 +20,7 @@ class PlayerRating(models.Model):
     provisional players out with a plain indexed filter.
     """
 
-    player = models.OneToOneField("lobby.Player", primary_key=True, on_delete=models.CASCADE, related_name="rating")
+    player = models.OneToOneField("players.Player", primary_key=True, on_delete=models.CASCADE, related_name="rating")
     rating = models.FloatField(default=glicko2.DEFAULT_RATING)
     rd = models.FloatField(default=glicko2.DEFAULT_RD)
     volatility = models.FloatField(default=glicko2.DEFAULT_VOLATILITY)
@@ -49,8 +49,8 @@ class RatingChange(models.Model):
     """
 
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="rating_changes")
-    player = models.ForeignKey("lobby.Player", on_delete=models.CASCADE, related_name="rating_changes")
-    opponent = models.ForeignKey("lobby.Player", null=True, on_delete=models.SET_NULL, related_name="+")
+    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="rating_changes")
+    opponent = models.ForeignKey("players.Player", null=True, on_delete=models.SET_NULL, related_name="+")
     colour = models.CharField(max_length=6)
     score = models.FloatField()
     rating_before = models.FloatField()

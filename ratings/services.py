@@ -1,7 +1,7 @@
 """Applying a finished game's result to both players' ratings, exactly once.
 
-The result is applied inside the transaction that ends the game (``games.services`` calls
-:func:`rating_on_game_finished` from its finish hooks while it holds the room's row lock), so a game's
+The result arrives as plain data (:class:`GameResult`) inside the transaction that ends the game: the
+games layer calls :func:`rating_apply_result` while its caller holds the room's row lock, so a game's
 end and its rating changes commit together or not at all. Two endings racing each other (a winning drop
 against a resignation, a timeout against a drop) queue on that lock; the second finds the game over and
 changes nothing. The unique (game, player) constraint on :class:`RatingChange` is the last line of defence.
@@ -9,42 +9,27 @@ changes nothing. The unique (game, player) constraint on :class:`RatingChange` i
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import transaction
 
-from games.models import Game, GameStatus
 from ratings import glicko2
 from ratings.models import PlayerRating, RatingChange
 from ratings.selectors import current_rating
 
 
-def game_scores(game: Game) -> tuple[float, float] | None:
-    """(red's score, yellow's score) of a finished game, or None while it is being played.
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """A finished rated game as the ratings see it: who played which colour and Red's score.
 
-    A win scores 1, a loss 0 and a draw ½ each; a resignation is a loss for the one who resigned.
+    The games layer builds it (only for games that count: ranked, two different people, no CPU seat).
     """
-    if game.status == GameStatus.DRAWN:
-        return 0.5, 0.5
-    if game.status in (GameStatus.WON, GameStatus.RESIGNED) and game.winner_seat is not None:
-        red_won = game.winner_seat == game.red_seat
-        return (1.0, 0.0) if red_won else (0.0, 1.0)
-    return None
 
-
-def game_is_rated(game: Game) -> bool:
-    """Whether ``game`` changes ratings: a ranked game between two different people.
-
-    ``Game.ranked`` was fixed when the game started (the room's rule, and no CPU seat then); a CPU
-    standing in for an absent player later does not change it.
-    """
-    return (
-        game.ranked
-        and not (game.red_cpu or game.yellow_cpu)
-        and game.red_player_id is not None
-        and game.yellow_player_id is not None
-        and game.red_player_id != game.yellow_player_id
-    )
+    game_id: object
+    red_player_id: object
+    yellow_player_id: object
+    red_score: float  # 1 win, 0.5 draw, 0 loss (a resignation is a loss)
 
 
 def established_until(rating: glicko2.Rating, *, rated_at: datetime) -> datetime | None:
@@ -81,23 +66,22 @@ def _record(row: PlayerRating, *, before: glicko2.Rating, after: glicko2.Rating,
     row.save()
 
 
-def rating_apply_result(*, game: Game, now: datetime) -> tuple[RatingChange, RatingChange] | None:
-    """Rate the finished ``game`` for both players; returns (red's change, yellow's change).
+def rating_apply_result(*, result: GameResult, now: datetime) -> tuple[RatingChange, RatingChange] | None:
+    """Rate a finished game for both players; returns (red's change, yellow's change).
 
-    Returns None, changing nothing, when the game is not rated (see :func:`game_is_rated`), not
-    finished, or already rated. Each player's RD first grows for the days since their last rated game,
-    then both are rated from those pre-game ratings as one Glicko-2 rating period.
+    Returns None, changing nothing, when the game was rated already. Each player's RD first grows for
+    the days since their last rated game, then both are rated from those pre-game ratings as one
+    Glicko-2 rating period.
 
-    Caller's duty: call this in the transaction that ends the game, holding the room's lock (the
-    finish hook does). Raises ``IntegrityError`` if, against that duty, the game was rated already.
+    Caller's duty: call this in the transaction that ends the game, holding the lock that serialises
+    the game (the games layer does). Raises ``IntegrityError`` if, against that duty, the game was rated
+    already by a concurrent transaction.
     """
-    scores = game_scores(game)
-    if scores is None or not game_is_rated(game):
-        return None
+    scores = (result.red_score, 1.0 - result.red_score)
     with transaction.atomic():
-        if RatingChange.objects.filter(game=game).exists():
+        if RatingChange.objects.filter(game_id=result.game_id).exists():
             return None
-        red_id, yellow_id = game.red_player_id, game.yellow_player_id
+        red_id, yellow_id = result.red_player_id, result.yellow_player_id
         rows = _locked_ratings([red_id, yellow_id])
         red_row, yellow_row = rows[red_id], rows[yellow_id]
         red_before = current_rating(red_row, now=now)
@@ -111,17 +95,11 @@ def rating_apply_result(*, game: Game, now: datetime) -> tuple[RatingChange, Rat
             _record(row, before=before, after=after, score=score, now=now)
             changes.append(
                 RatingChange(
-                    game=game, player_id=row.player_id, opponent_id=opponent, colour=colour, score=score,
-                    rating_before=before.rating, rating_after=after.rating, change=after.rating - before.rating,
-                    rd_before=before.rd, rd_after=after.rd,
+                    game_id=result.game_id, player_id=row.player_id, opponent_id=opponent, colour=colour,
+                    score=score, rating_before=before.rating, rating_after=after.rating,
+                    change=after.rating - before.rating, rd_before=before.rd, rd_after=after.rd,
                     volatility_before=before.volatility, volatility_after=after.volatility, rated_at=now,
                 )
             )
         red_change, yellow_change = RatingChange.objects.bulk_create(changes)
         return red_change, yellow_change
-
-
-def rating_on_game_finished(game: Game) -> None:
-    """The finish hook ``games.services`` calls for every game that ends (registered in ``apps.py``)."""
-    if game.finished_at is not None:
-        rating_apply_result(game=game, now=game.finished_at)

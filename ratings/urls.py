@@ -2,9 +2,8 @@
 
 from django.urls import path
 
-from ratings.views import LeaderboardView, PlayerDetailView
+from ratings.views import LeaderboardView
 
 urlpatterns = [
     path("ratings", LeaderboardView.as_view(), name="ratings"),
-    path("players/<str:player_id>", PlayerDetailView.as_view(), name="player"),
 ]

@@ -1,4 +1,4 @@
-"""REST endpoints of ratings: the leaderboard and player pages. Views only translate HTTP.
+"""REST endpoints of ratings: the leaderboard. Views only translate HTTP (the player page is in games.views).
 
 The serializers describe the answers for the OpenAPI schema and parse the query; the data come from
 :mod:`ratings.selectors`.
@@ -9,13 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from ratings.selectors import leaderboard, player_profile
+from ratings.selectors import leaderboard
 
 DEFAULT_PAGE = 50
 MAX_PAGE = 100
@@ -57,37 +57,11 @@ class LeaderboardQuery(serializers.Serializer[Any]):
     include_provisional = serializers.BooleanField(required=False, default=False)
 
 
-class RecentGameOut(serializers.Serializer[Any]):
-    id = serializers.UUIDField()
-    colour = serializers.ChoiceField(choices=["red", "yellow"])
-    opponent = PlayerRefOut(allow_null=True)
-    opponent_cpu = serializers.BooleanField()
-    result = serializers.ChoiceField(choices=["win", "draw", "loss"], allow_null=True)
-    rated = serializers.BooleanField()
-    rating_before = serializers.FloatField(allow_null=True)
-    rating_after = serializers.FloatField(allow_null=True)
-    rating_change = serializers.FloatField(allow_null=True)
-    finished_at = serializers.DateTimeField()
-
-
 class HistoryPointOut(serializers.Serializer[Any]):
     game = serializers.UUIDField()
     at = serializers.DateTimeField()
     rating = serializers.FloatField()
     rd = serializers.FloatField()
-
-
-class PlayerOut(RatingFields):
-    id = serializers.UUIDField()
-    name = serializers.CharField()
-    account = serializers.BooleanField(help_text="The player belongs to an account.")
-    games = serializers.IntegerField()
-    wins = serializers.IntegerField()
-    draws = serializers.IntegerField()
-    losses = serializers.IntegerField()
-    last_rated_at = serializers.DateTimeField(allow_null=True)
-    recent_games = RecentGameOut(many=True)
-    history = HistoryPointOut(many=True)
 
 
 class LeaderboardView(APIView):
@@ -103,17 +77,3 @@ class LeaderboardView(APIView):
             problems = "; ".join(f"{field}: {' '.join(map(str, errs))}" for field, errs in query.errors.items())
             return Response({"code": "bad_query", "message": problems}, status=400)
         return Response(leaderboard(now=timezone.now(), **query.validated_data))
-
-
-class PlayerDetailView(APIView):
-    @extend_schema(
-        operation_id="players_retrieve",
-        parameters=[OpenApiParameter("player_id", str, OpenApiParameter.PATH, description="The player's id (UUID).")],
-        responses={200: PlayerOut, 404: OpenApiResponse(ErrorOut, description="no such player")},
-    )
-    def get(self, request: Request, player_id: str) -> Response:
-        """A player's page: rating, record, recent games and the rating history (one point per rated game)."""
-        profile = player_profile(player_id, now=timezone.now())
-        if profile is None:
-            return Response({"code": "no_player", "message": "There is no such player."}, status=404)
-        return Response(profile)

@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import os
+import shutil
 
 import pytest
 
 POSTGRES_CONFIGURED = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
 REDIS_CONFIGURED = bool(os.environ.get("REDIS_URL", "").strip())
+# Debian's nginx (.ci/run installs it), for the deployment test; /usr/sbin may be missing from PATH.
+NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if os.access("/usr/sbin/nginx", os.X_OK) else None)
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Skip tests for services that are not configured, saying why. In CI nothing may skip for that."""
+    """Skip tests for services (or nginx) that are missing, saying why. In CI nothing may skip for that."""
     reasons = {
         "postgres": None if POSTGRES_CONFIGURED else "DATABASE_URL is not a PostgreSQL URL",
         "redis": None if REDIS_CONFIGURED else "REDIS_URL is not set",
+        "nginx": None if NGINX else "nginx is not installed (apt-get install nginx)",
     }
     # Browser tests last: Playwright's sync API must not share the thread with async tests before them.
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
@@ -38,7 +42,7 @@ def _quick_cpu(settings):
 async def scheduler_cleanup():
     """Stop this test loop's game scheduler before the loop closes."""
     yield
-    from games import scheduler
+    from lobby import scheduler
 
     await scheduler.stop_running()
 

@@ -12,9 +12,10 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.utils import timezone
 
 from config.asgi import application
-from lobby.identity import session_attach
-from lobby.models import Player
-from lobby.services import player_create, room_create
+from lobby.services import room_create
+from players.identity import session_attach
+from players.models import Player
+from players.services import player_create
 
 ORIGIN = (b"origin", b"http://localhost")
 

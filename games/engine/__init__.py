@@ -31,8 +31,8 @@ from games.engine.bitboard import (
     threat_cells,
     winning_line_at,
 )
-from games.engine.errors import BadPeg, EngineError, GameOver, PegFull
-from games.engine.position import Position, transform_position
+from games.engine.errors import BadPeg, EngineError
+from games.engine.position import GameOver, PegFull, Position, transform_position
 from games.engine.symmetry import (
     COMPOSE,
     INVERSE,

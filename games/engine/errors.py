@@ -1,11 +1,11 @@
-"""Rule violations, each with a stable machine ``code`` and a ``message`` a player can read."""
+"""Rule violations, each with a stable machine ``code`` and a ``message`` a player can read.
+
+The base and the errors of reading values live here, below the values; the errors of playing a move
+(``PegFull``, ``GameOver``) live with :class:`~games.engine.position.Position`, which raises them, so the
+engine's modules import one another in one direction only.
+"""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from games.engine.values import Outcome, Peg
 
 
 class EngineError(ValueError):
@@ -33,24 +33,3 @@ class BadPeg(EngineError):
     def __init__(self, name: str, *, ply: int | None = None) -> None:
         super().__init__(f'"{name}" is not a peg.', ply=ply)
         self.name = name
-
-
-class PegFull(EngineError):
-    """A drop on a peg that already holds four beads; the position is unchanged."""
-
-    code = "peg_full"
-
-    def __init__(self, peg: Peg, *, ply: int | None = None) -> None:
-        super().__init__(f"Peg {peg} is full: it already holds 4 beads.", ply=ply)
-        self.peg = peg
-
-
-class GameOver(EngineError):
-    """A move attempted after the game has been won or drawn."""
-
-    code = "game_over"
-
-    def __init__(self, outcome: Outcome, *, ply: int | None = None) -> None:
-        result = "it was a draw" if outcome.winner is None else f"{outcome.winner} won"
-        super().__init__(f"The game is over: {result}.", ply=ply)
-        self.outcome = outcome

@@ -5,12 +5,33 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from games.engine import bitboard as bb
-from games.engine.errors import BadPeg, EngineError, GameOver, PegFull
+from games.engine.errors import BadPeg, EngineError
 from games.engine.symmetry import Symmetry, canonical_form
 from games.engine.values import Cell, Colour, Outcome, Peg, Status, Threat
 
 _DRAW = Outcome(winner=None, line=None)
 _PEGS: tuple[Peg, ...] = tuple(Peg)
+
+
+class PegFull(EngineError):
+    """A drop on a peg that already holds four beads; the position is unchanged."""
+
+    code = "peg_full"
+
+    def __init__(self, peg: Peg, *, ply: int | None = None) -> None:
+        super().__init__(f"Peg {peg} is full: it already holds 4 beads.", ply=ply)
+        self.peg = peg
+
+
+class GameOver(EngineError):
+    """A move attempted after the game has been won or drawn."""
+
+    code = "game_over"
+
+    def __init__(self, outcome: Outcome, *, ply: int | None = None) -> None:
+        result = "it was a draw" if outcome.winner is None else f"{outcome.winner} won"
+        super().__init__(f"The game is over: {result}.", ply=ply)
+        self.outcome = outcome
 
 
 @dataclass(frozen=True, slots=True)

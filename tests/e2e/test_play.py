@@ -138,6 +138,8 @@ def test_arrow_keys_and_enter_play_a_move_relative_to_the_camera(new_page) -> No
     # Turn the board about half way round by dragging; a drag is not a move.
     wait_my_turn(page)
     plies = ply(page)
+    # The top view's Enter may have scrolled the page: bring the board back under the mouse.
+    page.locator("#board3d canvas").scroll_into_view_if_needed()
     box = page.locator("#board3d canvas").bounding_box()
     if box is not None:
         y = box["y"] + box["height"] * 0.75

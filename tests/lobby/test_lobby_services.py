@@ -8,9 +8,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.core.management import call_command
 
-from lobby.errors import Refused
+from common.errors import Refused
 from lobby.models import Room
-from lobby.services import clean_player_name, player_create, room_create, room_sit, rooms_close_idle
+from lobby.services import room_create, room_sit, rooms_close_idle
+from players.services import clean_player_name, player_create
 
 pytestmark = pytest.mark.django_db
 
@@ -45,6 +46,6 @@ def test_names_are_tidied(raw, clean):
 
 @pytest.mark.parametrize("stored", ["not-a-uuid", 12, "00000000-0000-0000-0000-000000000000", None])
 def test_a_session_with_a_bad_or_unknown_player_id_has_no_player(stored):
-    from lobby.identity import SESSION_KEY, session_player
+    from players.identity import SESSION_KEY, session_player
 
     assert session_player({SESSION_KEY: stored}) is None

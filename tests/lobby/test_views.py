@@ -51,7 +51,8 @@ def test_create_room_with_defaults(device):
     assert response.status_code == 201
     room = response.json()
     assert room["type"] == "room"
-    assert room["rules"] == {"turn_seconds": None, "alternate_first": True, "ranked": True, "cpu_level": 3}
+    assert room["rules"] == {"turn_seconds": None, "alternate_first": True, "ranked": True, "cpu_level": 3,
+                             "spectator_chat": True}
     code = room["code"]
     assert len(code) == 6 and not set(code) & set("01OI")
     assert room["you"]["seat"] == 1 and room["host"] == room["you"]["player"]
@@ -69,6 +70,7 @@ def test_room_codes_differ(device):
 @pytest.mark.parametrize(
     "rules",
     [{"turn_seconds": 45}, {"cpu_level": 0}, {"cpu_level": 6}, {"ranked": "yes"}, {"colour": "red"},
+     {"spectator_chat": "no"},
      {"turn_seconds": True}, [1, 2]],
 )
 def test_bad_house_rules_are_refused(device, rules):
@@ -88,8 +90,8 @@ def test_room_seen_by_another_device_and_unknown_room(device):
 def test_game_record(device):
     from django.utils import timezone
 
-    from games.services import game_drop, game_start
-    from lobby.models import Player
+    from lobby.play import game_drop, game_start
+    from players.models import Player
 
     code = post(device, "/api/rooms", {}).json()["code"]
     player = Player.objects.get()

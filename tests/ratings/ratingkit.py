@@ -6,9 +6,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from games.models import Game
-from games.services import game_cpu_move, game_drop, game_due_job, game_start, games_claim_due
-from lobby.models import Player
-from lobby.services import player_create, room_create, room_sit
+from games.services import games_claim_due
+from lobby.play import game_cpu_move, game_drop, game_due_job, game_start
+from lobby.services import room_create, room_sit
+from players.models import Player
+from players.services import player_create
 
 T0 = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 RED_WINS = "a1 b1 a1 b1 a1 b1 a1"  # red stacks four on a1

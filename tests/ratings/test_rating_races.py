@@ -9,9 +9,10 @@ from datetime import timedelta
 import pytest
 from django.db import connection
 
+from common.errors import Refused
 from games.models import Game, GameStatus
-from games.services import game_cpu_move, game_drop, game_due_job, game_resign, games_claim_due
-from lobby.errors import Refused
+from games.services import games_claim_due
+from lobby.play import game_cpu_move, game_drop, game_due_job, game_resign
 from lobby.services import connection_open
 from ratings.models import PlayerRating, RatingChange
 from tests.ratings.ratingkit import at, make_table

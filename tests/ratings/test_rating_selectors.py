@@ -7,11 +7,13 @@ from datetime import timedelta
 import pytest
 
 from games.models import GameStatus
+from games.selectors import player_profile
 from lobby.selectors import room_snapshot
-from lobby.services import player_create, room_stand
+from lobby.services import room_stand
+from players.services import player_create
 from ratings import glicko2
 from ratings.models import PlayerRating
-from ratings.selectors import current_rating, leaderboard, player_profile, rating_display
+from ratings.selectors import current_rating, leaderboard, rating_display
 from ratings.services import established_until
 from tests.ratings.ratingkit import RED_WINS, at, make_table, play_game
 
@@ -180,8 +182,8 @@ def test_unrated_games_are_listed_without_a_rating_change():
     assert page["history"] == []
     assert page["recent_games"] == [
         {
-            "id": str(game.id), "colour": "red", "opponent": None, "opponent_cpu": True, "result": "win",
-            "rated": False, "rating_before": None, "rating_after": None, "rating_change": None,
+            "id": str(game.id), "colour": "red", "opponent": None, "opponent_cpu": True, "status": "won",
+            "result": "win", "rated": False, "rating_before": None, "rating_after": None, "rating_change": None,
             "finished_at": page["recent_games"][0]["finished_at"],
         }
     ]

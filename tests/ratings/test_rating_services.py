@@ -6,11 +6,12 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from games.models import Game, GameStatus
-from games.services import GAME_FINISHED_HOOKS, game_resign
+from games.services import game_result, game_scores
 from lobby.models import Seat
+from lobby.play import game_resign
 from ratings import glicko2
 from ratings.models import PlayerRating, RatingChange
-from ratings.services import established_until, game_scores, rating_apply_result, rating_on_game_finished
+from ratings.services import established_until, rating_apply_result
 from tests.ratings.ratingkit import RED_WINS, YELLOW_WINS, at, make_table, play_game
 from tests.records import DRAWN_RECORD
 
@@ -23,10 +24,6 @@ def row(player) -> PlayerRating:
 
 def change(game, player) -> RatingChange:
     return RatingChange.objects.get(game=game, player=player)
-
-
-def test_the_finish_hook_is_registered_once():
-    assert GAME_FINISHED_HOOKS.count(rating_on_game_finished) == 1
 
 
 def test_a_ranked_win_moves_both_ratings_exactly_as_glicko2():
@@ -96,7 +93,9 @@ def test_applying_twice_changes_nothing_the_second_time():
     table = make_table()
     game = play_game(table, RED_WINS, now=at())
     before = list(PlayerRating.objects.order_by("player_id").values())
-    assert rating_apply_result(game=game, now=at(100)) is None
+    result = game_result(game)
+    assert result is not None
+    assert rating_apply_result(result=result, now=at(100)) is None
     assert RatingChange.objects.filter(game=game).count() == 2
     assert list(PlayerRating.objects.order_by("player_id").values()) == before
 
@@ -137,7 +136,7 @@ def test_a_game_still_playing_is_not_rated():
     table = make_table()
     game = table.start(now=at())
     assert game_scores(game) is None
-    assert rating_apply_result(game=game, now=at()) is None
+    assert game_result(game) is None
 
 
 def test_idle_days_grow_the_rd_before_the_next_game_is_rated():

@@ -56,6 +56,13 @@ export function seatColour(game, seat) {
   return game.red_seat === seat ? "red" : "yellow";
 }
 
+/** Why a game ended without a result ("abandoned"), from its reason. */
+export function abandonedText(reason) {
+  return reason === "idle"
+    ? "Abandoned: the room was closed after a long time without activity. Unrated."
+    : "Abandoned: the room was closed before the game ended. Unrated.";
+}
+
 export function capitalise(s) {
   return s ? s[0].toUpperCase() + s.slice(1) : s;
 }

@@ -149,7 +149,7 @@ async function findRunningGames() {
         const seated = room.you && room.you.seat != null;
         if (seated && room.game && room.game.status === "playing") found.push([code, room]);
       } catch (err) {
-        if (err.status === 404) forgetRoom(code);
+        if (err.status === 404 || err.status === 410) forgetRoom(code);
       }
     }),
   );

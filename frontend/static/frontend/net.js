@@ -8,7 +8,7 @@ const PING_EVERY = 15000;
 export class RoomSocket {
   /**
    * @param {string} code room code
-   * @param {{onRoom, onError, onNotice, onStatus, onGone}} handlers
+   * @param {{onRoom, onError, onNotice, onStatus, onGone, onChat, onChatHistory}} handlers
    */
   constructor(code, handlers) {
     this.code = code;
@@ -55,10 +55,11 @@ export class RoomSocket {
       if (this.ws !== ws) return;
       clearInterval(this.pinger);
       this.ws = null;
-      if (ev.code === 4404) {
+      // 4404 unknown room, 4410 room closed, 4403 banned player: reconnecting would not help.
+      if (ev.code === 4404 || ev.code === 4410 || ev.code === 4403) {
         this.closedForGood = true;
-        this.status("gone");
-        this.h.onGone?.();
+        this.status(ev.code === 4404 ? "gone" : ev.code === 4410 ? "closed" : "banned");
+        this.h.onGone?.(ev.code);
         return;
       }
       this.scheduleReconnect();
@@ -121,6 +122,12 @@ export class RoomSocket {
         break;
       case "notice":
         this.h.onNotice?.(frame);
+        break;
+      case "chat":
+        this.h.onChat?.(frame);
+        break;
+      case "chat_history":
+        this.h.onChatHistory?.(frame);
         break;
       default:
         break;

@@ -110,8 +110,10 @@ function gameRow(g) {
   tr.dataset.game = g.id;
   const result = td(tr);
   const badge = document.createElement("span");
-  badge.className = `result-badge ${g.result || "open"}`;
-  badge.textContent = RESULT_TEXT[g.result] || "In play";
+  const abandoned = g.status === "abandoned";
+  badge.className = `result-badge ${g.result || (abandoned ? "abandoned" : "open")}`;
+  badge.textContent = RESULT_TEXT[g.result] || (abandoned ? "Abandoned" : "In play");
+  if (abandoned) badge.title = "The room closed before the game ended: no result, unrated.";
   result.appendChild(badge);
 
   const opp = td(tr, "opponent");

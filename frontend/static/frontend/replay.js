@@ -2,7 +2,7 @@
 
 import { apiGet } from "./api.js";
 import { createBoard3D } from "./board3d.js";
-import { capitalise, replay } from "./game.js";
+import { abandonedText, capitalise, replay } from "./game.js";
 import { TopView } from "./topview.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -52,6 +52,7 @@ function play() {
 
 function describe(rec) {
   if (rec.status === "drawn") return "Draw: the board filled up.";
+  if (rec.status === "abandoned") return abandonedText(rec.reason);
   if (!rec.winner) return "Game in progress.";
   const loser = rec.winner === "red" ? "yellow" : "red";
   return rec.reason === "resignation"

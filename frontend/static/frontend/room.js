@@ -11,8 +11,9 @@ import {
   signedPoints,
 } from "./api.js";
 import { createBoard3D } from "./board3d.js";
+import { RoomChat } from "./chat.js";
 import { errorOutcome } from "./errors.js";
-import { SIZE, capitalise, fullPegMessage, replay, seatColour } from "./game.js";
+import { SIZE, abandonedText, capitalise, fullPegMessage, replay, seatColour } from "./game.js";
 import { RoomSocket } from "./net.js";
 import { rememberRoom } from "./recent.js";
 import { TopView } from "./topview.js";
@@ -54,6 +55,11 @@ function isMyTurn() {
   return isPlaying() && mySeat() != null && g.to_move_seat === mySeat();
 }
 
+/** A closed room shows its last state; nothing can be done in it any more. */
+function isClosed() {
+  return !!(S.room && S.room.closed_at);
+}
+
 /** True for a viewer without a seat: they watch, and see no controls they cannot use. */
 function isWatching() {
   return !!S.room && mySeat() == null;
@@ -61,7 +67,7 @@ function isWatching() {
 
 /** A seat this viewer could take now (a free one, or the CPU's between games). */
 function canSit() {
-  return isWatching() && S.room.seats.some((s) => !s.player && (!s.cpu || !isPlaying()));
+  return isWatching() && !isClosed() && S.room.seats.some((s) => !s.player && (!s.cpu || !isPlaying()));
 }
 
 function isHost() {
@@ -232,6 +238,7 @@ function sendRules() {
     alternate_first: f.alternate_first.checked,
     ranked: f.ranked.checked,
     cpu_level: Number(f.cpu_level.value),
+    spectator_chat: f.spectator_chat.checked,
   });
 }
 
@@ -353,6 +360,10 @@ function renderResult() {
     head = "Draw";
     detail = "The board is full with no four in a row.";
     el.dataset.outcome = "draw";
+  } else if (g.status === "abandoned") {
+    head = "Abandoned";
+    detail = abandonedText(g.reason);
+    el.dataset.outcome = "abandoned";
   } else {
     const winnerColour = seatColour(g, g.winner_seat);
     const loserColour = winnerColour === "red" ? "yellow" : "red";
@@ -440,12 +451,12 @@ function stakes(seat) {
 /** The buttons under the board: only what this viewer can do now, so it shows without scrolling. */
 function renderControls() {
   const g = game();
-  const seated = mySeat() != null;
+  const seated = mySeat() != null && !isClosed();
   const over = g && g.status !== "playing";
   const sit = canSit();
   $("#sit-box").hidden = !sit;
   if (sit && !$("#sit-name").value) $("#sit-name").value = rememberedName();
-  $("#start").hidden = !(isHost() && !g);
+  $("#start").hidden = !(isHost() && !g && !isClosed());
   const again = $("#again");
   again.hidden = !(seated && over);
   const mine = seatOf(mySeat());
@@ -463,12 +474,13 @@ function renderControls() {
 function renderRules() {
   const f = $("#rules");
   const r = S.room.rules || {};
-  const editable = isHost() && !isPlaying();
+  const editable = isHost() && !isPlaying() && !isClosed();
   if (!f.contains(document.activeElement)) {
     f.turn_seconds.value = r.turn_seconds ? String(r.turn_seconds) : "";
     f.alternate_first.checked = !!r.alternate_first;
     f.ranked.checked = !!r.ranked;
     f.cpu_level.value = String(r.cpu_level || 3);
+    f.spectator_chat.checked = r.spectator_chat !== false;
   }
   for (const el of f.elements) el.disabled = !editable;
   $("#rules-note").textContent = isHost()
@@ -534,6 +546,7 @@ function onRoom(frame) {
     rememberRoom(CODE);
   }
   render();
+  chat.setRoom(frame);
   if (g && prev && prev.game && prev.game.id !== g.id && frame.you && frame.you.seat != null) showTurn();
   maybeAutostart();
 }
@@ -555,6 +568,7 @@ function maybeAutostart() {
 }
 
 function onError(frame) {
+  if (chat.claimError(frame)) return; // the answer to a chat message: shown in the chat
   const pendingPeg = S.pendingPly != null ? S.pendingPeg : null;
   const outcome = errorOutcome(frame, pendingPeg);
   // The server changed nothing: whatever was in flight is over, and the board takes taps again.
@@ -584,12 +598,23 @@ function onStatus(state) {
   el.dataset.state = state;
   document.body.classList.toggle("is-reconnecting", state === "reconnecting");
   el.textContent =
-    { connecting: "Connecting…", open: "Connected", reconnecting: "Reconnecting…", gone: "This room does not exist." }[state] ||
-    state;
+    {
+      connecting: "Connecting…",
+      open: "Connected",
+      reconnecting: "Reconnecting…",
+      gone: "This room does not exist.",
+      closed: "This room is closed.",
+      banned: "Banned by a moderator.",
+    }[state] || state;
 }
 
-function onGone() {
-  $("#turn").innerHTML = '<b>Room not found.</b> <a href="/">Back to the start</a>';
+function onGone(code) {
+  const texts = {
+    4410: "<b>This room is closed.</b>",
+    4403: "<b>This player is banned by a moderator:</b> it cannot play or watch here.",
+  };
+  $("#turn").innerHTML = `${texts[code] || "<b>Room not found.</b>"} <a href="/">Back to the start</a>`;
+  $("#turn").dataset.gone = String(code || 4404);
 }
 
 // ---- wiring ------------------------------------------------------------------------------------
@@ -612,7 +637,16 @@ if (!board) {
   wrap.appendChild($("#topview"));
 }
 
-const sock = new RoomSocket(CODE, { onRoom, onError, onNotice, onStatus, onGone });
+const chat = new RoomChat($("#chat"), { send: (frame) => sock.send(frame), reconnect: () => sock.reconnectNow() });
+const sock = new RoomSocket(CODE, {
+  onRoom,
+  onError,
+  onNotice,
+  onStatus,
+  onGone,
+  onChat: (frame) => chat.add(frame),
+  onChatHistory: (frame) => chat.history(frame),
+});
 sock.connect();
 
 $("#share-link").value = `${location.origin}/r/${CODE}`;
@@ -687,4 +721,5 @@ window.__room = {
   },
   board,
   socket: sock,
+  chat,
 };

@@ -7,7 +7,9 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.test import Client
 
-from lobby.accounts import (
+from common.errors import Refused
+from lobby.services import room_create, room_sit
+from players.accounts import (
     LOGIN_FAILURES_PER_ADDRESS,
     LOGIN_FAILURES_PER_NAME,
     LOGIN_WINDOW,
@@ -15,9 +17,8 @@ from lobby.accounts import (
     account_login,
     account_register,
 )
-from lobby.errors import Refused
-from lobby.models import Player
-from lobby.services import player_create, room_create, room_sit
+from players.models import Player
+from players.services import player_create
 from ratings.models import PlayerRating
 from tests.ratings.ratingkit import RED_WINS, Table, at, play_game
 

@@ -1,4 +1,7 @@
-"""Refusals: a request that breaks a room's rules. Each has a stable code and a sentence for a player."""
+"""Refusals: a request that breaks the rules of a room, a game or an account.
+
+Each has a stable code and a sentence for a player.
+"""
 
 from __future__ import annotations
 

@@ -6,13 +6,20 @@ id, so its rating, games and history stay with it. Login attempts that fail are 
 and address, and per address, in Django's cache; too many within the window are refused with
 ``rate_limited``.
 
+Logging into an account on a device whose player is a guest replaces that guest on the device; the
+guest's unfinished rooms would be out of reach from then on, so the layers above hear of it through
+:data:`GUEST_REPLACED_HOOKS` (the rooms hand the guest's seats over to the account, or close the room)
+in the login's transaction.
+
 The ``session_*`` helpers at the end are the only code that touches the HTTP session for accounts.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from django.contrib.auth import login, logout
@@ -25,16 +32,21 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from rest_framework.request import Request
 
-from lobby.errors import Refused
-from lobby.identity import session_attach, session_player
-from lobby.models import Player
-from lobby.services import clean_player_name, player_create
+from common.errors import Refused
+from players.identity import session_attach, session_player
+from players.models import Player
+from players.services import clean_player_name, player_create
+
+log = logging.getLogger(__name__)
 
 USERNAME_PATTERN = re.compile(r"^[\w.-]{3,24}$")
 # Failed logins allowed per (username, address) and per address alone within LOGIN_WINDOW.
 LOGIN_FAILURES_PER_NAME = 5
 LOGIN_FAILURES_PER_ADDRESS = 30
 LOGIN_WINDOW = timedelta(minutes=15)
+
+# Called with (the device's guest, the account's player, now) inside the login's transaction.
+GUEST_REPLACED_HOOKS: list[Callable[[Player, Player, datetime], None]] = []
 
 
 class RateLimited(Refused):
@@ -132,11 +144,14 @@ def _count_failure(username: str, address: str, *, now: datetime) -> None:
         cache.set(key, (count + 1, since.timestamp()), timeout=int(LOGIN_WINDOW.total_seconds()) + 60)
 
 
-def account_login(*, username: object, password: object, address: str, now: datetime) -> Player:
+def account_login(
+    *, username: object, password: object, address: str, now: datetime, guest: Player | None = None
+) -> Player:
     """The player of the account with this username (any case) and password.
 
     ``address`` is the client's IP address, for rate limiting. A successful login clears the
-    username's failure count.
+    username's failure count. ``guest`` is the device's player before the login: if it is a guest
+    (no account) other than the account's player, its rooms are handed over (:func:`guest_hand_over`).
 
     Raises:
         Refused: bad_credentials (unknown username, wrong password, or an inactive account; the
@@ -156,7 +171,18 @@ def account_login(*, username: object, password: object, address: str, now: date
         _count_failure(name, address, now=now)
         raise Refused("bad_credentials", "That username and password do not match an account.")
     cache.delete(_throttle_keys(name, address)[0][0])
+    if guest is not None and guest.user_id is None and guest.pk != player.pk:
+        guest_hand_over(guest=guest, account=player, now=now)
     return player
+
+
+def guest_hand_over(*, guest: Player, account: Player, now: datetime) -> None:
+    """The device's ``guest`` is replaced by ``account``'s player: the hooks hand its rooms over, in one
+    transaction. The guest player itself stays, with its finished games and rating."""
+    with transaction.atomic():
+        for hook in GUEST_REPLACED_HOOKS:
+            hook(guest, account, now)
+    log.info("guest %s replaced by account player %s on login", guest.pk, account.pk, extra={"player": account.pk})
 
 
 # --- the session (the only HTTP-aware part) ------------------------------------------------------

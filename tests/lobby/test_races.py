@@ -8,10 +8,11 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
+from common.errors import Refused
 from games.models import Move
-from games.services import game_drop, game_start
-from lobby.errors import Refused
-from lobby.services import player_create, room_create, room_sit
+from lobby.play import game_drop, game_start
+from lobby.services import room_create, room_sit
+from players.services import player_create
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -9,9 +9,16 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from lobby.chat import CHATS, PHRASES
 from lobby.rules import RULE_FIELDS
 
 MAX_FRAME_BYTES = 4096
+
+# Close codes of the room websocket. After these the page does not reconnect, except CLOSE_PLAYER_CHANGED.
+CLOSE_BANNED = 4403  # the device's player is banned (an error frame "banned" comes first)
+CLOSE_UNKNOWN_ROOM = 4404  # no room has this code
+CLOSE_PLAYER_CHANGED = 4409  # the device logged into an account: reconnect, as the account's player
+CLOSE_ROOM_CLOSED = 4410  # the room is closed (its last snapshot and an error frame "room_closed" come first)
 
 
 class BadFrame(Exception):
@@ -64,7 +71,16 @@ class Ping:
     pass
 
 
-Command = Sit | Stand | SetRules | Start | Drop | Resign | Again | Ping
+@dataclass(frozen=True, slots=True)
+class Say:
+    """A chat message: exactly one of ``text`` and ``phrase`` is set."""
+
+    chat: str
+    text: str | None
+    phrase: str | None
+
+
+Command = Sit | Stand | SetRules | Start | Drop | Resign | Again | Ping | Say
 
 _NO_FIELDS: dict[str, type[Command]] = {
     "sit": Sit, "stand": Stand, "start": Start, "resign": Resign, "again": Again, "ping": Ping,
@@ -110,7 +126,22 @@ def parse_frame(text: str | None, data: bytes | None = None) -> Command:
         if not changes:
             raise BadFrame("A rules frame needs at least one rule to change.")
         return SetRules(changes=changes)
+    if kind == "say":
+        return _parse_say(frame)
     raise BadFrame(f'Unknown frame type "{kind[:40]}".')
+
+
+def _parse_say(frame: dict[str, Any]) -> Say:
+    chat, text, phrase = frame.get("chat"), frame.get("text"), frame.get("phrase")
+    if not isinstance(chat, str) or chat not in CHATS:
+        raise BadFrame('A say needs "chat": "players" or "spectators".')
+    if (text is None) == (phrase is None):
+        raise BadFrame('A say needs either "text" or "phrase".')
+    if text is not None and not isinstance(text, str):
+        raise BadFrame('A say\'s "text" must be a string.')
+    if phrase is not None and (not isinstance(phrase, str) or phrase not in PHRASES):
+        raise BadFrame(f"Unknown phrase; the phrases are {', '.join(PHRASES)}.")
+    return Say(chat=chat, text=text, phrase=phrase)
 
 
 # --- outbound ----------------------------------------------------------------------------------------
@@ -133,3 +164,13 @@ def notice_frame(code: str, seat: int) -> dict[str, Any]:
 
 def pong_frame() -> dict[str, Any]:
     return {"type": "pong"}
+
+
+def chat_frame(message: dict[str, Any]) -> dict[str, Any]:
+    """One chat message (a :func:`lobby.chat.message_json`) as a frame."""
+    return {"type": "chat", **message}
+
+
+def chat_history_frame(messages: list[dict[str, Any]]) -> dict[str, Any]:
+    """The messages a connection may read, oldest first, each as its ``chat`` frame."""
+    return {"type": "chat_history", "messages": [chat_frame(message) for message in messages]}

@@ -1,6 +1,6 @@
 """REST endpoints of accounts: register, log in, log out, and who this device is. Views only translate HTTP.
 
-Every write needs the CSRF token (``lobby.auth.DeviceSessionAuthentication`` checks it on every unsafe
+Every write needs the CSRF token (``players.auth.DeviceSessionAuthentication`` checks it on every unsafe
 request, signed in or not).
 """
 
@@ -16,11 +16,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from lobby.accounts import RateLimited, account_login, account_register, session_sign_in, session_sign_out
-from lobby.errors import Refused
-from lobby.identity import session_player
-from lobby.models import Player
-from lobby.selectors import player_json
+from common.errors import Refused
+from players.accounts import RateLimited, account_login, account_register, session_sign_in, session_sign_out
+from players.identity import session_player
+from players.models import Player
+from players.selectors import player_json
 
 # How each refusal of the account services answers over HTTP (anything else: 400).
 REFUSAL_STATUS = {
@@ -111,11 +111,17 @@ class LoginView(APIView):
         },
     )
     def post(self, request: Request) -> Response:
-        """Bring the account's player to this device. The session key and CSRF token change."""
+        """Bring the account's player to this device. The session key and CSRF token change.
+
+        If the device's player was a guest, its unfinished rooms are handed over to the account (its
+        seats, its game being played, the rooms it hosts); a room where the account already sits is
+        closed instead, its game abandoned.
+        """
         username, password = credentials(request)
         try:
             player = account_login(
-                username=username, password=password, address=client_address(request), now=timezone.now()
+                username=username, password=password, address=client_address(request), now=timezone.now(),
+                guest=session_player(request.session),
             )
         except Refused as exc:
             return refusal(exc)

@@ -11,16 +11,17 @@ import pytest
 
 from games.engine.cpu import choose_move
 from games.models import Game, Move
-from games.services import game_cpu_move, game_drop, game_due_job, game_start, games_claim_due
+from games.services import games_claim_due
 from lobby.models import Seat
+from lobby.play import game_cpu_move, game_drop, game_due_job, game_start
 from lobby.services import (
     connection_close,
     connection_open,
     connections_sweep,
-    player_create,
     room_create,
     room_sit,
 )
+from players.services import player_create
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
-from lobby.models import Player
+from players.models import Player
 
 SESSION_KEY = "player_id"
 

@@ -13,8 +13,10 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 
-from games import wakeup
 from games.models import Game, GameStatus
+from games.selectors import room_latest_game
+from games.services import game_set_due
+from lobby import wakeup
 from lobby.models import Connection, Room, Seat
 
 
@@ -73,7 +75,7 @@ def next_due(
 
 # --- reading and writing the database ---------------------------------------------------------------
 def current_game(room: Room) -> Game | None:
-    return room.games.order_by("-number").first()
+    return room_latest_game(room.pk)
 
 
 def current_game_playing(room: Room) -> Game | None:
@@ -130,8 +132,7 @@ def reschedule(room: Room, *, now: datetime) -> Due | None:
         return None
     due = due_for(game, seat_states(room, now=now))
     at = due.at if due is not None else None
-    if game.due_at != at:
-        Game.objects.filter(pk=game.pk).update(due_at=at)
+    game_set_due(game, at)
     if at is not None and at <= now:
         wakeup.kick_on_commit()
     return due

@@ -17,9 +17,12 @@ from datetime import timedelta
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from games import cpu, wakeup
-from games.scheduling import DueReason
-from games.services import CpuJob, game_cpu_move, game_due_job, games_claim_due, games_next_due
+from common import logcontext
+from games import cpu
+from games.services import games_claim_due, games_next_due
+from lobby import wakeup
+from lobby.play import CpuJob, game_cpu_move, game_due_job
+from lobby.scheduling import DueReason
 from lobby.services import connections_sweep
 
 log = logging.getLogger(__name__)
@@ -94,10 +97,12 @@ class Scheduler:
         return min(TICK_SECONDS, max(MIN_WAIT_SECONDS, (next_due - timezone.now()).total_seconds()))
 
     async def _handle(self, game_id: str) -> None:
+        logcontext.bind(game=game_id)  # this task's own context: its log lines name the game
         try:
             job: CpuJob | None = await database_sync_to_async(game_due_job)(game_id=game_id, now=timezone.now())
             if job is None:
                 return
+            logcontext.bind(room=job.code)
             deadline_move = job.reason in (DueReason.TIMEOUT, DueReason.AWAY)
             peg = await cpu.compute_move(job.record, job.level, deadline_move=deadline_move)
             await database_sync_to_async(game_cpu_move)(job=job, peg=peg, now=timezone.now())

@@ -1,0 +1,57 @@
+"""The server's Prometheus metrics: defined here, in the lowest layer, so every layer above may record
+into them (``config.metrics`` serves them at ``GET /metrics``).
+
+Each server process keeps its own values (the default ``prometheus_client`` registry of the process);
+Prometheus scrapes every process and sums. The gauges of rooms open and games being played are not
+here: they are counted in the database at scrape time (``config.metrics``).
+"""
+
+from __future__ import annotations
+
+from prometheus_client import Counter, Gauge, Histogram
+
+# The kinds of move a game records: a person's, or the CPU's for a CPU seat, a timeout or a stand-in.
+MOVE_KINDS = ("person", "cpu", "timeout", "stand_in")
+CPU_LEVELS = ("1", "2", "3", "4", "5")
+
+MOVES = Counter(
+    "fourinarow_moves_total",
+    "Moves applied (committed), by kind: person, cpu (a CPU seat), timeout, stand_in.",
+    ["kind"],
+)
+MOVE_SERVICE_SECONDS = Histogram(
+    "fourinarow_move_service_seconds",
+    "Time a move service took, from the call to its commit or refusal (service: drop, cpu_move).",
+    ["service"],
+)
+WEBSOCKETS_OPEN = Gauge(
+    "fourinarow_websocket_connections_open",
+    "Room websockets accepted and joined to their room by this process, not yet disconnected.",
+)
+SCHEDULER_LATENESS_SECONDS = Histogram(
+    "fourinarow_scheduler_lateness_seconds",
+    "How late a due automatic action was taken up by the scheduler, after its due time (by reason).",
+    ["reason"],
+    buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0),
+)
+CPU_THINK_SECONDS = Histogram(
+    "fourinarow_cpu_think_seconds",
+    "Wall time from asking the CPU worker pool for a move to its answer, by CPU level.",
+    ["level"],
+    buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0),
+)
+FRAMES_REFUSED = Counter(
+    "fourinarow_frames_refused_total",
+    "Websocket frames answered with an error frame, by error code.",
+    ["code"],
+)
+CHANNEL_LAYER_SEND_FAILURES = Counter(
+    "fourinarow_channel_layer_send_failures_total",
+    "Sends to the channel layer that raised (a room's snapshot or notice not delivered).",
+)
+
+# Labels known in advance start at zero, so a rate() over them works from the first scrape.
+for _kind in MOVE_KINDS:
+    MOVES.labels(kind=_kind)
+for _level in CPU_LEVELS:
+    CPU_THINK_SECONDS.labels(level=_level)

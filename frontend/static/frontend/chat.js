@@ -1,0 +1,299 @@
+// The room's two chats: the players' and the spectators'. The server decides what this connection may
+// read and sends only that; this module keeps every message once (by id), renders them as text only,
+// writes in the chat this person may write in, and hides the messages of people muted on this device.
+
+import { rememberName, rememberedName, saveName } from "./api.js";
+
+/** Quick phrases travel as keys; each reader's page says them in its own words. */
+export const PHRASES = {
+  good_luck: "Good luck",
+  well_played: "Well played",
+  good_game: "Good game",
+  one_more: "One more?",
+  thanks: "Thanks",
+};
+export const MAX_CHARS = 200;
+const CHATS = ["players", "spectators"];
+// Error codes that answer a `say` (shown in the chat, not over the board) while one is on its way.
+const SAY_ERRORS = new Set(["too_long", "empty", "rate_limited", "not_allowed", "no_player", "bad_frame"]);
+const SAY_ANSWER_MS = 10000;
+const MUTED_KEY = "fiar3d.muted";
+
+function loadMuted() {
+  try {
+    const stored = JSON.parse(localStorage.getItem(MUTED_KEY) || "{}");
+    return stored && typeof stored === "object" && !Array.isArray(stored) ? stored : {};
+  } catch {
+    return {};
+  }
+}
+
+function saveMuted(muted) {
+  try {
+    localStorage.setItem(MUTED_KEY, JSON.stringify(muted));
+  } catch {
+    /* private mode: the mute lasts as long as the page */
+  }
+}
+
+function clock(at) {
+  const d = new Date(at);
+  return Number.isNaN(d.getTime()) ? "" : d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+}
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text != null) node.textContent = text; // text only: never parsed as HTML
+  return node;
+}
+
+export class RoomChat {
+  /**
+   * @param {HTMLElement} root the chat card (#chat)
+   * @param {{send: (frame: object) => boolean, reconnect: () => Promise<unknown>}} io
+   */
+  constructor(root, io) {
+    this.root = root;
+    this.io = io;
+    this.messages = new Map(); // id -> chat frame: one entry per message, however often it arrives
+    this.muted = loadMuted(); // player id -> name
+    this.room = null;
+    this.sentAt = 0;
+    this.sentText = "";
+    this.q = (sel) => root.querySelector(sel);
+    this.q("#chat-form").addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      this.sendText();
+    });
+    for (const [key, words] of Object.entries(PHRASES)) {
+      const btn = el("button", "btn ghost small", words);
+      btn.type = "button";
+      btn.dataset.phrase = key;
+      btn.addEventListener("click", () => this.say({ phrase: key }));
+      this.q(".phrases").append(btn);
+    }
+    this.q("#chat-join").addEventListener("click", () => this.join());
+    root.addEventListener("click", (ev) => {
+      const mute = ev.target.closest("[data-mute]");
+      if (mute) this.mute(mute.dataset.mute, mute.dataset.name);
+      const unmute = ev.target.closest("[data-unmute]");
+      if (unmute) this.unmute(unmute.dataset.unmute);
+    });
+  }
+
+  // ---- what this person may do -----------------------------------------------------------------
+
+  me() {
+    return this.room && this.room.you ? this.room.you.player : null;
+  }
+
+  seated() {
+    return !!(this.room && this.room.you && this.room.you.seat != null);
+  }
+
+  playing() {
+    return !!(this.room && this.room.game && this.room.game.status === "playing");
+  }
+
+  spectatorChatOn() {
+    return !(this.room && this.room.rules && this.room.rules.spectator_chat === false);
+  }
+
+  /** The chat this person writes in: "players" when seated, else "spectators" (null while it is off). */
+  myChat() {
+    if (this.seated()) return "players";
+    return this.spectatorChatOn() ? "spectators" : null;
+  }
+
+  /** Why the spectators' chat is not shown here now, or null when it is. */
+  spectatorsHiddenBecause() {
+    if (!this.spectatorChatOn()) return "The host has turned the spectators' chat off.";
+    if (this.seated() && this.playing()) return "Hidden while you play: you will see it after the game.";
+    return null;
+  }
+
+  // ---- frames from the server ------------------------------------------------------------------
+
+  setRoom(room) {
+    this.room = room;
+    this.render();
+  }
+
+  add(frame) {
+    if (!frame || typeof frame.id !== "number" || !CHATS.includes(frame.chat)) return;
+    this.messages.set(frame.id, frame);
+    if (frame.player && frame.player.id === this.me()) this.sentAt = 0; // our say arrived
+    this.render();
+  }
+
+  history(frame) {
+    for (const message of Array.isArray(frame.messages) ? frame.messages : []) {
+      if (message && typeof message.id === "number" && CHATS.includes(message.chat)) {
+        this.messages.set(message.id, message);
+      }
+    }
+    this.render();
+  }
+
+  /** Shows an error frame in the chat when it answers a say on its way; true when it did. */
+  claimError(frame) {
+    if (!SAY_ERRORS.has(frame.code) || !this.sentAt || Date.now() - this.sentAt > SAY_ANSWER_MS) return false;
+    this.sentAt = 0;
+    const input = this.q("#chat-text");
+    if (this.sentText && !input.value) input.value = this.sentText; // give the words back to fix them
+    this.showError(frame.message || frame.code.replace(/_/g, " "));
+    return true;
+  }
+
+  // ---- writing -----------------------------------------------------------------------------------
+
+  sendText() {
+    const input = this.q("#chat-text");
+    const text = input.value.trim();
+    if (!text) return;
+    if (this.say({ text })) {
+      this.sentText = input.value;
+      input.value = "";
+    }
+  }
+
+  say(content) {
+    const chat = this.myChat();
+    if (!chat) return false;
+    if (!this.io.send({ type: "say", chat, ...content })) {
+      this.showError("Not connected: reconnecting…");
+      return false;
+    }
+    this.sentAt = Date.now();
+    this.sentText = content.text || "";
+    this.showError("");
+    return true;
+  }
+
+  async join() {
+    const name = this.q("#chat-name-input").value.trim() || rememberedName() || "Guest";
+    const btn = this.q("#chat-join");
+    btn.disabled = true;
+    try {
+      await saveName(name);
+      rememberName(name);
+      await this.io.reconnect(); // the socket was opened without a player: open it again as one
+    } catch (err) {
+      this.showError(err.message || "Could not save your name.");
+    } finally {
+      btn.disabled = false;
+    }
+  }
+
+  showError(text) {
+    this.q("#chat-error").textContent = text;
+  }
+
+  // ---- muting (this device only) -----------------------------------------------------------------
+
+  mute(id, name) {
+    if (!id || id === this.me()) return;
+    this.muted[id] = name || "Someone";
+    saveMuted(this.muted);
+    this.render();
+  }
+
+  unmute(id) {
+    delete this.muted[id];
+    saveMuted(this.muted);
+    this.render();
+  }
+
+  // ---- rendering ---------------------------------------------------------------------------------
+
+  render() {
+    if (!this.room) return;
+    const hiddenBecause = this.spectatorsHiddenBecause();
+    const hidden = {};
+    for (const chat of CHATS) {
+      const box = this.q(`.chat-box[data-chat="${chat}"]`);
+      const off = chat === "spectators" ? hiddenBecause : null;
+      box.querySelector(".chat-note").hidden = !off;
+      box.querySelector(".chat-note").textContent = off || "";
+      const log = box.querySelector(".chat-log");
+      log.hidden = !!off;
+      if (!off) this.renderLog(log, chat, hidden);
+    }
+    this.renderMuted(hidden);
+    this.renderForm();
+  }
+
+  renderLog(log, chat, hidden) {
+    const atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 8;
+    const shown = [...this.messages.values()].filter((m) => m.chat === chat).sort((a, b) => a.id - b.id);
+    const items = [];
+    for (const m of shown) {
+      const author = m.player || {};
+      if (author.id && this.muted[author.id]) {
+        hidden[author.id] = (hidden[author.id] || 0) + 1;
+        continue;
+      }
+      items.push(this.renderMessage(m, author));
+    }
+    if (!items.length) {
+      const empty = shown.length ? "Only people you muted have written here." : "Nothing said yet.";
+      items.push(el("li", "chat-empty muted small", empty));
+    }
+    log.replaceChildren(...items);
+    if (atEnd) log.scrollTop = log.scrollHeight;
+  }
+
+  renderMessage(m, author) {
+    const li = el("li", "chat-msg");
+    li.dataset.id = String(m.id);
+    const mine = author.id === this.me();
+    if (mine) li.classList.add("mine");
+    li.append(el("span", "chat-who", author.name || "Guest"));
+    const said = m.phrase != null ? PHRASES[m.phrase] || m.phrase : m.text;
+    li.append(el("span", m.phrase != null ? "chat-text phrase" : "chat-text", said));
+    const time = el("time", "chat-at muted small", clock(m.at));
+    time.dateTime = m.at || "";
+    li.append(time);
+    if (!mine && author.id) {
+      const mute = el("button", "chat-mute", "Mute");
+      mute.type = "button";
+      mute.dataset.mute = author.id;
+      mute.dataset.name = author.name || "";
+      mute.setAttribute("aria-label", `Mute ${author.name || "Guest"} on this device`);
+      li.append(mute);
+    }
+    return li;
+  }
+
+  renderMuted(hidden) {
+    const box = this.q("#chat-muted");
+    const ids = Object.keys(this.muted);
+    box.hidden = !ids.length;
+    const items = ids.map((id) => {
+      const li = el("li", "chat-muted-person");
+      const count = hidden[id] || 0;
+      li.append(el("span", null, `${this.muted[id]} · ${count} hidden`));
+      const btn = el("button", "chat-mute", "Unmute");
+      btn.type = "button";
+      btn.dataset.unmute = id;
+      btn.setAttribute("aria-label", `Unmute ${this.muted[id]}`);
+      li.append(btn);
+      return li;
+    });
+    box.querySelector("ul").replaceChildren(...items);
+  }
+
+  renderForm() {
+    const hasPlayer = !!this.me();
+    const chat = this.myChat();
+    this.q("#chat-name").hidden = hasPlayer;
+    if (!hasPlayer && !this.q("#chat-name-input").value) this.q("#chat-name-input").value = rememberedName();
+    const form = this.q("#chat-form");
+    form.hidden = !hasPlayer;
+    const input = this.q("#chat-text");
+    for (const control of form.querySelectorAll("input, button")) control.disabled = !chat;
+    input.placeholder = chat ? "Say something…" : "The spectators' chat is off.";
+    this.q("#chat-to").textContent = chat === "players" ? "To: players' chat" : chat ? "To: spectators' chat" : "";
+  }
+}

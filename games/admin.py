@@ -1,0 +1,41 @@
+"""Django admin for staff: games, as read-only records with their moves (nothing can be changed)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from games.models import Game, Move
+
+
+class ReadOnly:
+    """Staff may look, never add, change or delete: the moves are the truth of a game."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class MoveInline(ReadOnly, admin.TabularInline):
+    model = Move
+    fields = ("ply", "peg", "seat", "cpu", "cpu_reason", "played_at")
+    readonly_fields = fields
+    extra = 0
+
+
+@admin.register(Game)
+class GameAdmin(ReadOnly, admin.ModelAdmin):
+    list_display = ("id", "room", "number", "status", "reason", "red_player", "yellow_player", "ranked", "ply",
+                    "started_at", "finished_at")
+    list_filter = ("status", "reason", "ranked")
+    search_fields = ("room__code", "red_player__name", "yellow_player__name")
+    list_select_related = ("room", "red_player", "yellow_player")
+    ordering = ("-started_at",)
+    inlines = (MoveInline,)

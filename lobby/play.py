@@ -1,0 +1,250 @@
+"""Playing in a room: start a game, drop, resign, play again, and the automatic moves (CPU seat,
+timeout, stand-in). One transaction each, holding the room's row lock: validate -> write -> broadcast
+on commit.
+
+The rooms decide who may act (seats, turns, presence); the game record changes through
+:mod:`games.services` (a person's drop, a CPU seat's move, a timeout move and a stand-in all end in
+``games.services.game_play``). Services take ``now``; only the edges (consumers, the scheduler) read
+the clock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import transaction
+
+from common import metrics
+from common.errors import Refused
+from games import services as games
+from games.engine import EngineError, Peg
+from games.models import Game, GameStatus
+from games.selectors import game_get, game_pegs
+from lobby import events, scheduling
+from lobby.models import Room, Seat
+from lobby.scheduling import DueReason
+from lobby.services import lock_room, room_code, room_touch
+from players.models import Player
+
+# Two timeouts in a row and a seat counts as away until its player acts again.
+TIMEOUTS_BEFORE_AWAY = 2
+
+
+# --- starting games ------------------------------------------------------------------------------
+def game_start(*, code: str, player: Player, now: datetime) -> Game:
+    """The host starts a game. An empty seat is taken by the CPU at the room's level.
+
+    Raises:
+        Refused: no_room, not_host, game_not_over, no_seat (nobody is seated).
+    """
+    with transaction.atomic():
+        room = lock_room(code)
+        if room.host_id != player.id:
+            raise Refused("not_host", "Only the host can start the game.")
+        return _start_next_game(room, now=now)
+
+
+def game_again(*, code: str, player: Player, now: datetime) -> Game | None:
+    """A seated person asks for the next game; it starts when every seated person has asked.
+
+    Returns the new game, or None while someone has yet to ask.
+
+    Raises:
+        Refused: no_room, no_seat, no_game, game_not_over.
+    """
+    with transaction.atomic():
+        room = lock_room(code)
+        seat = room.seats.filter(player=player).first()
+        if seat is None:
+            raise Refused("no_seat", "Only seated players can ask for another game.")
+        last = scheduling.current_game(room)
+        if last is None:
+            raise Refused("no_game", "No game has been played here yet: the host starts the first one.")
+        if last.status == GameStatus.PLAYING:
+            raise Refused("game_not_over", "This game is still being played.")
+        seat.wants_again = True
+        seat.save(update_fields=["wants_again"])
+        people = room.seats.filter(player__isnull=False)
+        if people.filter(wants_again=False).exists():
+            room_touch(room, now=now)
+            return None
+        return _start_next_game(room, now=now)
+
+
+def _start_next_game(room: Room, *, now: datetime) -> Game:
+    if scheduling.current_game_playing(room) is not None:
+        raise Refused("game_not_over", "A game is already being played.")
+    seats = {seat.number: seat for seat in room.seats.select_for_update()}
+    if all(seat.player_id is None for seat in seats.values()):
+        raise Refused("no_seat", "Nobody is seated: sit down to play.")
+    last = scheduling.current_game(room)
+    red_seat = 3 - last.red_seat if (last is not None and room.alternate_first) else 1
+    for seat in seats.values():
+        seat.cpu = seat.player_id is None
+        seat.wants_again = False
+        seat.away = False
+        seat.timeouts_in_row = 0
+        seat.save()
+    red, yellow = seats[red_seat], seats[3 - red_seat]
+    game = games.game_begin(
+        room_id=room.pk,
+        number=(last.number + 1) if last is not None else 1,
+        red_seat=red_seat,
+        red_player_id=red.player_id,
+        yellow_player_id=yellow.player_id,
+        red_cpu=red.cpu,
+        yellow_cpu=yellow.cpu,
+        cpu_level=room.cpu_level,
+        ranked=room.ranked,
+        turn_seconds=room.turn_seconds,
+        now=now,
+    )
+    scheduling.reschedule(room, now=now)
+    room_touch(room, now=now)
+    return game
+
+
+# --- a person's actions --------------------------------------------------------------------------
+def _playing_game_and_seat(room: Room, player: Player) -> tuple[Game, Seat]:
+    game = scheduling.current_game(room)
+    if game is None:
+        raise Refused("no_game", "No game has started in this room.")
+    seat = room.seats.filter(player=player).first()
+    if seat is None or seat.cpu:
+        raise Refused("no_seat", "You are not playing in this game.")
+    if game.status != GameStatus.PLAYING:
+        raise Refused("game_over", "The game is over.")
+    return game, seat
+
+
+def _player_acts(room: Room, seat: Seat) -> None:
+    """A person acting ends their away status and their run of timeouts."""
+    if seat.away:
+        events.notice_on_commit(room.code, "back", seat.number)
+    if seat.away or seat.timeouts_in_row:
+        seat.away = False
+        seat.timeouts_in_row = 0
+        seat.save(update_fields=["away", "timeouts_in_row"])
+
+
+@metrics.MOVE_SERVICE_SECONDS.labels(service="drop").time()
+def game_drop(*, code: str, player: Player, peg: str, ply: int, now: datetime) -> Game:
+    """``player`` drops a bead on ``peg``; ``ply`` is the number of moves they saw.
+
+    Raises:
+        Refused: no_room, bad_peg, no_game, no_seat, game_over, not_your_turn, stale, peg_full.
+    """
+    try:
+        chosen = Peg.from_name(peg)
+    except EngineError as exc:
+        raise Refused(exc.code, exc.message) from None
+    with transaction.atomic():
+        room = lock_room(code)
+        game, seat = _playing_game_and_seat(room, player)
+        if ply != game.ply:
+            raise Refused("stale", f"The game has moved on: it is at move {game.ply + 1}, not {ply + 1}.")
+        if game.to_move_seat != seat.number:
+            raise Refused("not_your_turn", "It is not your turn.")
+        _player_acts(room, seat)
+        _play(room, game, chosen, seat=seat.number, cpu_reason="", now=now)
+        return game
+
+
+def game_resign(*, code: str, player: Player, now: datetime) -> Game:
+    """``player`` resigns their game; the other seat wins.
+
+    Raises:
+        Refused: no_room, no_game, no_seat, game_over.
+    """
+    with transaction.atomic():
+        room = lock_room(code)
+        game, seat = _playing_game_and_seat(room, player)
+        _player_acts(room, seat)
+        games.game_resign(game, seat=seat.number, now=now)
+        room_touch(room, now=now)
+        return game
+
+
+def _play(room: Room, game: Game, peg: Peg, *, seat: int, cpu_reason: str, now: datetime) -> None:
+    """Play ``peg`` for ``seat`` in the room's current game, then reschedule and touch the room."""
+    games.game_play(game, peg, seat=seat, cpu_reason=cpu_reason, now=now)
+    if game.status == GameStatus.PLAYING:
+        scheduling.reschedule(room, now=now)
+    room_touch(room, now=now)
+
+
+# --- automatic actions: the CPU seat, timeouts, stand-ins --------------------------------------------
+@dataclass(frozen=True, slots=True)
+class CpuJob:
+    """A move the CPU must compute: for ``seat`` of game ``game_id`` at ``ply``, from ``record``."""
+
+    game_id: str
+    code: str
+    ply: int
+    seat: int
+    record: str
+    level: int
+    reason: DueReason
+
+
+def game_due_job(*, game_id: str, now: datetime) -> CpuJob | None:
+    """What the CPU must do for a leased game now. A grace period ending turns the seat away here.
+
+    Returns None (and releases the lease) when nothing is due any more.
+    """
+    with transaction.atomic():
+        found = game_get(game_id)
+        if found is None or found.status != GameStatus.PLAYING:
+            return None
+        room = lock_room(room_code(found.room_id))
+        game = game_get(game_id)  # it may have changed before we held the room lock
+        if game is None:
+            return None
+        due = scheduling.due_for(game, scheduling.seat_states(room, now=now))
+        if due is None or due.at > now or game.to_move_seat is None:
+            games.game_release_lease(game.pk)
+            games.game_set_due(game, due.at if due else None)
+            return None
+        metrics.SCHEDULER_LATENESS_SECONDS.labels(reason=str(due.reason)).observe((now - due.at).total_seconds())
+        seat = game.to_move_seat
+        if due.reason == DueReason.GRACE:
+            room.seats.filter(number=seat).update(away=True)
+            events.notice_on_commit(room.code, "away", seat)
+            room_touch(room, now=now)
+        return CpuJob(
+            game_id=str(game.pk), code=room.code, ply=game.ply, seat=seat, record=" ".join(game_pegs(game)),
+            level=game.cpu_level, reason=DueReason.AWAY if due.reason == DueReason.GRACE else due.reason,
+        )
+
+
+@metrics.MOVE_SERVICE_SECONDS.labels(service="cpu_move").time()
+def game_cpu_move(*, job: CpuJob, peg: str, now: datetime) -> bool:
+    """Play the CPU's move for ``job`` if the game is still where the job found it.
+
+    Returns False (changing nothing but the lease) when the game moved on or the reason lapsed: the
+    player moved first, came back, or the game ended. That is how each due action happens once.
+    """
+    with transaction.atomic():
+        room = lock_room(job.code)
+        game = game_get(job.game_id)
+        if game is None or game.status != GameStatus.PLAYING or game.ply != job.ply:
+            return False
+        due = scheduling.due_for(game, scheduling.seat_states(room, now=now))
+        still = due is not None and due.at <= now and (
+            due.reason == job.reason or (job.reason == DueReason.AWAY and due.reason == DueReason.GRACE)
+        )
+        if not still:
+            games.game_release_lease(game.pk)
+            scheduling.reschedule(room, now=now)
+            return False
+        seat = room.seats.get(number=job.seat)
+        if job.reason == DueReason.TIMEOUT:
+            seat.timeouts_in_row += 1
+            events.notice_on_commit(room.code, "timeout", seat.number)
+            if seat.timeouts_in_row >= TIMEOUTS_BEFORE_AWAY and not seat.away:
+                seat.away = True
+                events.notice_on_commit(room.code, "away", seat.number)
+            seat.save(update_fields=["timeouts_in_row", "away"])
+        _play(room, game, Peg.from_name(peg), seat=job.seat, cpu_reason=str(job.reason), now=now)
+        return True

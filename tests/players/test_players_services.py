@@ -1,0 +1,27 @@
+"""Players: names, and the rename hook the rooms register (the players layer never imports them)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from lobby.services import rooms_player_renamed
+from players.services import PLAYER_RENAMED_HOOKS, player_create, player_rename
+
+pytestmark = pytest.mark.django_db
+
+NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+
+
+def test_the_rooms_hook_is_registered_once_at_start_up():
+    assert PLAYER_RENAMED_HOOKS.count(rooms_player_renamed) == 1
+
+
+def test_a_rename_runs_every_hook_with_the_renamed_player(monkeypatch):
+    seen = []
+    monkeypatch.setattr("players.services.PLAYER_RENAMED_HOOKS", [lambda player: seen.append(player.name)])
+    player = player_create(name="Ann", now=NOW)
+    player_rename(player=player, name="  Ann   Lee ")
+    player_rename(player=player, name="Ann Lee")  # unchanged: no hook
+    assert seen == ["Ann Lee"]
