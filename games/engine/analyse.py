@@ -254,7 +254,7 @@ class _Budget:
         """``proof()`` on position ``index``'s allowance, or None when the allowance or time ran out."""
         prover = self.prover
         left = None if self.nodes is None else self._left.get(index, self.nodes)
-        if left is not None and left <= 0:
+        if (left is not None and left <= 0) or (self.deadline is not None and prover.clock() >= self.deadline):
             return None
         start = prover.nodes
         prover.max_nodes = None if left is None else start + left
@@ -273,9 +273,16 @@ class _Analyser:
     """One game's analysis: the evaluations (last position first, so that the proofs of the
     earlier positions find the later ones' in the tables), then the marks."""
 
-    def __init__(self, positions: list[Position], node_budget: int | None, deadline: float | None) -> None:
+    def __init__(
+        self,
+        positions: list[Position],
+        node_budget: int | None,
+        time_budget_s: float | None,
+        clock: Callable[[], float],
+    ) -> None:
         self.positions = positions
-        self.prover = Prover()
+        self.prover = Prover(clock=clock)
+        deadline = None if time_budget_s is None else clock() + time_budget_s
         self.budget = _Budget(self.prover, node_budget, deadline)
         self.boards = [None if p.to_move is None else _Board.of(p) for p in positions]
         self.known: list[_Known] = [_Known(EvalKind.FINAL) for _ in positions]
@@ -474,6 +481,8 @@ class _Analyser:
             if before.kind is EvalKind.FORCED_LOSS:
                 return Mark.BEST if before.plies is not None and after.plies == before.plies - 1 else None
             return Mark.BLUNDER if self._not_lost(index, index, after.plies + 1) else None
+        if before.kind is EvalKind.FORCED_LOSS:
+            return None  # every move loses; the longest defence is judged above, when proved
         if self._only_move(index, board, played):
             return Mark.ONLY_MOVE
         if before.kind is EvalKind.FORCED_WIN or after.kind is EvalKind.FORCED_LOSS:
@@ -588,10 +597,7 @@ def analyse_game(
     positions = [Position.initial()]
     for peg in Position.from_record(record).moves:  # parsed first: a bad record raises before any work
         positions.append(positions[-1].play(peg))
-    deadline = None if time_budget_s is None else clock() + time_budget_s
-    analyser = _Analyser(positions, node_budget, deadline)
-    analyser.prover.clock = clock
-    return analyser.run()
+    return _Analyser(positions, node_budget, time_budget_s, clock).run()
 
 
 def analyse_position(
@@ -610,10 +616,7 @@ def analyse_position(
         EngineError: ``record`` breaks a rule.
     """
     position = Position.from_record(record)
-    deadline = None if time_budget_s is None else clock() + time_budget_s
-    analyser = _Analyser([position], node_budget, deadline)
-    analyser.prover.clock = clock
-    return analyser.evaluation(0)
+    return _Analyser([position], node_budget, time_budget_s, clock).evaluation(0)
 
 
 def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None) -> int:
