@@ -15,6 +15,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from brute_force import BruteForce
+from engine_reference import RefGame, peg_name
+from test_engine_rules import DRAWN_RECORD
 
 from games.engine.analyse import LOSS_PLIES, WIN_PLIES, EvalKind, analyse_position
 
@@ -122,3 +124,74 @@ def test_no_short_forced_win_is_claimed_where_there_is_none() -> None:
             assert evaluation.plies is not None and evaluation.plies > HORIZON, record
         if evaluation.kind is EvalKind.FORCED_LOSS and evaluation.plies is not None and evaluation.plies <= LOSS_PLIES:
             assert brute.loses_within(*brute.board(record), evaluation.plies), record
+
+
+ENDING_EMPTIES = 14
+
+
+def drawn_board_replays(count: int, rng: random.Random) -> list[list[str]]:
+    """Games that fill the board exactly as ``DRAWN_RECORD`` does, in other gravity-respecting orders
+    (Red and Yellow each dropping on the cells that end up theirs): endings rich in draws."""
+    final = RefGame.from_record(DRAWN_RECORD)
+    games: list[list[str]] = []
+    while len(games) < count:
+        heights = [[0] * 4 for _ in range(4)]
+        moves: list[str] = []
+        for ply in range(64):
+            colour = "red" if ply % 2 == 0 else "yellow"
+            options = [
+                (column, row)
+                for column in range(4)
+                for row in range(4)
+                if heights[column][row] < 4 and final.grid[column][row][heights[column][row]] == colour
+            ]
+            if not options:
+                break
+            column, row = rng.choice(options)
+            heights[column][row] += 1
+            moves.append(peg_name(column, row))
+        if len(moves) == 64:
+            games.append(moves)
+    return games
+
+
+def exact_value(brute: BruteForce, record: str) -> tuple[EvalKind, int]:
+    """The brute force's exact result of a small ending: (kind, plies to the end with best play)."""
+    mover, other = brute.board(record)
+    empties = 64 - len(record.split())
+    win = brute.shortest_win(mover, other, empties)
+    if win is not None:
+        return EvalKind.FORCED_WIN, win
+    for plies in range(2, empties + 1, 2):
+        if brute.loses_within(mover, other, plies):
+            return EvalKind.FORCED_LOSS, plies
+    return EvalKind.DRAW, empties
+
+
+def test_small_endings_are_solved_exactly_including_draws_and_long_wins() -> None:
+    rng = random.Random(SEED + 1)
+    brute = BruteForce()
+    records = [" ".join(moves[: 64 - ENDING_EMPTIES]) for moves in drawn_board_replays(30, rng)]
+    for _ in range(60):
+        moves = careful_game(brute, rng)
+        if len(moves) > 64 - ENDING_EMPTIES:
+            records.append(" ".join(moves[: 64 - ENDING_EMPTIES]))
+    kinds = Counter()
+    for record in records:
+        kind, plies = exact_value(brute, record)
+        kinds[kind] += 1
+        evaluation = analyse_position(record, time_budget_s=None)
+        assert (evaluation.kind, evaluation.plies) == (kind, plies), record
+        if kind is not EvalKind.FORCED_LOSS:
+            # The move shown keeps the result: a win within ``plies``, or no loss at all for a draw.
+            assert evaluation.move is not None
+            mover, other = brute.board(record)
+            cell = next(cell for cell in brute.moves(mover, other) if brute.peg_of(cell) == evaluation.move.value)
+            if kind is EvalKind.FORCED_WIN:
+                assert brute.wins_after(mover, other, cell, plies), record
+            else:
+                assert not brute.completes(mover, cell)
+                assert not brute.wins_within(other, mover | 1 << cell, ENDING_EMPTIES - 1), record
+    # Long results (beyond the guaranteed horizon) and draws are both covered.
+    assert kinds[EvalKind.DRAW] >= 3
+    assert kinds[EvalKind.FORCED_WIN] + kinds[EvalKind.FORCED_LOSS] >= 20
