@@ -52,7 +52,7 @@ LOSS_PLIES = 10
 SEARCH_DEPTH = 5
 """Depth in plies of the heuristic search for the positions no proof settles."""
 
-SOLVE_EMPTIES = 24
+SOLVE_EMPTIES = 26
 """Try to solve a position exactly (within the node budget) once at most this many cells are empty."""
 
 DEFAULT_NODE_BUDGET = 150_000
@@ -270,8 +270,8 @@ class _Budget:
 
 
 class _Analyser:
-    """One game's analysis: the evaluations (last position first, so that the proofs of the
-    earlier positions find the later ones' in the tables), then the marks."""
+    """One game's analysis, from the last position back to the first, so that the proofs of each
+    position find those of the positions after it in the tables."""
 
     def __init__(
         self,
@@ -296,10 +296,13 @@ class _Analyser:
         return known.evaluation()
 
     def run(self) -> Analysis:
+        # Last position first, each move marked as soon as both its positions are known: when the
+        # time budget runs short, it is the opening that goes without optional proofs.
+        marks: list[Mark | None] = [None] * len(self.positions)
         for index in reversed(range(len(self.positions))):
             self.evaluation(index)
-        marks = [self._marked(index) for index in range(len(self.positions) - 1)]
-        marks.append(None)
+            if index + 1 < len(self.positions):
+                marks[index] = self._marked(index)
         plies = []
         moments = []
         for index, position in enumerate(self.positions):
