@@ -44,8 +44,8 @@ from games.engine.cpu.tables import REST, canonical
 _CHECK_INTERVAL = 1024
 """Nodes between two looks at the budget."""
 
-_TABLE_LIMIT = 2_000_000
-"""Entries per table before it is cleared (a few hundred MB at most)."""
+_TABLE_LIMIT = 1_000_000
+"""Entries per table before it is cleared (about 100 MB each when full; a game fills a few hundred thousand)."""
 
 _NEVER = 1 << 10
 """Table placeholder: no win (or loss) proved at any depth yet."""
