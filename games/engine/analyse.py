@@ -67,6 +67,8 @@ SCORE_LIMIT = 10_000
 _UNBOUNDED = 1 << 10
 """A proof horizon meaning "at any depth"."""
 
+_T = TypeVar("_T")
+
 _WEIGHTS = Weights()
 """Master's evaluation."""
 
@@ -209,6 +211,11 @@ class _Board:
     def legal(self) -> list[Peg]:
         """The pegs with room, in peg-name order."""
         return [peg for peg in Peg if self.landing(peg)]
+
+    def playable(self) -> int:
+        """The cells a bead can land on this move."""
+        occupied = self.own | self.opp
+        return ((occupied << 16) | BOTTOM) & ~occupied & FULL
 
     def wins_at_once(self, peg: Peg) -> bool:
         return bool(self.landing(peg) & self.t_own)
@@ -409,7 +416,7 @@ class _Analyser:
         move: Peg | None
         if plies == 2:
             # Lost at once whatever happens: block one of the threats, as a player would.
-            blocks = _playable(board) & board.t_opp
+            blocks = board.playable() & board.t_opp
             move = Peg.from_index(((blocks & -blocks).bit_length() - 1) & 15) if blocks else board.legal()[0]
         else:
             move = _peg(self.prover.escape(board.own, board.opp, board.t_own, board.t_opp, plies - 2))
@@ -560,16 +567,8 @@ class _Analyser:
         return _peg(cell)
 
 
-_T = TypeVar("_T")
-
-
 def _peg(cell: int | None) -> Peg | None:
     return None if cell is None else Peg.from_index(cell & 15)
-
-
-def _playable(board: _Board) -> int:
-    occupied = board.own | board.opp
-    return ((occupied << 16) | BOTTOM) & ~occupied & FULL
 
 
 def _clamp(score: int) -> int:

@@ -125,3 +125,16 @@ def test_the_command_line_reports_a_bad_record_as_json(capsys: pytest.CaptureFix
     assert main(["a1", "e5"]) == 2
     error = json.loads(capsys.readouterr().out)
     assert error == {"error": {"code": "bad_peg", "ply": 1, "message": '"e5" is not a peg.'}}
+
+
+def test_the_analysis_imports_only_the_standard_library() -> None:
+    probe = (
+        "import json, sys; sys.path.insert(0, sys.argv[1]); before = set(sys.modules); "
+        "import games.engine.analyse; print(json.dumps(sorted(set(sys.modules) - before)))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-I", "-c", probe, str(ROOT)], capture_output=True, text=True, check=True, timeout=60
+    )
+    loaded = json.loads(done.stdout)
+    assert "games.engine.analyse" in loaded and "games.engine.proof" in loaded
+    assert [name for name in loaded if name.split(".")[0] not in {*sys.stdlib_module_names, "games"}] == []
