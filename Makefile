@@ -9,7 +9,7 @@ PORT ?= 8000
 STAMP := $(VENV)/.installed
 NPM_STAMP := frontend/node_modules/.installed
 
-.PHONY: run test lint typecheck bench bench-engine bench-cpu deps clean
+.PHONY: run test lint typecheck bench bench-engine bench-cpu bench-analysis deps clean
 
 deps: $(STAMP) $(NPM_STAMP)
 
@@ -37,12 +37,16 @@ typecheck: $(STAMP)
 test: deps lint typecheck
 	$(BIN)/pytest
 
-# Quick figures (a minute); `make bench-cpu` adds the CPU ladder (about an hour on one core).
-bench: bench-engine
+# Quick figures (a few minutes); `make bench-cpu` adds the CPU ladder (about an hour on one core).
+bench: bench-engine bench-analysis
 	$(BIN)/python scripts/bench_cpu.py --speed
 
 bench-engine: $(STAMP)
 	$(BIN)/python scripts/bench_engine.py
+
+# Post-game analysis of 40- and 64-ply games (about two minutes on one core).
+bench-analysis: $(STAMP)
+	$(BIN)/python scripts/bench_analysis.py
 
 clean:
 	rm -rf $(VENV) frontend/node_modules db.sqlite3 staticfiles .pytest_cache .mypy_cache .ruff_cache

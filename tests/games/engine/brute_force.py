@@ -1,0 +1,115 @@
+"""A plain brute-force forced-win search, independent of the engine, to check the analysis against.
+
+It shares no code with ``games.engine``: the lines of four come from the naive reference
+(``engine_reference.all_lines``), the board is its own bitboard with another layout (bit
+``16 * column + 4 * row + level``, so a peg's four cells are one nibble), and the search is the
+textbook AND-OR recursion over every legal move with no pruning at all beyond stopping at the first
+winning move / refuting reply. A memo of answers per board (a dict of depth bounds) only saves time.
+
+Depths count plies from the position: the side to move plays plies 1, 3, 5, ...
+"""
+
+from __future__ import annotations
+
+from engine_reference import all_lines, parse_peg, peg_name
+
+_LINES = [sum(1 << (16 * column + 4 * row + level) for column, row, level in line) for line in all_lines()]
+assert len(_LINES) == 76
+_OTHER_CELLS = [[line & ~(1 << bit) for line in _LINES if line >> bit & 1] for bit in range(64)]
+"""For each cell, the other three cells of every line through it."""
+_PEG_SHIFTS = [16 * column + 4 * row for column in range(4) for row in range(4)]
+_HEIGHT = {0: 0, 1: 1, 3: 2, 7: 3}
+"""Beads on a peg from its nibble (beads fill a peg from the bottom bit up)."""
+
+
+class BruteForce:
+    """Answers "can the side to move force a win within d plies?" by exhaustive search."""
+
+    def __init__(self) -> None:
+        self._memo: dict[tuple[int, int], tuple[int, int]] = {}
+        self.nodes = 0
+
+    @staticmethod
+    def board(record: str) -> tuple[int, int]:
+        """``(mover, other)`` bitboards after the moves of ``record`` (the game must not be over)."""
+        beads = [0, 0]
+        for ply, name in enumerate(record.split()):
+            column, row = parse_peg(name)
+            shift = 16 * column + 4 * row
+            level = ((beads[0] | beads[1]) >> shift & 15).bit_count()
+            assert level < 4, f"{name} is full"
+            beads[ply % 2] |= 1 << (shift + level)
+        mover = len(record.split()) % 2
+        return beads[mover], beads[1 - mover]
+
+    @staticmethod
+    def moves(mover: int, other: int) -> list[int]:
+        """The cell (bit) each legal move lands on."""
+        occupied = mover | other
+        return [shift + _HEIGHT[occupied >> shift & 15] for shift in _PEG_SHIFTS if occupied >> shift & 15 != 15]
+
+    @staticmethod
+    def completes(beads: int, cell: int) -> bool:
+        """Whether adding ``cell`` to ``beads`` makes a line of four."""
+        for rest in _OTHER_CELLS[cell]:  # noqa: SIM110 - a loop is faster than any() here
+            if beads & rest == rest:
+                return True
+        return False
+
+    @staticmethod
+    def peg_of(cell: int) -> str:
+        shift = cell & ~3
+        return peg_name(shift // 16, (shift % 16) // 4)
+
+    def wins_within(self, mover: int, other: int, depth: int) -> bool:
+        """The side to move (``mover``) forces a line of four within ``depth`` plies."""
+        self.nodes += 1
+        moves = self.moves(mover, other)
+        if any(self.completes(mover, cell) for cell in moves):
+            return True
+        if depth < 3:
+            return False
+        key = (mover, other)
+        low, high = self._memo.get(key, (0, 99))
+        if depth <= low:
+            return False
+        if depth >= high:
+            return True
+        result = any(self.wins_after(mover, other, cell, depth) for cell in moves)
+        self._memo[key] = (low, min(high, depth)) if result else (max(low, depth), high)
+        return result
+
+    def wins_after(self, mover: int, other: int, cell: int, depth: int) -> bool:
+        """After the side to move fills ``cell``, it wins within ``depth - 1`` more plies whatever the reply
+        (``cell`` itself may complete a line)."""
+        if self.completes(mover, cell):
+            return True
+        mover |= 1 << cell
+        replies = self.moves(other, mover)
+        if not replies:
+            return False  # the board is full: a draw
+        for reply in replies:
+            if self.completes(other, reply):
+                return False
+            if not self.wins_within(mover, other | 1 << reply, depth - 2):
+                return False
+        return True
+
+    def shortest_win(self, mover: int, other: int, limit: int) -> int | None:
+        """The least number of plies within which the side to move forces a win, if at most ``limit``."""
+        for depth in range(1, limit + 1, 2):
+            if self.wins_within(mover, other, depth):
+                return depth
+        return None
+
+    def loses_within(self, mover: int, other: int, depth: int) -> bool:
+        """Whatever the side to move does, the other side forces a line of four within ``depth`` plies."""
+        moves = self.moves(mover, other)
+        if not moves:
+            return False
+        for cell in moves:
+            if self.completes(mover, cell):
+                return False
+            if not self.wins_within(other, mover | 1 << cell, depth - 1):
+                return False
+        return True
