@@ -204,5 +204,9 @@ PING_TIMEOUT_SECONDS = _env_float("PING_TIMEOUT_SECONDS", 30.0)
 CPU_WORKERS = int(os.environ.get("CPU_WORKERS", "1"))
 # Multiplies every CPU time budget (tests make the CPU quick).
 CPU_TIME_SCALE = _env_float("CPU_TIME_SCALE", 1.0)
+# Post-game analysis budget (docs/analysis.md): proof nodes per position and wall-clock seconds per game,
+# both multiplied by CPU_TIME_SCALE. It runs in its own low-priority worker, never in the CPU moves' pool.
+ANALYSIS_NODE_BUDGET = int(os.environ.get("ANALYSIS_NODE_BUDGET", "150000"))
+ANALYSIS_TIME_BUDGET_S = _env_float("ANALYSIS_TIME_BUDGET_S", 20.0)
 # Rooms idle this long are closed by `manage.py close_idle_rooms`.
 ROOM_IDLE_HOURS = _env_float("ROOM_IDLE_HOURS", 24.0)

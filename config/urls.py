@@ -7,7 +7,7 @@ from drf_spectacular.views import SpectacularAPIView
 import config.openapi  # noqa: F401  (registers the schema's extensions)
 from config.health import health
 from config.metrics import metrics
-from games.views import GameDetailView, PlayerDetailView
+from games.views import GameAnalysisView, GameDetailView, PlayerDetailView
 from lobby.views import RoomDetailView, RoomsView, SessionView
 from players.views import LoginView, LogoutView, MeView, RegisterView
 
@@ -24,6 +24,7 @@ urlpatterns = [
     path("api/rooms", RoomsView.as_view(), name="rooms"),
     path("api/rooms/<str:code>", RoomDetailView.as_view(), name="room"),
     path("api/games/<str:game_id>", GameDetailView.as_view(), name="game"),
+    path("api/games/<str:game_id>/analysis", GameAnalysisView.as_view(), name="game-analysis"),
     path("api/players/<str:player_id>", PlayerDetailView.as_view(), name="player"),
     path("api/", include("ratings.urls")),
     path("", include("frontend.urls")),

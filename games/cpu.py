@@ -1,10 +1,17 @@
-"""Computing CPU moves off the event loop: in a pool of worker processes (or a thread when
-``CPU_WORKERS`` is 0), so a thinking CPU never stalls the loop serving other rooms."""
+"""Computing CPU moves and post-game analyses off the event loop, in two separate lanes.
+
+Live CPU moves run in a pool of worker processes (or threads when ``CPU_WORKERS`` is 0), so a thinking
+CPU never stalls the loop serving other rooms. Analyses (up to ~20 s of CPU each) run in a lane of their
+own: one worker process started at a lowered OS priority (``ANALYSIS_NICE``), or one thread when
+``CPU_WORKERS`` is 0. So an analysis never occupies a worker a live move needs, and when both compete for
+a core the kernel serves the live move first.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import threading
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -12,6 +19,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from django.conf import settings
 
 from common import metrics
+from games.engine.analyse import analyse_game
 from games.engine.cpu import choose_move, default_budget_ms
 
 # A move the CPU plays because a deadline passed (a timeout, a stand-in) must land within about a
@@ -20,6 +28,9 @@ DEADLINE_MOVE_MS = 600
 
 _lock = threading.Lock()
 _executor: Executor | None = None
+_analysis_executor: Executor | None = None
+# How much the analysis worker process lowers its priority (os.nice increment: 19 is the lowest).
+ANALYSIS_NICE = 15
 
 
 def _get_executor() -> Executor:
@@ -63,3 +74,44 @@ async def warm_up() -> None:
 def _choose(record: str, level: int, budget_ms: int | None, seed: int | None) -> str:
     return choose_move(record, level, budget_ms=budget_ms, seed=seed)
 
+
+
+# --- the analysis lane --------------------------------------------------------------------------------
+def _lower_priority() -> None:
+    """Initializer of the analysis worker process: yield the CPU to the live moves' workers."""
+    if hasattr(os, "nice"):
+        os.nice(ANALYSIS_NICE)
+
+
+def _get_analysis_executor() -> Executor:
+    global _analysis_executor
+    with _lock:
+        if _analysis_executor is None:
+            if int(settings.CPU_WORKERS) > 0:
+                _analysis_executor = ProcessPoolExecutor(
+                    max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
+                )
+            else:
+                # Threads cannot be reniced portably; the lane is still separate from the moves' threads.
+                _analysis_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="analysis")
+        return _analysis_executor
+
+
+def analysis_budget() -> tuple[int, float]:
+    """(proof nodes per position, seconds per game) for an analysis: the settings scaled by
+    ``CPU_TIME_SCALE`` (tests make it quick)."""
+    scale = float(settings.CPU_TIME_SCALE)
+    nodes = max(1, int(int(settings.ANALYSIS_NODE_BUDGET) * scale))
+    seconds = max(0.05, float(settings.ANALYSIS_TIME_BUDGET_S) * scale)
+    return nodes, seconds
+
+
+async def compute_analysis(record: str) -> dict[str, object]:
+    """The analysis JSON (docs/analysis.md) of the game ``record``, computed in the analysis lane."""
+    loop = asyncio.get_running_loop()
+    nodes, seconds = analysis_budget()
+    return await loop.run_in_executor(_get_analysis_executor(), _analyse, record, nodes, seconds)
+
+
+def _analyse(record: str, node_budget: int, time_budget_s: float) -> dict[str, object]:
+    return analyse_game(record, node_budget=node_budget, time_budget_s=time_budget_s).to_json()

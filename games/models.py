@@ -100,3 +100,37 @@ class Move(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "ply"], name="move_unique_ply")]
         ordering = ["ply"]
+
+
+class AnalysisStatus(models.TextChoices):
+    """Where a game's post-game analysis stands. FAILED: it raised ``ANALYSIS_MAX_ATTEMPTS`` times."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+
+
+class GameAnalysis(models.Model):
+    """A finished game's analysis (docs/analysis.md): queued when the game ends, computed once.
+
+    ``version`` is the engine's ``ANALYSIS_VERSION`` the row is (to be) computed with; a row done with an
+    older version is queued again when asked for. ``lease_until`` marks the process computing it (as
+    ``Game.lease_until`` does for automatic moves), so each analysis is computed by one process at a time.
+    """
+
+    game = models.OneToOneField(Game, primary_key=True, on_delete=models.CASCADE, related_name="analysis")
+    status = models.CharField(max_length=8, choices=AnalysisStatus.choices, default=AnalysisStatus.QUEUED)
+    version = models.PositiveSmallIntegerField()
+    result = models.JSONField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    queued_at = models.DateTimeField()
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    lease_until = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "queued_at"])]
+
+    def __str__(self) -> str:
+        return f"analysis of {self.game_id} ({self.status})"

@@ -10,7 +10,7 @@ from django.db.models import Q
 
 from common.iso import iso
 from games.engine import Position
-from games.models import Game, GameStatus, Move
+from games.models import AnalysisStatus, Game, GameAnalysis, GameStatus, Move
 from players.models import Player
 from ratings.selectors import CHANGE_DECIMALS, changes_of, player_rating_page
 
@@ -78,6 +78,42 @@ def game_record(game_id: str) -> dict[str, Any] | None:
             }
             for move in Move.objects.filter(game=game).order_by("ply")
         ],
+    }
+
+
+# --- a game's analysis ----------------------------------------------------------------------------
+# The marks counted in an analysis's summary, per colour.
+SUMMARY_MARKS = ("best", "only_move", "missed_win", "blunder")
+
+
+def analysis_summary(result: dict[str, Any]) -> dict[str, dict[str, int]]:
+    """Per colour, how many of its moves got each mark (docs/analysis.md), and how many moves it made."""
+    summary = {colour: {"moves": 0, **dict.fromkeys(SUMMARY_MARKS, 0)} for colour in ("red", "yellow")}
+    for entry in result.get("plies", []):
+        colour = entry.get("to_move")
+        if entry.get("played") is None or colour not in summary:
+            continue
+        summary[colour]["moves"] += 1
+        mark = entry.get("mark")
+        if mark in SUMMARY_MARKS:
+            summary[colour][mark] += 1
+    return summary
+
+
+def game_analysis_out(game: Game, row: GameAnalysis) -> dict[str, Any]:
+    """``GET /api/games/{id}/analysis``: the status, and once done the per-ply entries, the key moments
+    and the summary (null before)."""
+    done = row.status == AnalysisStatus.DONE and isinstance(row.result, dict)
+    result: dict[str, Any] = row.result if done and isinstance(row.result, dict) else {}
+    return {
+        "game": str(game.pk),
+        "status": row.status,
+        "version": row.version,
+        "queued_at": iso(row.queued_at),
+        "finished_at": iso(row.finished_at) if done else None,
+        "plies": result.get("plies") if done else None,
+        "moments": result.get("moments") if done else None,
+        "summary": analysis_summary(result) if done else None,
     }
 
 

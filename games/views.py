@@ -1,4 +1,5 @@
-"""REST endpoints of games: a game's record, and a player's page (rating, record, recent games)."""
+"""REST endpoints of games: a game's record, its post-game analysis, and a player's page (rating, record,
+recent games)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.selectors import game_record, player_profile
+from games.models import GameStatus
+from games.selectors import game_analysis_out, game_get, game_record, player_profile
+from games.services import analysis_request
 from ratings.views import ErrorOut, HistoryPointOut, PlayerRefOut, RatingFields
 
 
@@ -28,6 +31,97 @@ class GameDetailView(APIView):
         if record is None:
             return Response({"code": "no_game", "message": "There is no such game."}, status=404)
         return Response(record)
+
+
+NO_GAME = {"code": "no_game", "message": "There is no such game."}
+EVAL_KINDS = ["forced_win", "forced_loss", "draw", "heuristic", "final"]
+MARKS = ["missed_win", "blunder", "only_move", "best"]
+
+
+class EvalOut(serializers.Serializer[Any]):
+    kind = serializers.ChoiceField(
+        choices=EVAL_KINDS, help_text="forced_win/forced_loss/draw are proved; heuristic is the search's opinion."
+    )
+    plies = serializers.IntegerField(allow_null=True, help_text="Forced results and draws: plies to the end.")
+    move = serializers.CharField(allow_null=True, help_text="The recommended peg (null at the final position).")
+    score = serializers.IntegerField(allow_null=True, help_text="Heuristic only: for the side to move.")
+    depth = serializers.IntegerField(allow_null=True)
+    nodes = serializers.IntegerField()
+
+
+class AnalysisPlyOut(serializers.Serializer[Any]):
+    ply = serializers.IntegerField(help_text="The position before move ply+1 (the last entry: the final one).")
+    to_move = serializers.ChoiceField(choices=["red", "yellow"], allow_null=True)
+    eval = EvalOut()
+    played = serializers.CharField(allow_null=True, help_text="The peg played from here (null for the last).")
+    mark = serializers.ChoiceField(choices=MARKS, allow_null=True)
+
+
+class MomentOut(serializers.Serializer[Any]):
+    ply = serializers.IntegerField()
+    move_number = serializers.IntegerField()
+    colour = serializers.ChoiceField(choices=["red", "yellow"])
+    peg = serializers.CharField()
+    kind = serializers.ChoiceField(choices=["missed_win", "blunder"])
+    text = serializers.CharField()
+    better = serializers.CharField(allow_null=True, help_text="A better peg to have played, when proved.")
+
+
+class MarkCountsOut(serializers.Serializer[Any]):
+    moves = serializers.IntegerField()
+    best = serializers.IntegerField()
+    only_move = serializers.IntegerField()
+    missed_win = serializers.IntegerField()
+    blunder = serializers.IntegerField()
+
+
+class AnalysisSummaryOut(serializers.Serializer[Any]):
+    red = MarkCountsOut()
+    yellow = MarkCountsOut()
+
+
+class GameAnalysisOut(serializers.Serializer[Any]):
+    game = serializers.UUIDField()
+    status = serializers.ChoiceField(
+        choices=["queued", "running", "done", "failed"],
+        help_text="failed: the computation raised several times (it is not retried).",
+    )
+    version = serializers.IntegerField(help_text="The engine's analysis version it is (to be) computed with.")
+    queued_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    plies = AnalysisPlyOut(many=True, allow_null=True, help_text="Null until done; one entry per position.")
+    moments = MomentOut(many=True, allow_null=True, help_text="Null until done; missed wins and blunders.")
+    summary = AnalysisSummaryOut(allow_null=True, help_text="Null until done; each colour's marks.")
+
+
+class GameAnalysisView(APIView):
+    @extend_schema(
+        operation_id="games_analysis_retrieve",
+        parameters=[OpenApiParameter("game_id", str, OpenApiParameter.PATH, description="The game's id (UUID).")],
+        responses={
+            200: GameAnalysisOut,
+            404: OpenApiResponse(ErrorOut, description="no such game (no_game), or an abandoned game (no_analysis)"),
+            409: OpenApiResponse(ErrorOut, description="the game is still being played (game_playing)"),
+        },
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        """A finished game's analysis: queued when it ended, computed once in the background.
+
+        Poll while ``status`` is queued or running. Abandoned games are not analysed.
+        """
+        try:
+            uuid.UUID(game_id)
+        except ValueError:
+            return Response(NO_GAME, status=404)
+        game = game_get(game_id)
+        if game is None:
+            return Response(NO_GAME, status=404)
+        if game.status == GameStatus.PLAYING:
+            return Response({"code": "game_playing", "message": "The game is still being played."}, status=409)
+        row = analysis_request(game, now=timezone.now())
+        if row is None:
+            return Response({"code": "no_analysis", "message": "Abandoned games are not analysed."}, status=404)
+        return Response(game_analysis_out(game, row))
 
 
 class RecentGameOut(serializers.Serializer[Any]):

@@ -5,6 +5,9 @@ process leases the games that are due (so no other process works on them), compu
 off the loop, and applies it through the same service as a person's move, which refuses it if the
 game moved on. A killed process's leases simply expire and another process (or the restarted one)
 takes over. Services wake the ticker at once when they make something due now.
+
+The ticker also drives finished games' analyses: when this process's analysis lane is idle it leases the
+oldest queued one and computes it in that lane (games/cpu.py), which never takes a live move's worker.
 """
 
 from __future__ import annotations
@@ -12,14 +15,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from common import logcontext
 from games import cpu
-from games.services import games_claim_due, games_next_due
+from games.services import (
+    AnalysisJob,
+    analyses_claim,
+    analysis_release,
+    analysis_store,
+    games_claim_due,
+    games_next_due,
+)
 from lobby import wakeup
 from lobby.play import CpuJob, game_cpu_move, game_due_job
 from lobby.scheduling import DueReason
@@ -33,6 +43,10 @@ MIN_WAIT_SECONDS = 0.02
 SWEEP_EVERY_SECONDS = 5.0
 # Longer than any CPU budget: a lease outliving its process lets another process take over.
 LEASE = timedelta(seconds=15)
+# Longer than an analysis takes (its budget is 20 s of wall clock, plus the guaranteed part).
+ANALYSIS_LEASE = timedelta(minutes=3)
+# How often an idle analysis lane looks for queued analyses.
+ANALYSIS_POLL_SECONDS = 1.0
 
 _schedulers: dict[asyncio.AbstractEventLoop, Scheduler] = {}
 
@@ -46,6 +60,8 @@ class Scheduler:
         self.task: asyncio.Task[None] | None = None
         self.children: set[asyncio.Task[None]] = set()
         self.last_sweep = 0.0
+        self.analysis: asyncio.Task[None] | None = None
+        self.last_analysis_poll = -ANALYSIS_POLL_SECONDS
 
     def start(self) -> None:
         loop = asyncio.get_running_loop()
@@ -91,10 +107,34 @@ class Scheduler:
             child = loop.create_task(self._handle(game_id))
             self.children.add(child)
             child.add_done_callback(self.children.discard)
+        await self._start_analysis(now)
         next_due = await database_sync_to_async(games_next_due)(now=timezone.now())
         if next_due is None:
             return TICK_SECONDS
         return min(TICK_SECONDS, max(MIN_WAIT_SECONDS, (next_due - timezone.now()).total_seconds()))
+
+    async def _start_analysis(self, now: datetime) -> None:
+        """Lease one queued analysis if this process's analysis lane is idle (one at a time)."""
+        loop = asyncio.get_running_loop()
+        busy = self.analysis is not None and not self.analysis.done()
+        if busy or loop.time() - self.last_analysis_poll < ANALYSIS_POLL_SECONDS:
+            return
+        self.last_analysis_poll = loop.time()
+        for job in await database_sync_to_async(analyses_claim)(now=now, lease=ANALYSIS_LEASE, limit=1):
+            self.analysis = loop.create_task(self._analyse(job), name=f"analysis-{job.game_id}")
+            self.children.add(self.analysis)
+            self.analysis.add_done_callback(self.children.discard)
+
+    async def _analyse(self, job: AnalysisJob) -> None:
+        logcontext.bind(game=job.game_id)
+        try:
+            result = await cpu.compute_analysis(job.record)
+            await database_sync_to_async(analysis_store)(game_id=job.game_id, result=result, now=timezone.now())
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("analysis of game %s failed", job.game_id)
+            await database_sync_to_async(analysis_release)(game_id=job.game_id, now=timezone.now())
 
     async def _handle(self, game_id: str) -> None:
         logcontext.bind(game=game_id)  # this task's own context: its log lines name the game

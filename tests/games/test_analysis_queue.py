@@ -1,0 +1,190 @@
+"""The post-game analysis queue: queued once where every game ends, leased to one process, stored,
+recomputed for an older engine version; and computed in its own lane, behind live CPU moves."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games import cpu
+from games.engine.analyse import ANALYSIS_VERSION
+from games.models import AnalysisStatus, EndReason, Game, GameAnalysis, GameStatus
+from games.services import (
+    ANALYSIS_MAX_ATTEMPTS,
+    analyses_claim,
+    analysis_release,
+    analysis_request,
+    analysis_store,
+)
+from lobby import scheduler
+from lobby.play import game_drop, game_resign, game_start
+from lobby.services import connection_open, room_close, room_create
+from players.services import player_create
+from tests.games.analysiskit import BLUNDER_GAME, T0, at, two_player_game
+from tests.records import DRAWN_RECORD
+
+LEASE = timedelta(minutes=3)
+
+
+def rows() -> list[tuple[str, str, int]]:
+    return list(GameAnalysis.objects.values_list("game_id", "status", "version"))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("ending", ["line", "resignation"])
+def test_a_finished_game_queues_its_analysis_once(ending):
+    code, ann, bob, game = two_player_game(BLUNDER_GAME.rsplit(" ", 1)[0])
+    assert rows() == []  # nothing is queued while the game is played
+    if ending == "line":
+        game_drop(code=code, player=bob, peg="d4", ply=7, now=at(30))
+    else:
+        game_resign(code=code, player=ann, now=at(30))
+    game.refresh_from_db()
+    expected = (GameStatus.WON, EndReason.LINE) if ending == "line" else (GameStatus.RESIGNED, EndReason.RESIGNATION)
+    assert (game.status, game.reason) == expected
+    assert rows() == [(game.pk, AnalysisStatus.QUEUED, ANALYSIS_VERSION)]
+    # Asking again (the API does) neither duplicates nor requeues it.
+    assert analysis_request(game, now=at(40)).status == AnalysisStatus.QUEUED
+    assert GameAnalysis.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_full_board_draw_queues_its_analysis():
+    code, ann, bob, game = two_player_game(DRAWN_RECORD)
+    assert (game.status, game.reason) == (GameStatus.DRAWN, EndReason.FULL_BOARD)
+    assert rows() == [(game.pk, AnalysisStatus.QUEUED, ANALYSIS_VERSION)]
+
+
+@pytest.mark.django_db
+def test_an_abandoned_game_is_not_analysed():
+    code, ann, bob, game = two_player_game("a1 b2")
+    assert room_close(code=code, now=at(10))
+    game.refresh_from_db()
+    assert game.status == GameStatus.ABANDONED
+    assert rows() == []
+    assert analysis_request(game, now=at(20)) is None
+    assert rows() == []
+
+
+@pytest.mark.django_db
+def test_an_analysis_is_leased_to_one_process_computed_and_stored():
+    _, _, _, game = two_player_game(BLUNDER_GAME)
+    [job] = analyses_claim(now=at(100), lease=LEASE)
+    assert (job.game_id, job.record) == (str(game.pk), BLUNDER_GAME)
+    assert GameAnalysis.objects.get().status == AnalysisStatus.RUNNING
+    assert analyses_claim(now=at(101), lease=LEASE) == []  # another process finds nothing to do
+
+    result = cpu._analyse(job.record, *cpu.analysis_budget())
+    assert analysis_store(game_id=job.game_id, result=result, now=at(102))
+    row = GameAnalysis.objects.get()
+    assert (row.status, row.version, row.attempts) == (AnalysisStatus.DONE, ANALYSIS_VERSION, 1)
+    # The engine's JSON as it is (docs/analysis.md). The missed win's better move is proved within the
+    # guaranteed horizon; the blunder's alternative may need more than the quick test budget.
+    assert row.result == result and len(row.result["plies"]) == 9
+    assert [(m["ply"], m["kind"]) for m in row.result["moments"]] == [(5, "blunder"), (6, "missed_win")]
+    assert row.result["moments"][1]["better"] == "d1"
+    # Computed once: never claimed again, even long after the lease.
+    assert analyses_claim(now=at(10_000), lease=LEASE) == []
+
+
+@pytest.mark.django_db
+def test_a_lease_that_runs_out_lets_another_process_take_over():
+    two_player_game(BLUNDER_GAME)
+    [first] = analyses_claim(now=at(100), lease=LEASE)
+    assert analyses_claim(now=at(100) + LEASE - timedelta(seconds=1), lease=LEASE) == []
+    [again] = analyses_claim(now=at(100) + LEASE + timedelta(seconds=1), lease=LEASE)
+    assert again == first
+    assert GameAnalysis.objects.get().attempts == 2
+
+
+@pytest.mark.django_db
+def test_a_failing_analysis_is_retried_then_given_up():
+    two_player_game(BLUNDER_GAME)
+    for attempt in range(ANALYSIS_MAX_ATTEMPTS):
+        [job] = analyses_claim(now=at(100 + attempt), lease=LEASE)
+        analysis_release(game_id=job.game_id, now=at(100 + attempt))
+    row = GameAnalysis.objects.get()
+    assert (row.status, row.attempts) == (AnalysisStatus.FAILED, ANALYSIS_MAX_ATTEMPTS)
+    assert analyses_claim(now=at(200), lease=LEASE) == []
+
+
+@pytest.mark.django_db
+def test_an_analysis_by_an_older_engine_is_recomputed_when_asked():
+    _, _, _, game = two_player_game(BLUNDER_GAME)
+    GameAnalysis.objects.update(status=AnalysisStatus.DONE, version=ANALYSIS_VERSION - 1, result={"old": True})
+    assert analyses_claim(now=at(100), lease=LEASE) == []  # nothing to do until someone asks
+    row = analysis_request(game, now=at(101))
+    assert (row.status, row.version, row.result) == (AnalysisStatus.QUEUED, ANALYSIS_VERSION, None)
+    [job] = analyses_claim(now=at(102), lease=LEASE)
+    assert job.game_id == str(game.pk)
+
+
+@pytest.mark.django_db
+def test_a_game_finished_before_analyses_existed_is_queued_when_asked():
+    _, _, _, game = two_player_game(BLUNDER_GAME)
+    GameAnalysis.objects.all().delete()
+    assert analysis_request(game, now=at(100)).status == AnalysisStatus.QUEUED
+    assert rows() == [(game.pk, AnalysisStatus.QUEUED, ANALYSIS_VERSION)]
+
+
+# --- the lane: a running analysis never holds up a live CPU move ------------------------------------------
+def _solo_game_against_the_cpu():
+    ann = player_create(name="Solo", now=T0)
+    room = room_create(host=ann, rules={"cpu_level": 2}, now=T0)
+    connection_open(code=room.code, channel_name="chan-solo", player=ann, now=T0)
+    game = game_start(code=room.code, player=ann, now=T0)
+    assert game.red_seat == 1 and game.yellow_cpu
+    return room.code, ann, game
+
+
+async def _until(check, *, what: str, timeout: float = 60.0):
+    """Polls ``check`` (a sync DB read) until it returns something truthy; generous for a shared machine."""
+    for _ in range(int(timeout / 0.05)):
+        value = await database_sync_to_async(check)()
+        if value:
+            return value
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("scheduler_cleanup")
+async def test_a_cpu_move_lands_while_an_analysis_occupies_its_lane(monkeypatch):
+    # The analysis lane is held busy on an event: the real analysis runs only once the test lets it.
+    release = threading.Event()
+    entered = threading.Event()
+    real = cpu._analyse
+
+    def held(record: str, node_budget: int, time_budget_s: float) -> dict[str, object]:
+        entered.set()
+        release.wait(timeout=120)
+        return real(record, node_budget, time_budget_s)
+
+    monkeypatch.setattr(cpu, "_analyse", held)
+    try:
+        _, _, _, finished = await database_sync_to_async(two_player_game)(BLUNDER_GAME)
+        code, ann, live = await database_sync_to_async(_solo_game_against_the_cpu)()
+        scheduler.ensure_running()
+
+        def analysis_status() -> str:
+            return GameAnalysis.objects.get(pk=finished.pk).status
+
+        await _until(lambda: entered.is_set() and analysis_status() == AnalysisStatus.RUNNING,
+                     what="the analysis to start")
+
+        # A person's move in a live game against the CPU, then the CPU's answer, all while it runs.
+        await database_sync_to_async(game_drop)(code=code, player=ann, peg="b2", ply=0, now=at(1))
+        await _until(lambda: Game.objects.get(pk=live.pk).ply >= 2, what="the CPU's move")
+        assert await database_sync_to_async(analysis_status)() == AnalysisStatus.RUNNING
+        assert not release.is_set()
+
+        release.set()
+        await _until(lambda: analysis_status() == AnalysisStatus.DONE, what="the analysis to finish")
+        row = await database_sync_to_async(GameAnalysis.objects.get)(pk=finished.pk)
+        assert [m["ply"] for m in row.result["moments"]] == [5, 6]
+    finally:
+        release.set()
