@@ -306,26 +306,27 @@ class _Analyser:
         # Last position first, each move marked as soon as both its positions are known: when the
         # time budget runs short, it is the opening that goes without optional proofs.
         marks: list[Mark | None] = [None] * len(self.positions)
+        moments: list[Moment] = []
         for index in reversed(range(len(self.positions))):
             self.evaluation(index)
             if index + 1 < len(self.positions):
-                marks[index] = self._marked(index)
+                marks[index], moment = self._marked(index)
+                if moment is not None:
+                    moments.append(moment)
         plies = []
-        moments = []
         for index, position in enumerate(self.positions):
             played = self.positions[index + 1].moves[-1] if index + 1 < len(self.positions) else None
-            mark = marks[index]
-            plies.append(PlyAnalysis(index, position.to_move, self.known[index].evaluation(), played, mark))
-            if mark in {Mark.MISSED_WIN, Mark.BLUNDER}:
-                moments.append(self._moment(index, mark))
-        return Analysis(ANALYSIS_VERSION, tuple(plies), tuple(moments))
+            plies.append(PlyAnalysis(index, position.to_move, self.known[index].evaluation(), played, marks[index]))
+        return Analysis(ANALYSIS_VERSION, tuple(plies), tuple(reversed(moments)))
 
-    def _marked(self, index: int) -> Mark | None:
-        """The mark of the move played from position ``index``; its proof nodes count for that position."""
+    def _marked(self, index: int) -> tuple[Mark | None, Moment | None]:
+        """The mark of the move played from position ``index`` and its moment, if it is one; the proof
+        nodes spent count for that position."""
         before = self.prover.nodes
         mark = self._mark(index)
+        moment = self._moment(index, mark) if mark in {Mark.MISSED_WIN, Mark.BLUNDER} else None
         self.known[index].nodes += self.prover.nodes - before
-        return mark
+        return mark, moment
 
     # -- proofs ----------------------------------------------------------------------------------
 
