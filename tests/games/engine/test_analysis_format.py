@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from brute_force import BruteForce
 
+from games.engine import PegFull
 from games.engine.analyse import (
     ANALYSIS_VERSION,
     EvalKind,
@@ -18,7 +19,6 @@ from games.engine.analyse import (
     analyse_position,
     main,
 )
-from games.engine.errors import PegFull
 
 ROOT = Path(__file__).resolve().parents[3]
 WON = "a1 a4 b1 b4 c1 c4 b2 d4"  # Yellow wins with its last move
