@@ -51,7 +51,8 @@ class EvalOut(serializers.Serializer[Any]):
 
 class AnalysisPlyOut(serializers.Serializer[Any]):
     ply = serializers.IntegerField(help_text="The position before move ply+1 (the last entry: the final one).")
-    to_move = serializers.ChoiceField(choices=["red", "yellow"], allow_null=True)
+    # A plain string: the enum of colours is named ColourEnum already, and one set may have one name.
+    to_move = serializers.CharField(allow_null=True, help_text='"red" or "yellow"; null at the final position.')
     eval = EvalOut()
     played = serializers.CharField(allow_null=True, help_text="The peg played from here (null for the last).")
     mark = serializers.ChoiceField(choices=MARKS, allow_null=True)
