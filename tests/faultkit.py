@@ -205,17 +205,17 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def busy_worker(parent: int, timeout: float = 20) -> int:
-    """The CPU worker of ``parent`` that is computing now (its CPU time grows), found within ``timeout``."""
+def busy_worker(*parents: int, timeout: float = 20) -> tuple[int, int]:
+    """The CPU worker computing now (its CPU time grows) among those of ``parents``: (its parent, its pid)."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        before = {pid: cpu_seconds(pid) for pid in cpu_worker_pids(parent)}
+        before = {(parent, pid): cpu_seconds(pid) for parent in parents for pid in cpu_worker_pids(parent)}
         time.sleep(0.3)
-        for pid, used in before.items():
+        for (parent, pid), used in before.items():
             with contextlib.suppress(OSError):
                 if cpu_seconds(pid) - used > 0.05:
-                    return pid
-    raise TimeoutError(f"no CPU worker of process {parent} was busy")
+                    return parent, pid
+    raise TimeoutError(f"no CPU worker of {parents} was busy")
 
 
 def kill(pid: int) -> None:

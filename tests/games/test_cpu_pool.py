@@ -34,7 +34,7 @@ async def test_a_worker_killed_while_thinking_is_replaced_and_the_move_still_com
     await cpu.warm_up()
     before = replaced()
     thinking = asyncio.create_task(cpu.compute_move(RECORD, 5))
-    worker = await asyncio.to_thread(busy_worker, os.getpid())
+    _, worker = await asyncio.to_thread(busy_worker, os.getpid())
     kill(worker)
     peg = await asyncio.wait_for(thinking, 60)
     assert peg in {str(p) for p in Position.from_record(RECORD).legal_pegs()}
