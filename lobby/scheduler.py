@@ -15,6 +15,7 @@ import logging
 from datetime import timedelta
 
 from channels.db import database_sync_to_async
+from django.db import DatabaseError
 from django.utils import timezone
 
 from common import logcontext
@@ -33,6 +34,11 @@ MIN_WAIT_SECONDS = 0.02
 SWEEP_EVERY_SECONDS = 5.0
 # Longer than any CPU budget: a lease outliving its process lets another process take over.
 LEASE = timedelta(seconds=15)
+# A CPU move computed while the database is unreachable is offered again every second this many times
+# (well within the lease), so that it lands as soon as the database is back rather than being computed
+# afresh once the lease has run out.
+STORE_ATTEMPTS = 10
+STORE_RETRY_SECONDS = 1.0
 
 _schedulers: dict[asyncio.AbstractEventLoop, Scheduler] = {}
 
@@ -105,13 +111,33 @@ class Scheduler:
             logcontext.bind(room=job.code)
             deadline_move = job.reason in (DueReason.TIMEOUT, DueReason.AWAY)
             peg = await cpu.compute_move(job.record, job.level, deadline_move=deadline_move)
-            await database_sync_to_async(game_cpu_move)(job=job, peg=peg, now=timezone.now())
+            await self._store(job, peg)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("automatic move for game %s failed; its lease will expire and it is retried", game_id)
         finally:
             self.in_flight.discard(game_id)
+
+
+    async def _store(self, job: CpuJob, peg: str) -> None:
+        """Play the computed move, retrying while the database is unreachable.
+
+        Retrying is safe: the service plays it only if the game is still where the job found it.
+
+        Raises:
+            DatabaseError: still unreachable after STORE_ATTEMPTS tries (the lease then runs out).
+        """
+        for attempt in range(1, STORE_ATTEMPTS + 1):
+            try:
+                await database_sync_to_async(game_cpu_move)(job=job, peg=peg, now=timezone.now())
+                return
+            except DatabaseError as exc:
+                if attempt == STORE_ATTEMPTS:
+                    raise
+                log.warning("could not store the CPU's move (attempt %d of %d): %s: %s", attempt, STORE_ATTEMPTS,
+                            type(exc).__name__, " ".join(str(exc).split())[:200])
+                await asyncio.sleep(STORE_RETRY_SECONDS)
 
 
 def ensure_running() -> Scheduler:

@@ -165,6 +165,8 @@ async def finish(scene: Scene, servers: tuple[LiveServer, LiveServer]) -> None:
     ]
     assert total(servers, "fourinarow_moves_total", kind="cpu") == 2
     assert total(servers, "fourinarow_moves_total", kind="person") == len(RECORD) + 2
+    # Each CPU move was computed once: none thrown away and computed again after a lease ran out.
+    assert total(servers, "fourinarow_cpu_think_seconds_count", level="5") == 2
     for client in scene.everyone:
         await client.close()
 
@@ -230,13 +232,15 @@ async def test_postgres_restarting_mid_game_refuses_moves_clearly_and_play_goes_
         url = postgres.create_database("fourinarow")
         migrate(server_env(DATABASE_URL=url))
         env = server_env(DATABASE_URL=url, REDIS_URL=os.environ["REDIS_URL"], CHANNEL_PREFIX=f"t{uuid.uuid4().hex[:8]}",
-                         DISCONNECT_GRACE_SECONDS=GRACE, CPU_TIME_SCALE="1")
+                         DISCONNECT_GRACE_SECONDS=GRACE, CPU_TIME_SCALE="2")  # level 5 thinks about 4 s
         with two_servers(env, tmp_path) as servers:
-            scene = await open_rooms(*servers)
+            one, two = servers
+            scene = await open_rooms(one, two)
+            await asyncio.to_thread(busy_worker, one.proc.pid, two.proc.pid)
 
             loop = asyncio.get_running_loop()
             stopped = loop.time()
-            postgres.stop()  # while the CPU thinks for Cy
+            postgres.stop()  # while the CPU thinks for Cy: its move cannot be stored until the database is back
             for server in servers:
                 body = health(server)
                 assert body["channel_layer"] == "ok" and body["database"].startswith("error"), body
@@ -254,7 +258,8 @@ async def test_postgres_restarting_mid_game_refuses_moves_clearly_and_play_goes_
             # Nothing was applied while it was down: Bob sends his move again, on the same socket.
             assert bob.room["game"]["ply"] == 3
             await bob.drop(RECORD[3])
-            # The CPU's move, computed while the database was down, is played now that it is back.
+            # The CPU's move, computed while the database was down, is played now that it is back (and
+            # not computed again: finish() counts the thinking).
             await scene.cy.wait_room(at_ply(2), timeout=40)
             await finish(scene, servers)
 
