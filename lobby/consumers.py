@@ -98,7 +98,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         """Serve the socket until it closes. If its loop fails instead (the channel layer's receive
         raised: Redis went away; a database error while opening the socket or handling a room event),
-        close it with 4503 so the page reconnects and resyncs, and record the close."""
+        close it with 4503 so the page reconnects and resyncs, and record the close.
+
+        When Redis goes, every socket of the process meets the failure itself: channels-redis has them
+        take turns waiting on Redis, and each turn fails at once while it is down."""
         try:
             await super().__call__(scope, receive, send)
         except Exception as exc:
@@ -136,10 +139,22 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await database_sync_to_async(self._apply)(command)
         except Refused as exc:
             await self._send_error(exc.code, exc.message)
-        except Exception as exc:  # the database is down, say: nothing was applied (its transaction rolled back)
+        except Exception as exc:  # the database is down, say: its transaction rolled back
             log.warning("a %s frame failed: %s", type(command).__name__.lower(), _one_line(exc),
                         exc_info=exc if log.isEnabledFor(logging.DEBUG) else None)
             await self._send_error("server_error", protocol.SERVER_ERROR_MESSAGE)
+            await self._resync()
+
+    async def _resync(self) -> None:
+        """After a failed frame, send the room if it moved on meanwhile: a commit whose answer was lost
+        is not broadcast, and the client would otherwise not see it until the next change."""
+        try:
+            snapshot = await database_sync_to_async(room_snapshot)(self.code)
+        except Exception as exc:  # still down: the client keeps its view until the next change
+            log.debug("no resync: %s", _one_line(exc))
+            return
+        if snapshot is not None:
+            await self._send_snapshot(snapshot)
 
     def _apply(self, command: protocol.Command) -> None:
         """Run the service for ``command`` (in the database thread)."""
