@@ -24,7 +24,7 @@ from pathlib import Path
 
 import websockets
 
-from tests.conftest import POSTGRES_BINDIR, REDIS_SERVER
+from tests.conftest import POSTGRES_BINDIR, REDIS_SERVER, RUNUSER
 from tests.livekit import WsClient, free_port
 
 
@@ -127,7 +127,8 @@ class PrivatePostgres:
         assert POSTGRES_BINDIR is not None
         command = [str(POSTGRES_BINDIR / program), *args]
         if os.geteuid() == 0:
-            command = ["runuser", "-u", "postgres", "--", *command]
+            assert RUNUSER is not None
+            command = [RUNUSER, "-u", "postgres", "--", *command]
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
         if done.returncode != 0:
             raise RuntimeError(f"{program} failed ({done.returncode}): {done.stdout[-1500:]}{done.stderr[-1500:]}")

@@ -31,7 +31,7 @@ pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.faults, pytes
 
 RECORD = ["a1", "b1", "a2", "b2", "a3", "b3", "c1", "b4"]  # yellow (Bob, seat 2) completes row b at level 1
 OUTAGE_SECONDS = 5.0
-# Every test keeps its players' seats through the reconnects: no stand-in plays for them meanwhile.
+# Players keep their seats through an outage and the reconnects: no stand-in plays for them meanwhile.
 GRACE = "300"
 
 
