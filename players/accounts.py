@@ -55,15 +55,6 @@ LOGIN_WINDOW = timedelta(minutes=15)
 GUEST_REPLACED_HOOKS: list[Callable[[Player, Player, datetime], None]] = []
 
 
-__all__ = [
-    "RateLimited",  # what a refused login raises; defined with the other refusals in common.errors
-    "account_login",
-    "account_register",
-    "clean_username",
-    "session_sign_in",
-    "session_sign_out",
-    "username_key",
-]
 TOO_MANY_FAILURES = "Too many failed attempts."
 
 
@@ -132,7 +123,7 @@ def account_register(*, player: Player | None, username: object, password: objec
 
 
 # --- login ---------------------------------------------------------------------------------------
-def _throttle_keys(key: str, address: str) -> tuple[tuple[str, int], ...]:
+def _throttle_keys(name_key: str, address: str) -> tuple[tuple[str, int], ...]:
     """The failure counters of one attempt: (username key, address), then the address alone.
 
     Each kind has its own namespace, so no username (not even an empty one) shares the address's counter.
@@ -142,7 +133,7 @@ def _throttle_keys(key: str, address: str) -> tuple[tuple[str, int], ...]:
         return f"login-failures:{kind}:" + hashlib.sha256(text.encode()).hexdigest()
 
     return (
-        (counter("name", f"{key}|{address}"), LOGIN_FAILURES_PER_NAME),
+        (counter("name", f"{name_key}|{address}"), LOGIN_FAILURES_PER_NAME),
         (counter("address", address), LOGIN_FAILURES_PER_ADDRESS),
     )
 
@@ -156,17 +147,17 @@ def _live_failures(key: str, *, now: datetime) -> tuple[int, datetime] | None:
     return None if now - since >= LOGIN_WINDOW else (count, since)
 
 
-def _check_throttle(username: str, address: str, *, now: datetime) -> None:
-    for key, allowed in _throttle_keys(username, address):
+def _check_throttle(name_key: str, address: str, *, now: datetime) -> None:
+    for key, allowed in _throttle_keys(name_key, address):
         failures = _live_failures(key, now=now)
         if failures is not None and failures[0] >= allowed:
             wait = LOGIN_WINDOW - (now - failures[1])
             raise RateLimited(max(1, int(wait.total_seconds() + 0.999)), message=TOO_MANY_FAILURES)
 
 
-def _count_failure(username: str, address: str, *, now: datetime) -> None:
+def _count_failure(name_key: str, address: str, *, now: datetime) -> None:
     # Read-then-write is not atomic across processes; at worst a few extra attempts slip through.
-    for key, _allowed in _throttle_keys(username, address):
+    for key, _allowed in _throttle_keys(name_key, address):
         count, since = _live_failures(key, now=now) or (0, now)
         cache.set(key, (count + 1, since.timestamp()), timeout=int(LOGIN_WINDOW.total_seconds()) + 60)
 
