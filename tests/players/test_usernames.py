@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import importlib
-
 import pytest
-from django.apps import apps
 from django.contrib.auth.models import User
 from django.test import Client
 
@@ -122,28 +119,3 @@ def test_failures_under_every_spelling_count_against_one_name():
             account_login(username=spelling, password="wrong", address="10.0.0.1", now=at(i))
     with pytest.raises(RateLimited):
         account_login(username="ann", password=PASSWORD, address="10.0.0.1", now=at(10))
-
-
-# --- accounts from before the key ----------------------------------------------------------------
-def legacy_account(username: str, password: str) -> Player:
-    """An account as registered before usernames had a key (Django stored the NFKC spelling)."""
-    user = User.objects.create_user(username=username, password=password)
-    player = player_create(name=username[:24], now=at())
-    Player.objects.filter(pk=player.pk).update(user=user)
-    return Player.objects.get(pk=player.pk)
-
-
-def test_the_migration_keys_existing_accounts_oldest_first():
-    migration = importlib.import_module("players.migrations.0003_player_username_key")
-    original = legacy_account("casevictim", PASSWORD)
-    victim = legacy_account(FULLWIDTH, OTHER_PASSWORD)  # the same name, registered through the old bug
-    other = legacy_account("Zoë", PASSWORD)
-    migration.backfill(apps, None)
-    keys = dict(Player.objects.values_list("pk", "username_key"))
-    assert keys[original.pk] == "casevictim" and keys[victim.pk] is None and keys[other.pk] == "zoë"
-    # Both log in: the older by any spelling, the newer (no key) by the exact name it registered.
-    assert account_login(username="CaseVictim", password=PASSWORD, address="10.0.0.1", now=at()) == original
-    assert account_login(username=FULLWIDTH, password=OTHER_PASSWORD, address="10.0.0.1", now=at()) == victim
-    assert account_login(username="ZOË", password=PASSWORD, address="10.0.0.1", now=at()) == other
-    with pytest.raises(Refused):
-        register("CASEVICTIM")
