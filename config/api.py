@@ -35,8 +35,8 @@ def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Respons
 
 def _as_api_exception(exc: Exception) -> exceptions.APIException | None:
     """The refusal ``exc`` stands for, in DRF's terms; None when it is no refusal (a bug, an outage)."""
-    if isinstance(exc, RequestDataTooBig):  # Django checked Content-Length against DATA_UPLOAD_MAX_MEMORY_SIZE
-        return BadRequestBody(f"The request body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes.")
+    if isinstance(exc, RequestDataTooBig):  # over DATA_UPLOAD_MAX_MEMORY_SIZE: over the API's own limit too
+        return BadRequestBody(f"The request body is larger than {settings.API_MAX_BODY_BYTES} bytes.")
     if isinstance(exc, (SuspiciousOperation, BadRequest)):
         return BadRequestBody(str(exc) or "Bad request.")
     if isinstance(exc, exceptions.ParseError) and not isinstance(exc, BadRequestBody):

@@ -216,11 +216,11 @@ CPU_TIME_SCALE = _env_float("CPU_TIME_SCALE", 1.0)
 ROOM_IDLE_HOURS = _env_float("ROOM_IDLE_HOURS", 24.0)
 
 # --- request limits of the REST API ----------------------------------------------------------------
-# Every JSON body: at most this many bytes (Django refuses a longer Content-Length before reading it)
-# and nested at most this deep. The largest real body (credentials, house rules) is about 100 bytes.
+# Every JSON body: at most this many bytes and nested at most this deep (config.parsers); the largest
+# real body (credentials, house rules) is about 100 bytes. Django's own DATA_UPLOAD_MAX_MEMORY_SIZE
+# (2.5 MB, for every request, the admin's forms too) stays the outer bound of what is read at all.
 API_MAX_BODY_BYTES = 16 * 1024
 API_MAX_JSON_DEPTH = 16
-DATA_UPLOAD_MAX_MEMORY_SIZE = API_MAX_BODY_BYTES
 # Quotas no person meets, against scripts: rooms created per player (device) and per client address
 # in an hour; room look-ups (GET /api/rooms/{code}) per address in a minute. Counted in the cache, so
 # with REDIS_URL they hold across processes. Tests and load benchmarks raise them.

@@ -4,17 +4,23 @@ Creating rooms is limited per player (the device) and per client address, lookin
 (a script guessing codes). The numbers are settings (``ROOMS_PER_HOUR_PER_DEVICE``,
 ``ROOMS_PER_HOUR_PER_ADDRESS``, ``ROOM_LOOKUPS_PER_MINUTE_PER_ADDRESS``), read at each call so tests and
 load benchmarks can raise them. Counted in Django's cache: Redis when ``REDIS_URL`` is set, so a quota
-holds across server processes.
+holds across server processes. While Redis is unreachable the requests go through uncounted (with a
+warning in the log): for those moments, people creating and finding rooms matter more than the limit.
 """
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Sequence
 from datetime import datetime
 
 from django.conf import settings
 from django.core.cache import cache
+from redis.exceptions import RedisError
 
 from common.ratelimit import Quota, quota_take
+
+log = logging.getLogger(__name__)
 
 HOUR = 3600
 MINUTE = 60
@@ -29,12 +35,12 @@ def rooms_create_quota_take(*, address: str | None, player_id: str | None, now: 
     Raises:
         RateLimited: a quota is spent (nothing was counted).
     """
-    takes = []
+    takes: list[tuple[Quota, str]] = []
     if address is not None:
         takes.append((Quota("rooms-by-address", settings.ROOMS_PER_HOUR_PER_ADDRESS, HOUR), address))
     if player_id is not None:
         takes.append((Quota("rooms-by-player", settings.ROOMS_PER_HOUR_PER_DEVICE, HOUR), player_id))
-    quota_take(cache, takes, now=now, message="Too many new rooms.")
+    _take(takes, now=now, message="Too many new rooms.")
 
 
 def room_lookup_quota_take(*, address: str, now: datetime) -> None:
@@ -44,4 +50,11 @@ def room_lookup_quota_take(*, address: str, now: datetime) -> None:
         RateLimited: the quota is spent (nothing was counted).
     """
     quota = Quota("room-lookups-by-address", settings.ROOM_LOOKUPS_PER_MINUTE_PER_ADDRESS, MINUTE)
-    quota_take(cache, [(quota, address)], now=now, message="Too many rooms looked up.")
+    _take([(quota, address)], now=now, message="Too many rooms looked up.")
+
+
+def _take(takes: Sequence[tuple[Quota, str]], *, now: datetime, message: str) -> None:
+    try:
+        quota_take(cache, takes, now=now, message=message)
+    except RedisError as exc:
+        log.warning("%s not counted: the cache is unreachable (%s)", ", ".join(q.scope for q, _ in takes), exc)

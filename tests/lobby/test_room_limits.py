@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.core.cache import cache
-from django.test import Client
+from django.test import Client, override_settings
 
 from common.errors import RateLimited
 from common.ratelimit import Quota, quota_take
@@ -204,3 +204,17 @@ def test_two_processes_share_one_quota_through_redis():
         client = redis.Redis.from_url(os.environ["REDIS_URL"])
         for key in client.scan_iter(f"{prefix}:*"):
             client.delete(key)
+
+
+def test_rooms_are_still_made_and_found_while_the_cache_is_unreachable(caplog):
+    """A quota is no reason to refuse people while Redis is away: the requests go through uncounted."""
+    unreachable = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                               "LOCATION": "redis://127.0.0.1:1/0"}}  # nothing listens on port 1
+    with override_settings(CACHES=unreachable):
+        phone = device()
+        created = new_room(phone)
+        assert created.status_code == 201
+        assert phone.get(f"/api/rooms/{created.json()['code']}").status_code == 200
+    warnings = [r.getMessage() for r in caplog.records if r.name == "lobby.limits"]
+    # The address and the new player's first room, then the look-up.
+    assert len(warnings) == 3 and all("the cache is unreachable" in w for w in warnings)

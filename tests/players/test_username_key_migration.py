@@ -31,7 +31,7 @@ def migrate(*targets: tuple[str, str]):
 
 @pytest.mark.django_db(transaction=True)
 def test_existing_accounts_get_their_key_oldest_first_and_all_still_log_in():
-    old = migrate(("players", "0001_initial"))
+    old = migrate(("players", "0002_player_banned_at"))  # just before the key
     User, OldPlayer = old.get_model("auth", "User"), old.get_model("players", "Player")
 
     def legacy_account(username: str, password: str):
