@@ -8,6 +8,7 @@ app_name = "frontend"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("r/<slug:code>", views.room, name="room"),
     path("ratings", views.ratings, name="ratings"),
     path("players/<str:player_id>", views.player, name="player"),

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from pathlib import Path
+
+from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_safe
+
+FAVICON = Path(__file__).resolve().parent / "static" / "frontend" / "favicon.ico"
 
 
 @ensure_csrf_cookie
@@ -35,3 +40,12 @@ def player(request: HttpRequest, player_id: str) -> HttpResponse:
 def replay(request: HttpRequest, game_id: str) -> HttpResponse:
     """Step through a finished (or running) game on the 3D board."""
     return render(request, "frontend/replay.html", {"page": "replay", "game_id": game_id})
+
+
+@require_safe
+def favicon(request: HttpRequest) -> FileResponse:
+    """The site icon at the address browsers and other clients ask for without being told (pages link
+    the SVG); drawn from frontend/static/frontend/favicon.svg by frontend/build_icons.py."""
+    response = FileResponse(FAVICON.open("rb"), content_type="image/x-icon")
+    response["Cache-Control"] = "public, max-age=86400"
+    return response

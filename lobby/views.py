@@ -12,25 +12,40 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from common.errors import Refused
+from common.errors import RateLimited, Refused
+from lobby.limits import room_lookup_quota_take, rooms_create_quota_take
 from lobby.protocol import room_frame
 from lobby.selectors import player_rooms, room_snapshot
 from lobby.services import room_create
-from players.identity import session_attach, session_player
+from players.identity import client_address, session_attach, session_player
 from players.models import Player
 from players.selectors import player_json
 from players.services import player_create, player_rename
 from ratings.selectors import rating_json, ratings_of
+from ratings.views import ErrorOut, PlayerRefOut, RatingFields
 
 DEFAULT_GUEST_NAME = "Guest"
 
 
 def refused_response(exc: Refused, *, http_status: int = status.HTTP_400_BAD_REQUEST) -> Response:
+    """The refusal's ``{"code", "message"}``; a :class:`RateLimited` is a 429 with ``Retry-After``."""
+    if isinstance(exc, RateLimited):
+        return Response(
+            {"code": exc.code, "message": exc.message},
+            status=status.HTTP_429_TOO_MANY_REQUESTS,
+            headers={"Retry-After": str(exc.retry_after)},
+        )
     return Response({"code": exc.code, "message": exc.message}, status=http_status)
 
 
-def session_json(player: Player) -> dict[str, Any]:
-    """What ``/api/session`` says of the device's player: who, their rating, account, and rooms."""
+def session_json(player: Player | None) -> dict[str, Any]:
+    """What ``/api/session`` says of the device's player: who, their rating, account, and rooms.
+
+    A device without a player yet (a first visit, or after logging out) is a normal state: the same
+    fields, ``player``, ``rating`` and ``username`` null and no rooms.
+    """
+    if player is None:
+        return {"player": None, "rating": None, "username": None, "rooms": []}
     now = timezone.now()
     rating = ratings_of([player.id], now=now)[player.id]
     return {
@@ -54,25 +69,27 @@ class SessionIn(serializers.Serializer[Any]):
     name = serializers.CharField(required=False, allow_blank=True, max_length=200)
 
 
+class SessionRoomOut(serializers.Serializer[Any]):
+    code = serializers.CharField()
+    seat = serializers.IntegerField()
+    playing = serializers.BooleanField(help_text="A game is being played in the room.")
+
+
 class SessionOut(serializers.Serializer[Any]):
-    player = serializers.DictField()
-    rating = serializers.DictField()
-    username = serializers.CharField(allow_null=True)
-    rooms = serializers.ListField(child=serializers.DictField())
+    player = PlayerRefOut(allow_null=True, help_text="The device's player; null before it has one.")
+    rating = RatingFields(allow_null=True, help_text="The player's rating now; null without a player.")
+    username = serializers.CharField(allow_null=True, help_text="The account's username; null for a guest.")
+    rooms = SessionRoomOut(many=True, help_text="Open rooms where the player has a seat, most recent first.")
 
 
 class SessionView(APIView):
     """The device's player. GET also hands out the ``csrftoken`` cookie that writes need."""
 
-    @extend_schema(responses={200: SessionOut, 404: OpenApiResponse(description="no player yet")})
+    @extend_schema(responses={200: SessionOut})
     def get(self, request: Request) -> Response:
+        """This device's player, rating, account and rooms; ``player`` is null before it has one."""
         get_token(request)
-        player = session_player(request.session)
-        if player is None:
-            return Response(
-                {"code": "no_player", "message": "This device has no player yet."}, status=status.HTTP_404_NOT_FOUND
-            )
-        return Response(session_json(player))
+        return Response(session_json(session_player(request.session)))
 
     @extend_schema(request=SessionIn, responses={200: SessionOut, 201: SessionOut})
     def post(self, request: Request) -> Response:
@@ -103,16 +120,33 @@ class RulesIn(serializers.Serializer[Any]):
 
 
 class RoomsView(APIView):
-    @extend_schema(request=RulesIn, responses={201: OpenApiResponse(description="the room snapshot"),
-                                               403: OpenApiResponse(description="banned: the player is banned")})
+    @extend_schema(
+        request=RulesIn,
+        responses={
+            201: OpenApiResponse(description="the room snapshot"),
+            400: OpenApiResponse(ErrorOut, description="bad_rules, bad_request"),
+            403: OpenApiResponse(ErrorOut, description="banned: the player is banned"),
+            429: OpenApiResponse(ErrorOut, description="rate_limited (see the Retry-After header)"),
+        },
+    )
     def post(self, request: Request) -> Response:
         """Create a room with house rules; the device's player is the host in seat 1."""
         if not isinstance(request.data, dict):
             return Response({"code": "bad_rules", "message": "Send the house rules as a JSON object."}, status=400)
+        now = timezone.now()
+        existing = session_player(request.session)
+        try:
+            rooms_create_quota_take(
+                address=client_address(request), player_id=str(existing.id) if existing else None, now=now
+            )
+        except RateLimited as exc:
+            return refused_response(exc)
         player = device_player(request, create_as=DEFAULT_GUEST_NAME)
         assert player is not None
+        if existing is None:  # the device's first room counts for the player it just became (a new one: it fits)
+            rooms_create_quota_take(address=None, player_id=str(player.id), now=now)
         try:
-            room = room_create(host=player, rules=dict(request.data), now=timezone.now())
+            room = room_create(host=player, rules=dict(request.data), now=now)
         except Refused as exc:
             return refused_response(exc, http_status=403 if exc.code == "banned" else 400)
         snapshot = room_snapshot(room.code)
@@ -121,10 +155,20 @@ class RoomsView(APIView):
 
 
 class RoomDetailView(APIView):
-    @extend_schema(responses={200: OpenApiResponse(description="the room snapshot"), 404: None,
-                              410: OpenApiResponse(description="room_closed: the room was closed")})
+    @extend_schema(
+        responses={
+            200: OpenApiResponse(description="the room snapshot"),
+            404: OpenApiResponse(ErrorOut, description="no_room"),
+            410: OpenApiResponse(ErrorOut, description="room_closed: the room was closed"),
+            429: OpenApiResponse(ErrorOut, description="rate_limited (see the Retry-After header)"),
+        }
+    )
     def get(self, request: Request, code: str) -> Response:
         """The room snapshot as this device sees it; 410 once the room is closed."""
+        try:
+            room_lookup_quota_take(address=client_address(request), now=timezone.now())
+        except RateLimited as exc:
+            return refused_response(exc)
         snapshot = room_snapshot(code.upper(), include_closed=True)
         if snapshot is None:
             return Response({"code": "no_room", "message": f"There is no open room {code}."}, status=404)

@@ -58,14 +58,9 @@ def drop(page: Page, peg: str, *, via: str = "top") -> None:
     assert state(page)["game"]["moves"][before] == peg
 
 
-def create_party_room(  # type: ignore[no-untyped-def]
-    new_page, host_name: str = "Ann", guest_name: str = "Bob", *, start: bool = True
-):
-    """Ann creates a party room on the home page; Bob opens the share link and takes the second seat.
-
-    With ``start`` (the default) Ann then starts the game and both pages wait until it runs.
-    """
-    host = new_page()
+def create_room(new_page, host_name: str = "Ann", **ctx):  # type: ignore[no-untyped-def]
+    """Ann creates a party room on the home page; returns her page, in the room, and the share link."""
+    host = new_page(**ctx)
     host.goto("/")
     host.get_by_label("Your name").fill(host_name)
     host.get_by_role("button", name="Create a party room").click()
@@ -73,8 +68,19 @@ def create_party_room(  # type: ignore[no-untyped-def]
     host.wait_for_function("() => window.__room && window.__room.state")
     link = host.locator("#share-link").input_value()
     assert link.endswith(host.url.rsplit("/", 1)[1])
+    return host, link
 
-    guest = new_page()
+
+def create_party_room(  # type: ignore[no-untyped-def]
+    new_page, host_name: str = "Ann", guest_name: str = "Bob", *, start: bool = True, **ctx
+):
+    """Ann creates a party room on the home page; Bob opens the share link and takes the second seat.
+
+    With ``start`` (the default) Ann then starts the game and both pages wait until it runs. ``ctx``
+    (e.g. a phone's width and height) applies to both pages.
+    """
+    host, link = create_room(new_page, host_name, **ctx)
+    guest = new_page(**ctx)
     guest.goto(link)
     guest.wait_for_function("() => window.__room && window.__room.state")
     guest.locator("#sit-name").fill(guest_name)

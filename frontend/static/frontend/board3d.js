@@ -125,6 +125,86 @@ function crossTexture() {
   return tex;
 }
 
+/** Distance from point (x, y) to the segment a-b, all in the same screen pixels. */
+function distanceToSegment(x, y, a, b) {
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  const len2 = dx * dx + dy * dy;
+  const t = len2 === 0 ? 0 : THREE.MathUtils.clamp(((x - a.x) * dx + (y - a.y) * dy) / len2, 0, 1);
+  return Math.hypot(x - (a.x + t * dx), y - (a.y + t * dy));
+}
+
+const DEFAULT_FOV = 34;
+const DEFAULT_DISTANCE = 12.6;
+const DEFAULT_POLAR = THREE.MathUtils.degToRad(57);
+const PEG_RING = 1.5 * SPACING * Math.SQRT2; // the corner pegs' distance from the centre
+const FRAME_MARGIN = 6; // px between the board and the canvas edge
+const INSET_MARGIN = 8; // px between the pegs and the inset
+
+/**
+ * The largest picture of a shape that fits a canvas and keeps part of it clear of a rectangle.
+ * `frame` and `avoid` are directions {u, v} (screen x and y per unit of depth); a direction lands on the
+ * canvas at (cx + focal·u, cy + focal·v). Returns {focal, cx, cy}: focal at most `maxFocal`, every
+ * `frame` point inside the canvas, no `avoid` point inside `inset` (a top-right rectangle, grown by a
+ * margin), and the picture as near the canvas centre as that allows: it moves down, away from the inset,
+ * and also left only where that buys a clearly bigger picture (wide canvases have room at the sides).
+ */
+export function fitPicture({ width, height, frame, avoid, inset, maxFocal }) {
+  const m = FRAME_MARGIN;
+  const umin = Math.min(...frame.map((p) => p.u));
+  const umax = Math.max(...frame.map((p) => p.u));
+  const vmin = Math.min(...frame.map((p) => p.v));
+  const vmax = Math.max(...frame.map((p) => p.v));
+  const clear = (focal, cx, cy) => {
+    if (!inset) return true;
+    const x0 = inset.x - INSET_MARGIN;
+    const y1 = inset.y + inset.h + INSET_MARGIN;
+    return avoid.every((p) => cx + focal * p.u < x0 || cy + focal * p.v > y1);
+  };
+  // For a focal length: the most centred placement that fits, or null.
+  const place = (focal, sideways) => {
+    const cxLo = m - focal * umin;
+    const cxHi = width - m - focal * umax;
+    const cyLo = m - focal * vmin;
+    const cyHi = height - m - focal * vmax;
+    if (cxLo > cxHi || cyLo > cyHi) return null;
+    const clamp = (x, lo, hi) => Math.min(hi, Math.max(lo, x));
+    const cx0 = clamp(width / 2, cxLo, cxHi);
+    const cy0 = clamp(height / 2, cyLo, cyHi);
+    const steps = 24;
+    for (let i = 0; i <= steps; i++) {
+      const cy = cy0 + ((cyHi - cy0) * i) / steps;
+      if (clear(focal, cx0, cy)) return { focal, cx: cx0, cy };
+    }
+    for (let i = 1; sideways && i <= steps; i++) {
+      const cx = cx0 + ((cxLo - cx0) * i) / steps;
+      if (clear(focal, cx, cyHi)) return { focal, cx, cy: cyHi };
+    }
+    return null;
+  };
+  const largest = (sideways) => {
+    let best = place(maxFocal, sideways);
+    if (best) return best;
+    let lo = maxFocal * 0.2;
+    let hi = maxFocal;
+    best = place(lo, sideways) || { focal: lo, cx: width / 2, cy: height / 2 };
+    for (let i = 0; i < 20; i++) {
+      const mid = (lo + hi) / 2;
+      const p = place(mid, sideways);
+      if (p) {
+        best = p;
+        lo = mid;
+      } else {
+        hi = mid;
+      }
+    }
+    return best;
+  };
+  const centred = largest(false);
+  const shifted = largest(true);
+  return shifted.focal > centred.focal * 1.05 ? shifted : centred;
+}
+
 export class Board3D {
   /**
    * @param {HTMLElement} container element the canvas fills
@@ -169,8 +249,8 @@ export class Board3D {
       pmrem.dispose();
     }
 
-    this.camera = new THREE.PerspectiveCamera(34, 1, 0.1, 100);
-    this.camera.position.setFromSphericalCoords(12.6, THREE.MathUtils.degToRad(57), 0);
+    this.camera = new THREE.PerspectiveCamera(DEFAULT_FOV, 1, 0.1, 100);
+    this.camera.position.setFromSphericalCoords(DEFAULT_DISTANCE, DEFAULT_POLAR, 0);
     this.farCamera = new THREE.PerspectiveCamera(36, 1, 0.1, 100);
     this.target = new THREE.Vector3(0, 1.25, 0);
     this.camera.position.add(this.target);
@@ -261,12 +341,8 @@ export class Board3D {
 
     const pegGeo = new THREE.CylinderGeometry(0.075, 0.085, PEG_H, 20);
     pegGeo.translate(0, PEG_H / 2, 0);
-    const hitGeo = new THREE.CylinderGeometry(0.56, 0.56, PEG_H + 0.4, 12);
-    hitGeo.translate(0, (PEG_H + 0.4) / 2, 0);
     const socketGeo = new THREE.CylinderGeometry(0.2, 0.24, 0.06, 28);
-    const hitMat = new THREE.MeshBasicMaterial({ visible: false });
     this.pegMeshes = {};
-    this.hitMeshes = [];
     for (const peg of PEGS) {
       const pos = pegPosition(peg);
       const mat = new THREE.MeshStandardMaterial({ color: 0xe9dcc6, roughness: 0.35, metalness: 0.25 });
@@ -278,11 +354,6 @@ export class Board3D {
       socket.position.set(pos.x, 0.02, pos.z);
       socket.receiveShadow = true;
       this.scene.add(socket);
-      const hit = new THREE.Mesh(hitGeo, hitMat);
-      hit.position.copy(pos);
-      hit.userData.peg = peg;
-      this.scene.add(hit);
-      this.hitMeshes.push(hit);
       this.pegMeshes[peg] = mesh;
     }
 
@@ -407,7 +478,9 @@ export class Board3D {
     if (!this.insetEnabled) return null;
     const w = this.width;
     const h = this.height;
-    const s = Math.round(Math.max(96, Math.min(w, h) * 0.32));
+    // A third of the short side (at most 200 px); on a phone a quarter, so the board keeps its size.
+    const short = Math.min(w, h);
+    const s = Math.round(Math.min(200, Math.max(88, short * (w < 520 ? 0.25 : 0.32))));
     return { x: w - s - 8, y: 8, w: s, h: s };
   }
 
@@ -417,18 +490,51 @@ export class Board3D {
     const px = clientX - rect.left;
     const py = clientY - rect.top;
     const inset = this.insetRect();
-    let camera = this.camera;
-    let ndc;
     if (inset && px >= inset.x && px <= inset.x + inset.w && py >= inset.y && py <= inset.y + inset.h) {
-      camera = this.farCamera;
-      ndc = new THREE.Vector2(((px - inset.x) / inset.w) * 2 - 1, -((py - inset.y) / inset.h) * 2 + 1);
-    } else {
-      ndc = new THREE.Vector2((px / rect.width) * 2 - 1, -(py / rect.height) * 2 + 1);
+      return this.pickIn(this.farCamera, inset, px, py);
     }
+    return this.pickIn(this.camera, { x: 0, y: 0, w: rect.width, h: rect.height }, px, py);
+  }
+
+  /**
+   * The peg a person aims at, at canvas point (px, py) of a view {x, y, w, h} drawn by `camera`: the bead
+   * the ray meets first; else the peg whose stick passes nearest on screen, within a finger's width (the
+   * front one where two sticks overlap); else the hole nearest to where the ray meets the base.
+   * Only what is drawn counts, so a peg behind another is picked where it shows.
+   */
+  pickIn(camera, view, px, py) {
+    const ndc = new THREE.Vector2(((px - view.x) / view.w) * 2 - 1, -((py - view.y) / view.h) * 2 + 1);
     const ray = new THREE.Raycaster();
     ray.setFromCamera(ndc, camera);
-    const hits = ray.intersectObjects(this.hitMeshes, false);
-    return hits.length ? hits[0].object.userData.peg : null;
+    const bead = ray.intersectObjects(this.beadGroup.children, false)[0];
+    if (bead) return bead.object.userData.peg;
+
+    const onView = (v) => {
+      const p = v.clone().project(camera);
+      return { x: view.x + ((p.x + 1) / 2) * view.w, y: view.y + ((1 - p.y) / 2) * view.h, depth: p.z };
+    };
+    const reach = THREE.MathUtils.clamp(view.w * 0.05, 8, 28);
+    let best = null;
+    for (const peg of PEGS) {
+      const foot = pegPosition(peg);
+      const tip = foot.clone();
+      tip.y = PEG_H;
+      const a = onView(foot);
+      const d = distanceToSegment(px, py, a, onView(tip));
+      if (d > reach) continue;
+      const clearlyNearer = !best || d < best.d - 2;
+      const asNearButInFront = best && Math.abs(d - best.d) <= 2 && a.depth < best.depth;
+      if (clearlyNearer || asNearButInFront) best = { peg, d, depth: a.depth };
+    }
+    if (best) return best.peg;
+
+    const onBase = ray.ray.intersectPlane(new THREE.Plane(new THREE.Vector3(0, 1, 0), 0), new THREE.Vector3());
+    if (!onBase) return null;
+    const col = Math.round(onBase.x / SPACING + 1.5);
+    const row = Math.round(1.5 - onBase.z / SPACING);
+    if (col < 0 || col >= SIZE || row < 0 || row >= SIZE) return null;
+    const hole = pegPosition(COLUMNS[col] + (row + 1));
+    return Math.hypot(onBase.x - hole.x, onBase.z - hole.z) <= SPACING / 2 ? COLUMNS[col] + (row + 1) : null;
   }
 
   /** A client point over the given peg in the main view that really picks it (used by tests and hints). */
@@ -447,6 +553,34 @@ export class Board3D {
       if (this.pickAt(x, yy) === peg) return { x, y: yy };
     }
     return null;
+  }
+
+  /**
+   * Where each peg stands in the main view, in client pixels: {a1: {base: {x, y}, top: {x, y}}, ...}
+   * (top = the peg's tip). For tests and layout checks.
+   */
+  pegScreenPoints() {
+    const rect = this.renderer.domElement.getBoundingClientRect();
+    const toClient = (v) => {
+      const p = v.clone().project(this.camera);
+      return { x: rect.left + ((p.x + 1) / 2) * rect.width, y: rect.top + ((1 - p.y) / 2) * rect.height };
+    };
+    const out = {};
+    for (const peg of PEGS) {
+      const base = pegPosition(peg);
+      const top = base.clone();
+      top.y = PEG_H;
+      out[peg] = { base: toClient(base), top: toClient(top) };
+    }
+    return out;
+  }
+
+  /** The far-side inset in client pixels {x, y, width, height}, or null when there is none. */
+  insetClientRect() {
+    const inset = this.insetRect();
+    if (!inset) return null;
+    const rect = this.renderer.domElement.getBoundingClientRect();
+    return { x: rect.left + inset.x, y: rect.top + inset.y, width: inset.w, height: inset.h };
   }
 
   /** Camera azimuth in radians: 0 looks from row 1 towards row 4; positive turns the camera towards +x. */
@@ -620,16 +754,50 @@ export class Board3D {
     this.height = h;
     this.renderer.setSize(w, h, false);
     this.camera.aspect = w / h;
-    // Keep the whole board in view on tall, narrow screens.
-    this.camera.fov = w / h < 1 ? Math.min(60, 34 / (w / h) ** 0.85) : 34;
-    this.camera.updateProjectionMatrix();
-    const label = this.opts.insetLabel;
     const inset = this.insetRect();
+    this.fitLens(inset);
+    const label = this.opts.insetLabel;
     if (label) {
       label.hidden = !inset;
       if (inset) Object.assign(label.style, { left: `${inset.x}px`, top: `${inset.y}px`, width: `${inset.w}px`, height: `${inset.h}px` });
     }
     this.dirty = true;
+  }
+
+  /**
+   * Chooses the main camera's lens (field of view and a shift of the picture) so that, from the default
+   * height and distance, the whole board fits the canvas and no peg or bead comes under the far-side
+   * inset, whichever way the board is turned. Keeps the usual 34° lens and a centred picture when they
+   * already fit; otherwise the picture moves (see fitPicture) and shrinks just enough.
+   */
+  fitLens(inset) {
+    const w = this.width;
+    const h = this.height;
+    const pose = new THREE.PerspectiveCamera();
+    pose.position.setFromSphericalCoords(DEFAULT_DISTANCE, DEFAULT_POLAR, 0).add(this.target);
+    pose.lookAt(this.target);
+    pose.updateMatrixWorld();
+    // Directions from the camera (x right, y down, per unit of depth) of what must stay visible.
+    const dir = (x, y, z) => {
+      const p = new THREE.Vector3(x, y, z).applyMatrix4(pose.matrixWorldInverse);
+      return { u: p.x / -p.z, v: -p.y / -p.z };
+    };
+    const half = BASE_W / 2;
+    const frame = []; // must lie inside the canvas: the base as it first stands, the pegs at any turn
+    const pegs = []; // must stay clear of the inset: pegs and their beads at any turn
+    for (const y of [0.25, -0.5]) for (const [x, z] of [[-half, -half], [half, -half], [-half, half], [half, half]]) frame.push(dir(x, y, z));
+    // Beads reach out further but not as high as the peg tips.
+    const topBead = BEAD_Y0 + (SIZE - 1) * LEVEL_H + BEAD_R;
+    const rings = [[PEG_RING + BEAD_R, 0], [PEG_RING + BEAD_R, topBead], [PEG_RING + 0.1, PEG_H]];
+    for (let a = 0; a < 360; a += 5) {
+      const t = THREE.MathUtils.degToRad(a);
+      for (const [r, y] of rings) pegs.push(dir(r * Math.cos(t), y, r * Math.sin(t)));
+    }
+    frame.push(...pegs);
+    const lens = fitPicture({ width: w, height: h, frame, avoid: pegs, inset, maxFocal: (h / 2) / Math.tan(THREE.MathUtils.degToRad(DEFAULT_FOV / 2)) });
+    this.camera.fov = THREE.MathUtils.radToDeg(2 * Math.atan(h / 2 / lens.focal));
+    this.camera.setViewOffset(w, h, w / 2 - lens.cx, h / 2 - lens.cy, w, h);
+    this.camera.updateProjectionMatrix();
   }
 
   loop(now) {

@@ -27,7 +27,7 @@ function show(step) {
   const line = atEnd && R.record && R.record.line ? R.record.line : null;
   const last = placed.at(-1) || null;
   board?.setPosition({ stacks, last, line, animate: true });
-  topview.update({ stacks, last, line, selected: null, ghost: null, cross: null, canMove: false });
+  topview.update({ stacks, last, line, selected: null, ghost: null, cross: null, canMove: false, readOnly: true });
   $("#scrub").value = String(R.step);
   $("#ply-label").textContent = `move ${R.step} of ${R.moves.length}`;
   document.querySelectorAll("#moves li").forEach((li, i) => li.classList.toggle("current", i === R.step - 1));

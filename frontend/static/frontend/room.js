@@ -12,6 +12,7 @@ import {
 } from "./api.js";
 import { createBoard3D } from "./board3d.js";
 import { RoomChat } from "./chat.js";
+import { errorOutcome } from "./errors.js";
 import { SIZE, abandonedText, capitalise, fullPegMessage, replay, seatColour } from "./game.js";
 import { RoomSocket } from "./net.js";
 import { rememberRoom } from "./recent.js";
@@ -59,6 +60,16 @@ function isClosed() {
   return !!(S.room && S.room.closed_at);
 }
 
+/** True for a viewer without a seat: they watch, and see no controls they cannot use. */
+function isWatching() {
+  return !!S.room && mySeat() == null;
+}
+
+/** A seat this viewer could take now (a free one, or the CPU's between games). */
+function canSit() {
+  return isWatching() && !isClosed() && S.room.seats.some((s) => !s.player && (!s.cpu || !isPlaying()));
+}
+
 function isHost() {
   return !!(S.room && S.room.you && S.room.you.player && S.room.you.player === S.room.host);
 }
@@ -104,6 +115,10 @@ function say(text, kind = "error") {
 
 function pick(peg) {
   if (!S.room) return;
+  if (isWatching()) {
+    say(canSit() ? "You are watching: take a seat to play." : "You are watching this game.", "info");
+    return;
+  }
   const { stacks } = position();
   if ((stacks[peg] || []).length >= SIZE) {
     S.selected = null;
@@ -261,8 +276,11 @@ function renderBoard() {
   $("#threats-toggle").hidden = !(isPlaying() && g.threats);
   const chooseBtn = $("#choose");
   const full = S.selected && (pos.stacks[S.selected] || []).length >= SIZE;
+  // Only a seated player in a running game can choose; nobody else sees the button.
+  chooseBtn.hidden = !(isPlaying() && !isWatching());
   chooseBtn.disabled = !(S.selected && isMyTurn() && !full);
-  chooseBtn.textContent = S.selected ? `Choose ${S.selected}` : "Choose this";
+  chooseBtn.textContent = S.selected ? `Choose ${S.selected}` : "Choose a peg";
+  $("#hint").textContent = isPlaying() && !isWatching() ? "Drag to turn · tap a peg twice to drop" : "Drag to turn the board";
 }
 
 function renderTopView() {
@@ -277,22 +295,37 @@ function renderTopView() {
     ghost: isPlaying() && mySeat() != null ? seatColour(g, mySeat()) : isPlaying() ? moverColour() : null,
     cross: S.cross,
     canMove: isMyTurn(),
+    readOnly: isWatching(),
   });
 }
+
+const WATCHING = '<span class="watching">You are watching</span>';
 
 function renderTurn() {
   const el = $("#turn");
   const g = game();
   el.className = "turn";
+  el.hidden = false;
+  const watching = isWatching();
+  el.classList.toggle("watch", watching);
   if (!g) {
-    el.innerHTML = isHost()
-      ? "<span><b>Ready when you are.</b> Press <b>Start</b>: the computer takes an empty seat.</span>"
-      : "<b>Waiting for the host to start.</b>";
+    if (isHost()) {
+      // Until a friend sits down, the host's choice is between inviting one and playing the computer.
+      el.innerHTML = S.room.seats.some((s) => !s.player)
+        ? "<span><b>Copy the link</b> for a friend to join, or press <b>Start</b> to play the computer.</span>"
+        : "<span><b>Ready when you are.</b> Press <b>Start</b>.</span>";
+    } else if (watching) {
+      el.innerHTML = `${WATCHING}<span>${canSit() ? "A seat is free: <b>take it to play.</b>" : "Waiting for the host to start."}</span>`;
+    } else {
+      el.innerHTML = "<b>Waiting for the host to start.</b>";
+    }
     document.title = `Room ${CODE} · 3D Four in a Row`;
     return;
   }
   if (g.status !== "playing") {
-    el.innerHTML = "<b>Game over.</b>";
+    // The result banner says how it ended; a spectator still learns up front that they only watch.
+    el.innerHTML = watching ? `${WATCHING}<span>${canSit() ? "A seat is free: <b>take it to play.</b>" : "Game over."}</span>` : "";
+    el.hidden = !watching;
     document.title = `Room ${CODE} · 3D Four in a Row`;
     return;
   }
@@ -306,7 +339,9 @@ function renderTurn() {
   } else {
     const who = mover && (mover.cpu || mover.away) && !mover.player ? "The computer" : seatName(mover);
     const thinking = mover && (mover.cpu || mover.away) ? " is thinking…" : " to move";
-    el.innerHTML = `<span class="bead ${colour}"></span><b>${escapeHtml(who)}</b>${thinking} <span class="muted">(${colour})</span>`;
+    el.innerHTML =
+      (watching ? WATCHING : "") +
+      `<span class="bead ${colour}"></span><span><b>${escapeHtml(who)}</b>${thinking} <span class="muted">(${colour})</span></span>`;
     document.title = `Room ${CODE} · 3D Four in a Row`;
   }
 }
@@ -391,10 +426,6 @@ function renderSeats() {
   }
   const n = S.room.spectators || 0;
   $("#spectators").textContent = n ? `${n} watching` : "";
-  const canSit =
-    !isClosed() && mySeat() == null && S.room.seats.some((s) => !s.player && (!s.cpu || !isPlaying()));
-  $("#sit-box").hidden = !canSit;
-  if (canSit && !$("#sit-name").value) $("#sit-name").value = rememberedName();
 }
 
 /** The seat person's rating as the server displays it ("1500?"), when the room is ranked. */
@@ -417,10 +448,14 @@ function stakes(seat) {
   );
 }
 
+/** The buttons under the board: only what this viewer can do now, so it shows without scrolling. */
 function renderControls() {
   const g = game();
   const seated = mySeat() != null && !isClosed();
   const over = g && g.status !== "playing";
+  const sit = canSit();
+  $("#sit-box").hidden = !sit;
+  if (sit && !$("#sit-name").value) $("#sit-name").value = rememberedName();
   $("#start").hidden = !(isHost() && !g && !isClosed());
   const again = $("#again");
   again.hidden = !(seated && over);
@@ -512,7 +547,15 @@ function onRoom(frame) {
   }
   render();
   chat.setRoom(frame);
+  if (g && prev && prev.game && prev.game.id !== g.id && frame.you && frame.you.seat != null) showTurn();
   maybeAutostart();
+}
+
+/** Brings the turn banner into view when it is not (a new game began while the page was scrolled). */
+function showTurn() {
+  const box = $("#turn").getBoundingClientRect();
+  if (box.top >= 0 && box.bottom <= window.innerHeight) return;
+  $(".board-col").scrollIntoView({ block: "start" });
 }
 
 function maybeAutostart() {
@@ -526,11 +569,13 @@ function maybeAutostart() {
 
 function onError(frame) {
   if (chat.claimError(frame)) return; // the answer to a chat message: shown in the chat
-  const code = frame.code || "error";
-  if (code === "peg_full" && S.pendingPeg) showCross(S.pendingPeg);
+  const pendingPeg = S.pendingPly != null ? S.pendingPeg : null;
+  const outcome = errorOutcome(frame, pendingPeg);
+  // The server changed nothing: whatever was in flight is over, and the board takes taps again.
   S.pendingPly = null;
-  const text = frame.message || code.replace(/_/g, " ");
-  say(code === "stale" ? "The board moved on: look again and choose." : text);
+  if (outcome.cross) showCross(outcome.cross);
+  if (outcome.select && isMyTurn()) S.selected = outcome.select;
+  say(outcome.text, outcome.kind);
   render();
 }
 
@@ -546,6 +591,9 @@ function onNotice(frame) {
 }
 
 function onStatus(state) {
+  // A drop sent on a connection that then died may never have arrived; the snapshot a new connection
+  // brings shows it if it did, so the board must not stay locked waiting for it.
+  if (state === "open") S.pendingPly = null;
   const el = $("#conn");
   el.dataset.state = state;
   document.body.classList.toggle("is-reconnecting", state === "reconnecting");
@@ -634,7 +682,14 @@ document.addEventListener("keydown", (ev) => {
     ev.preventDefault();
     if (board) topview.setAzimuth(board.azimuth());
     const from = S.selected || (onPegButton ? onPegButton.dataset.peg : topview.roving || "a1");
-    S.selected = topview.step(from, ev.key);
+    const next = topview.step(from, ev.key);
+    if (isWatching()) {
+      // A spectator reads the pegs one by one but selects nothing.
+      topview.roving = next;
+      topview.focus(next);
+      return;
+    }
+    S.selected = next;
     render();
     topview.focus(S.selected);
   } else if (ev.key === "Enter") {

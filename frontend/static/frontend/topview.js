@@ -91,10 +91,12 @@ export class TopView {
   }
 
   /**
-   * @param {{stacks, last?, line?, selected?, ghost?: string|null, cross?: string|null, canMove?: boolean}} s
+   * @param {{stacks, last?, line?, selected?, ghost?: string|null, cross?: string|null, canMove?: boolean,
+   *          readOnly?: boolean}} s  readOnly: the viewer only watches (the pegs still read out their beads)
    */
   update(s) {
     this.state = s;
+    this.container.classList.toggle("read-only", !!s.readOnly);
     const lineSet = new Set((s.line || []).map((c) => c.peg));
     const focusPeg = s.selected || (PEGS.includes(this.roving) ? this.roving : "a1");
     this.roving = focusPeg;
@@ -122,6 +124,8 @@ export class TopView {
       b.classList.toggle("crossed", peg === s.cross);
       b.classList.toggle("can-move", !!s.canMove);
       b.setAttribute("aria-pressed", peg === s.selected ? "true" : "false");
+      if (s.readOnly) b.setAttribute("aria-disabled", "true");
+      else b.removeAttribute("aria-disabled");
       b.tabIndex = peg === focusPeg ? 0 : -1;
     }
   }
