@@ -177,3 +177,6 @@ CPU_WORKERS = int(os.environ.get("CPU_WORKERS", "1"))
 CPU_TIME_SCALE = _env_float("CPU_TIME_SCALE", 1.0)
 # Rooms idle this long are closed by `manage.py close_idle_rooms`.
 ROOM_IDLE_HOURS = _env_float("ROOM_IDLE_HOURS", 24.0)
+# "Play online": how often a pairing wave runs (across all processes), and how long a seek may wait.
+PAIRING_WAVE_SECONDS = _env_float("PAIRING_WAVE_SECONDS", 2.0)
+SEEK_MAX_WAIT_SECONDS = _env_float("SEEK_MAX_WAIT_SECONDS", 120.0)

@@ -13,6 +13,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from lobby import lobby_events
 from lobby.selectors import room_snapshot
 
 log = logging.getLogger(__name__)
@@ -40,8 +41,12 @@ def send_room_snapshot(code: str) -> None:
 
 
 def room_changed_on_commit(code: str) -> None:
-    """Once committed, send the room's snapshot as it is then (so it includes every change made)."""
+    """Once committed, send the room's snapshot as it is then (so it includes every change made).
+
+    The lobby's lists (open rooms, live games) are built from rooms, so they are refreshed too.
+    """
     transaction.on_commit(lambda: send_room_snapshot(code))
+    lobby_events.lists_changed_on_commit()
 
 
 def notice_on_commit(code: str, notice: str, seat: int) -> None:

@@ -1,4 +1,5 @@
-"""What the rooms store: rooms, their seats, and the open websocket connections to them."""
+"""What the rooms store: rooms, their seats, the open websocket connections to them, and the pool of
+people looking for an opponent ("Play online")."""
 
 from __future__ import annotations
 
@@ -34,6 +35,9 @@ class Room(models.Model):
     alternate_first = models.BooleanField(default=True)
     ranked = models.BooleanField(default=True)
     cpu_level = models.PositiveSmallIntegerField(default=3)
+    # "Open to anyone": listed in the lobby while a seat is free; open_since is when the host opened it.
+    open = models.BooleanField(default=False)
+    open_since = models.DateTimeField(null=True, blank=True)
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField()
     last_activity_at = models.DateTimeField()
@@ -79,3 +83,38 @@ class Connection(models.Model):
     player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE)
     opened_at = models.DateTimeField()
     last_seen_at = models.DateTimeField()
+
+
+class Seek(models.Model):
+    """A player in the quick-pairing pool, waiting on one lobby websocket. One seek per player.
+
+    The row lives as long as its socket: it is deleted when the socket closes or cancels, and
+    ``last_seen_at`` is refreshed every couple of seconds by the socket's server process while its
+    page is alive, so the seeks of a process that died expire within seconds and are never paired.
+    A pairing sets ``room_code`` (the row stays until its socket closes, which then learns the code
+    even if the channel message was lost).
+    """
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="seek")
+    channel_name = models.CharField(max_length=200, unique=True)
+    turn_seconds = models.PositiveSmallIntegerField(null=True, blank=True)
+    ranked = models.BooleanField()
+    rating = models.FloatField()
+    since = models.DateTimeField()
+    last_seen_at = models.DateTimeField()
+    room_code = models.CharField(max_length=ROOM_CODE_LENGTH, null=True, blank=True)
+    paired_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["room_code", "last_seen_at"])]
+
+
+class PairingWave(models.Model):
+    """The single row that says when the last pairing wave started.
+
+    Every server process tries to start a wave every couple of seconds; claiming it is one conditional
+    UPDATE of this row, so one process wins each wave and waves keep their pace however many processes
+    run.
+    """
+
+    started_at = models.DateTimeField()

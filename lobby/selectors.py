@@ -42,6 +42,7 @@ def room_snapshot(code: str, *, now: datetime | None = None) -> dict[str, Any] |
             "alternate_first": room.alternate_first,
             "ranked": room.ranked,
             "cpu_level": room.cpu_level,
+            "open": room.open,
         },
         "seats": [{**_seat_json(seat, game, live), "rating": ratings.get(seat.number)} for seat in seats],
         "spectators": _spectator_count(room, seated),

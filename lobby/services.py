@@ -15,7 +15,7 @@ from django.db import IntegrityError, transaction
 
 from common.errors import Refused
 from games.services import games_unschedule
-from lobby import events, scheduling
+from lobby import events, lobby_events, scheduling
 from lobby.models import SEAT_NUMBERS, Connection, Room, Seat, new_room_code
 from lobby.rules import HouseRules
 from players.models import Player
@@ -53,6 +53,7 @@ def room_rules(room: Room) -> HouseRules:
         alternate_first=room.alternate_first,
         ranked=room.ranked,
         cpu_level=room.cpu_level,
+        open=room.open,
     )
 
 
@@ -67,7 +68,8 @@ def room_create(*, host: Player, rules: Mapping[str, Any], now: datetime) -> Roo
         try:
             with transaction.atomic():
                 room = Room.objects.create(
-                    code=new_room_code(), host=host, created_at=now, last_activity_at=now, **house.as_dict()
+                    code=new_room_code(), host=host, created_at=now, last_activity_at=now,
+                    open_since=now if house.open else None, **house.as_dict()
                 )
                 Seat.objects.bulk_create(
                     [Seat(room=room, number=n, player=host if n == 1 else None) for n in SEAT_NUMBERS]
@@ -90,10 +92,13 @@ def room_set_rules(*, code: str, player: Player, changes: Mapping[str, Any], now
             raise Refused("not_host", "Only the host can change the house rules.")
         if scheduling.current_game_playing(room) is not None:
             raise Refused("game_not_over", "House rules change between games, not during one.")
-        house = room_rules(room).updated(changes)
+        before = room_rules(room)
+        house = before.updated(changes)
         for field, value in house.as_dict().items():
             setattr(room, field, value)
-        room.save(update_fields=list(house.as_dict()))
+        if house.open and not before.open:
+            room.open_since = now  # listed in the lobby as waiting since now
+        room.save(update_fields=[*house.as_dict(), "open_since"])
         room_touch(room, now=now)
 
 
@@ -160,6 +165,8 @@ def rooms_close_idle(*, now: datetime, idle: timedelta) -> list[str]:
         Connection.objects.filter(room__code__in=codes).delete()
         # An abandoned game stays as it was left, but nothing is scheduled for it any more.
         games_unschedule(room_ids=list(Room.objects.filter(code__in=codes).values_list("pk", flat=True)))
+        if codes:
+            lobby_events.lists_changed_on_commit()  # a closed room leaves the lobby's lists
     return codes
 
 

@@ -49,7 +49,7 @@ async def test_snapshot_on_connect_describes_the_room_and_you():
     a = await Client(code, key).connect()
     room = a.room
     assert room["type"] == "room" and room["code"] == code and room["host"] == str(ann.id)
-    assert room["rules"] == {"turn_seconds": 30, "alternate_first": True, "ranked": True, "cpu_level": 4}
+    assert room["rules"] == {"turn_seconds": 30, "alternate_first": True, "ranked": True, "cpu_level": 4, "open": False}
     assert room["seats"][0]["player"] == {"id": str(ann.id), "name": "Ann"}
     assert room["seats"][0]["connected"] is True
     assert room["seats"][1]["player"] is None and room["seats"][1]["cpu"] is False
@@ -158,7 +158,9 @@ async def test_rules_by_the_host_between_games_only():
     assert (await a.error())["code"] == "bad_rules"
     await a.send(type="rules", turn_seconds=60, alternate_first=False, ranked=False, cpu_level=5)
     room = await b.wait_room(lambda r: r["rules"]["turn_seconds"] == 60)
-    assert room["rules"] == {"turn_seconds": 60, "alternate_first": False, "ranked": False, "cpu_level": 5}
+    assert room["rules"] == {
+        "turn_seconds": 60, "alternate_first": False, "ranked": False, "cpu_level": 5, "open": False
+    }
     await a.send(type="start")
     room = await a.wait_room(lambda r: r["game"] is not None)
     assert room["game"]["deadline"] is not None

@@ -51,7 +51,9 @@ def test_create_room_with_defaults(device):
     assert response.status_code == 201
     room = response.json()
     assert room["type"] == "room"
-    assert room["rules"] == {"turn_seconds": None, "alternate_first": True, "ranked": True, "cpu_level": 3}
+    assert room["rules"] == {
+        "turn_seconds": None, "alternate_first": True, "ranked": True, "cpu_level": 3, "open": False
+    }
     code = room["code"]
     assert len(code) == 6 and not set(code) & set("01OI")
     assert room["you"]["seat"] == 1 and room["host"] == room["you"]["player"]
