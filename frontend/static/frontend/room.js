@@ -217,6 +217,7 @@ function sendRules() {
     alternate_first: f.alternate_first.checked,
     ranked: f.ranked.checked,
     cpu_level: Number(f.cpu_level.value),
+    open: f.open.checked,
   });
 }
 
@@ -434,6 +435,7 @@ function renderRules() {
     f.alternate_first.checked = !!r.alternate_first;
     f.ranked.checked = !!r.ranked;
     f.cpu_level.value = String(r.cpu_level || 3);
+    f.open.checked = !!r.open;
   }
   for (const el of f.elements) el.disabled = !editable;
   $("#rules-note").textContent = isHost()
