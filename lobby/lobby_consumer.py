@@ -37,7 +37,6 @@ class LobbyConsumer(AsyncWebsocketConsumer):
     seeker: Seeker | None
 
     async def connect(self) -> None:
-        self.player = await database_sync_to_async(session_player)(self.scope.get("session"))
         self.bucket = TokenBucket(rate=FRAMES_PER_SECOND, burst=FRAME_BURST)
         self.seeker = None
         self.shown_range: RatingRange | None = None
@@ -45,7 +44,10 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         self.last_heard = time.monotonic()
         self.sent: dict[str, Any] = {}
         self.joined = False
+        # Accept before any database work: a busy database thread must not run the handshake past
+        # the server's connect timeout. Frames wait until connect() returns.
         await self.accept()
+        self.player = await database_sync_to_async(session_player)(self.scope.get("session"))
         self.matchmaker = scheduler.ensure_running().matchmaker
         self.feed = lobby_feed.feed()
         await self.channel_layer.group_add(lobby_feed.LOBBY_GROUP, self.channel_name)
@@ -61,7 +63,9 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         self.seeker = None
         await self.channel_layer.group_discard(lobby_feed.LOBBY_GROUP, self.channel_name)
         if self.had_seek:
-            await database_sync_to_async(seek_leave)(channel_name=self.channel_name)
+            # Its own thread, not the queue of the shared database thread: a wave must not pair this
+            # seek after the page left just because other work was waiting ahead of the delete.
+            await database_sync_to_async(seek_leave, thread_sensitive=False)(channel_name=self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self.joined:

@@ -83,7 +83,8 @@ class Matchmaker:
         if not sockets:
             return
         alive = [socket.channel_name for socket in sockets if socket.client_alive()]
-        statuses = await database_sync_to_async(seeks_keep_alive)(
+        # Its own thread: a backlog on the shared database thread must not let live seeks expire.
+        statuses = await database_sync_to_async(seeks_keep_alive, thread_sensitive=False)(
             alive=alive, watched=[socket.channel_name for socket in sockets], now=now
         )
         for socket in sockets:

@@ -31,7 +31,7 @@ from ratings.selectors import ratings_of
 # The socket's process refreshes a live seek this often; a seek not refreshed for SEEK_EXPIRY is
 # treated as gone (its process died or its page went silent) and is never paired.
 HEARTBEAT = timedelta(seconds=1)
-SEEK_EXPIRY = timedelta(seconds=4)
+SEEK_EXPIRY = timedelta(seconds=6)
 # A paired seek stays (so its socket can learn the room from it) until the socket closes, or this long.
 PAIRED_KEPT = timedelta(minutes=5)
 
