@@ -22,6 +22,7 @@ from common.ratelimit import TokenBucket
 from lobby import lobby_feed, lobby_protocol, scheduler
 from lobby.consumers import FRAME_BURST, FRAMES_PER_SECOND
 from lobby.listings import LobbyLists, lobby_lists
+from lobby.matchmaker import pool_call
 from lobby.pairing import DEFAULT_POLICY, Pool, RatingRange, Seeker, rating_range, waited_seconds
 from lobby.protocol import BadFrame, Ping, error_frame, pong_frame
 from lobby.seeks import CancelOutcome, SeekStatus, max_wait, seek_cancel, seek_enter, seek_leave, seek_replaced
@@ -63,9 +64,8 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         self.seeker = None
         await self.channel_layer.group_discard(lobby_feed.LOBBY_GROUP, self.channel_name)
         if self.had_seek:
-            # Its own thread, not the queue of the shared database thread: a wave must not pair this
-            # seek after the page left just because other work was waiting ahead of the delete.
-            await database_sync_to_async(seek_leave, thread_sensitive=False)(channel_name=self.channel_name)
+            # Not queued behind other work (see pool_call): a wave must not pair a page that left.
+            await pool_call(seek_leave)(channel_name=self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self.joined:
@@ -96,7 +96,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
             await self._send(error_frame("already_seeking", "You are already looking for an opponent."))
             return
         now = timezone.now()
-        self.seeker = await database_sync_to_async(seek_enter)(
+        self.seeker = await pool_call(seek_enter)(
             player=self.player, channel_name=self.channel_name, pool=pool, now=now
         )
         self.had_seek = True
@@ -112,7 +112,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
     async def _stop_seek(self, seek_id: int, *, reason: str) -> None:
         """End the waiting seek ``seek_id`` unless a wave paired it first (then say where)."""
-        result = await database_sync_to_async(seek_cancel)(seek_id=seek_id)
+        result = await pool_call(seek_cancel)(seek_id=seek_id)
         if result.outcome is CancelOutcome.PAIRED and result.room_code is not None:
             await self._paired(seek_id, result.room_code)
         else:

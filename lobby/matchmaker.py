@@ -6,8 +6,8 @@ Every ``HEARTBEAT`` it
    waiting with a wider range, waited too long);
 2. tries to claim the pairing wave that is due; the one process that wins reads the live seekers,
    pairs them with the pure :func:`lobby.pairing.pair_wave` off the database thread (the blossom
-   algorithm is CPU work), and writes the pairs with :func:`lobby.seeks.wave_pair`, which re-checks
-   every seeker under row locks.
+   algorithm is CPU work), and writes each pair with :func:`lobby.seeks.pair_write`, which re-checks
+   both seekers under row locks. Waves never overlap: the next starts once this one is written.
 A process that dies stops refreshing its seeks, so they expire within ``SEEK_EXPIRY`` and are never
 paired; the other processes go on pairing.
 """
@@ -16,16 +16,33 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from channels.db import database_sync_to_async
+from django.db import connection
 from django.utils import timezone
 
-from lobby.pairing import DEFAULT_POLICY, pair_wave
-from lobby.seeks import HEARTBEAT, SeekStatus, seeks_keep_alive, wave_begin, wave_pair
+from lobby.pairing import DEFAULT_POLICY, Seeker, pair_wave
+from lobby.seeks import HEARTBEAT, SeekStatus, seeks_keep_alive, wave_begin, wave_end, wave_pair
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+# How many pairs of one wave are written at once (PostgreSQL).
+PAIR_WRITERS = 3
+
+
+def pool_call(service: Callable[..., T]) -> Callable[..., Awaitable[T]]:
+    """``service`` (a seek-pool service) run off the event loop.
+
+    On PostgreSQL in a thread of its own rather than the process's shared database thread: the pool's
+    short transactions must not queue behind other work (a seek kept waiting there could expire, a
+    leaving page could be paired). SQLite allows one writer at a time: the shared thread there.
+    """
+    return database_sync_to_async(service, thread_sensitive=connection.vendor != "postgresql")
 
 
 class SeekingSocket(Protocol):
@@ -43,11 +60,20 @@ class SeekingSocket(Protocol):
 
 
 class Matchmaker:
-    """Keeps this process's seeks alive and runs the pairing waves this process wins."""
+    """Keeps this process's seeks alive and runs the pairing waves this process wins.
+
+    Two loops, so a slow wave (a big one, or a busy database) never delays the heartbeats that keep
+    live seeks from expiring.
+    """
 
     def __init__(self) -> None:
         self.sockets: dict[str, SeekingSocket] = {}
-        self.task: asyncio.Task[None] | None = None
+        self.tasks: list[asyncio.Task[None]] = []
+
+    @property
+    def task(self) -> asyncio.Task[None] | None:
+        """The first loop (None before start): the scheduler checks it is running."""
+        return self.tasks[0] if self.tasks else None
 
     def watch(self, socket: SeekingSocket) -> None:
         self.sockets[socket.channel_name] = socket
@@ -57,34 +83,33 @@ class Matchmaker:
             del self.sockets[socket.channel_name]
 
     def start(self) -> None:
-        self.task = asyncio.get_running_loop().create_task(self._run(), name="lobby-matchmaker")
+        loop = asyncio.get_running_loop()
+        self.tasks = [
+            loop.create_task(self._every_heartbeat(self.keep_alive), name="lobby-keep-alive"),
+            loop.create_task(self._every_heartbeat(self.wave), name="lobby-waves"),
+        ]
 
     async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            await asyncio.gather(self.task, return_exceptions=True)
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
 
-    async def _run(self) -> None:
+    async def _every_heartbeat(self, step: Callable[..., Awaitable[object]]) -> None:
         while True:
             await asyncio.sleep(HEARTBEAT.total_seconds())
             try:
-                await self.tick()
+                await step(now=timezone.now())
             except asyncio.CancelledError:
                 raise
             except Exception:  # a database hiccup must not stop pairing for good
-                log.exception("matchmaker tick failed")
-
-    async def tick(self) -> None:
-        await self.keep_alive(now=timezone.now())
-        await self.wave(now=timezone.now())
+                log.exception("matchmaker step %s failed", getattr(step, "__name__", step))
 
     async def keep_alive(self, *, now: datetime) -> None:
         sockets = list(self.sockets.values())
         if not sockets:
             return
         alive = [socket.channel_name for socket in sockets if socket.client_alive()]
-        # Its own thread: a backlog on the shared database thread must not let live seeks expire.
-        statuses = await database_sync_to_async(seeks_keep_alive, thread_sensitive=False)(
+        statuses = await pool_call(seeks_keep_alive)(
             alive=alive, watched=[socket.channel_name for socket in sockets], now=now
         )
         for socket in sockets:
@@ -95,11 +120,24 @@ class Matchmaker:
 
     async def wave(self, *, now: datetime) -> int:
         """Run the wave due now if this process wins it; returns the number of pairs made."""
-        seekers = await database_sync_to_async(wave_begin)(now=now)
-        if not seekers or len(seekers) < 2:
+        seekers = await pool_call(wave_begin)(now=now)
+        if seekers is None:
+            return 0
+        try:
+            return await self._pair(seekers, now=now)
+        finally:
+            await pool_call(wave_end)()
+
+    async def _pair(self, seekers: list[Seeker], *, now: datetime) -> int:
+        if len(seekers) < 2:
             return 0
         pairs = await asyncio.to_thread(pair_wave, seekers, now=now, policy=DEFAULT_POLICY)
         if not pairs:
             return 0
-        made = await database_sync_to_async(wave_pair)(pairs=pairs, now=timezone.now())
-        return len(made)
+        # The pairs (which share no seeker) are dealt to a few writers that work at once on PostgreSQL,
+        # each writing its share pair by pair on one connection; every pair is its own transaction, and
+        # its two sockets are told as soon as it commits. SQLite allows one writer at a time.
+        writers = PAIR_WRITERS if connection.vendor == "postgresql" else 1
+        shares = [pairs[i::writers] for i in range(writers) if pairs[i::writers]]
+        written = await asyncio.gather(*(pool_call(wave_pair)(pairs=share, now=timezone.now()) for share in shares))
+        return sum(len(made) for made in written)

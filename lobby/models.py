@@ -110,11 +110,13 @@ class Seek(models.Model):
 
 
 class PairingWave(models.Model):
-    """The single row that says when the last pairing wave started.
+    """The single row that says when the last pairing wave started, and whether one is running.
 
-    Every server process tries to start a wave every couple of seconds; claiming it is one conditional
-    UPDATE of this row, so one process wins each wave and waves keep their pace however many processes
-    run.
+    Every server process tries to start a wave every second; claiming one is a conditional UPDATE of
+    this row (the last wave started ``PAIRING_WAVE_SECONDS`` ago and none is running), so one process
+    wins each wave, waves never overlap, and they keep their pace however many processes run. A wave
+    whose process died releases its claim when ``running_until`` passes.
     """
 
     started_at = models.DateTimeField()
+    running_until = models.DateTimeField(null=True, blank=True)

@@ -125,8 +125,9 @@ def ensure_running() -> Scheduler:
     loop = asyncio.get_running_loop()
     scheduler = _schedulers.get(loop)
     if scheduler is None or scheduler.task is None or scheduler.task.done():
-        if scheduler is not None and scheduler.matchmaker.task is not None:
-            scheduler.matchmaker.task.cancel()  # its replacement starts its own
+        if scheduler is not None:
+            for task in scheduler.matchmaker.tasks:
+                task.cancel()  # its replacement starts its own
         for old in [other for other in _schedulers if other.is_closed()]:
             _schedulers.pop(old, None)
             wakeup.unregister(old)

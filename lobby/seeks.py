@@ -24,7 +24,7 @@ from django.db.models import Q
 from lobby import lobby_events, play
 from lobby.models import PairingWave, Seek
 from lobby.pairing import Pool, Seeker
-from lobby.services import room_create, room_sit
+from lobby.services import room_create
 from players.models import Player
 from ratings.selectors import ratings_of
 
@@ -32,6 +32,8 @@ from ratings.selectors import ratings_of
 # treated as gone (its process died or its page went silent) and is never paired.
 HEARTBEAT = timedelta(seconds=1)
 SEEK_EXPIRY = timedelta(seconds=6)
+# A wave is given this long; if its process dies meanwhile, another process takes over after it.
+WAVE_LEASE = timedelta(seconds=30)
 # A paired seek stays (so its socket can learn the room from it) until the socket closes, or this long.
 PAIRED_KEPT = timedelta(minutes=5)
 
@@ -154,18 +156,34 @@ def seeks_keep_alive(*, alive: Sequence[str], watched: Sequence[str], now: datet
 
 # --- waves -----------------------------------------------------------------------------------------
 def wave_claim(*, now: datetime) -> bool:
-    """Whether this process runs the pairing wave due now: one conditional UPDATE, so one process wins
-    each wave however many try, and waves keep their pace (``PAIRING_WAVE_SECONDS``) across processes."""
+    """Whether this process runs the pairing wave due now.
+
+    One conditional UPDATE: the last wave started at least ``PAIRING_WAVE_SECONDS`` ago and none is
+    running. So one process wins each wave however many try, waves never overlap (two overlapping
+    waves would pair the same seekers differently and drop each other's pairs), and they keep their
+    pace across processes. The winner calls :func:`wave_end` when done; a claim whose process died
+    lapses after ``WAVE_LEASE``.
+    """
     # 0.9: a process ticking every second is not pushed a whole tick late by clock jitter.
     due = now - wave_every() * 0.9
-    if PairingWave.objects.filter(pk=1, started_at__lte=due).update(started_at=now):
+    claimed = PairingWave.objects.filter(pk=1, started_at__lte=due).filter(
+        Q(running_until=None) | Q(running_until__lt=now)
+    )
+    if claimed.update(started_at=now, running_until=now + WAVE_LEASE):
         return True
     try:
         with transaction.atomic():
-            _, created = PairingWave.objects.get_or_create(pk=1, defaults={"started_at": now})
+            _, created = PairingWave.objects.get_or_create(
+                pk=1, defaults={"started_at": now, "running_until": now + WAVE_LEASE}
+            )
     except IntegrityError:  # another process created it just now, and so runs this wave
         return False
     return created
+
+
+def wave_end() -> None:
+    """The wave this process claimed is written: the next may start when it is due."""
+    PairingWave.objects.filter(pk=1).update(running_until=None)
 
 
 def wave_begin(*, now: datetime) -> list[Seeker] | None:
@@ -203,44 +221,44 @@ class Pairing:
     seek_ids: tuple[int, int]
 
 
-def wave_pair(*, pairs: Sequence[tuple[Seeker, Seeker]], now: datetime) -> list[Pairing]:
-    """Write the pairs of a wave: for each, a room with both seated and the first game started.
+def pair_write(*, pair: tuple[Seeker, Seeker], now: datetime) -> Pairing | None:
+    """Write one pair of a wave: a room with both seated and the first game started; None if dropped.
 
-    In one transaction holding the seek rows: a pair whose seeker is no longer waiting and alive (it
-    cancelled, closed its page, was replaced, expired, or another wave paired it) is dropped and its
-    partner waits for the next wave. Both sockets are told the room's code once committed.
+    One transaction holding both seek rows: a pair whose seeker is no longer waiting and alive (it
+    cancelled, closed its page, was replaced, expired, or another wave paired it) is dropped, and its
+    partner waits for the next wave. Both sockets are told the room's code once committed. Pairs of a
+    wave share no seeker, so they may be written concurrently.
     """
-    if not pairs:
-        return []
-    wanted = sorted({seeker.seek_id for pair in pairs for seeker in pair})
-    made: list[Pairing] = []
+    a, b = pair
     with transaction.atomic():
         rows = {
             seek.pk: seek
             for seek in Seek.objects.select_for_update()
-            .filter(pk__in=wanted, room_code=None, last_seen_at__gte=now - SEEK_EXPIRY)
+            .filter(pk__in=sorted((a.seek_id, b.seek_id)), room_code=None, last_seen_at__gte=now - SEEK_EXPIRY)
             .order_by("pk")
         }
-        players = Player.objects.in_bulk([seek.player_id for seek in rows.values()])
-        for a, b in pairs:
-            one, two = rows.get(a.seek_id), rows.get(b.seek_id)
-            if one is None or two is None or one.player_id == two.player_id:
-                continue
-            code = _room_for(players[one.player_id], players[two.player_id], one, now=now)
-            for seek in (one, two):
-                seek.room_code = code
-                seek.paired_at = now
-                seek.save(update_fields=["room_code", "paired_at"])
-                lobby_events.seek_paired_on_commit(channel_name=seek.channel_name, seek_id=seek.pk, code=code)
-            made.append(Pairing(code=code, seek_ids=(one.pk, two.pk)))
-    return made
+        one, two = rows.get(a.seek_id), rows.get(b.seek_id)
+        if one is None or two is None or one.player_id == two.player_id:
+            return None
+        players = Player.objects.in_bulk([one.player_id, two.player_id])
+        code = _room_for(players[one.player_id], players[two.player_id], one, now=now)
+        Seek.objects.filter(pk__in=[one.pk, two.pk]).update(room_code=code, paired_at=now)
+        for seek in (one, two):
+            lobby_events.seek_paired_on_commit(channel_name=seek.channel_name, seek_id=seek.pk, code=code)
+        return Pairing(code=code, seek_ids=(one.pk, two.pk))
+
+
+def wave_pair(*, pairs: Sequence[tuple[Seeker, Seeker]], now: datetime) -> list[Pairing]:
+    """Write pairs one after the other (see :func:`pair_write`), each committed (and told) as soon as
+    it is written, on one database connection; returns those made."""
+    made = (pair_write(pair=pair, now=now) for pair in pairs)
+    return [pairing for pairing in made if pairing is not None]
 
 
 def _room_for(first: Player, second: Player, seek: Seek, *, now: datetime) -> str:
     """A room for two paired players with the pool's rules; a coin decides who is Red (seat 1)."""
     red, yellow = (first, second) if secrets.randbelow(2) else (second, first)
-    room = room_create(host=red, rules={"turn_seconds": seek.turn_seconds, "ranked": seek.ranked}, now=now)
-    room_sit(code=room.code, player=yellow, now=now)
+    rules = {"turn_seconds": seek.turn_seconds, "ranked": seek.ranked}
+    room = room_create(host=red, guest=yellow, rules=rules, now=now)
     play.game_start(code=room.code, player=red, now=now)
     return room.code
-

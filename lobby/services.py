@@ -57,8 +57,9 @@ def room_rules(room: Room) -> HouseRules:
     )
 
 
-def room_create(*, host: Player, rules: Mapping[str, Any], now: datetime) -> Room:
-    """A new room with ``host`` in seat 1 and the given house rules (defaults for the rest).
+def room_create(*, host: Player, rules: Mapping[str, Any], now: datetime, guest: Player | None = None) -> Room:
+    """A new room with ``host`` in seat 1 and the given house rules (defaults for the rest); ``guest``,
+    when given (quick pairing), sits in seat 2 from the start.
 
     Raises:
         Refused(bad_rules): a rule out of range.
@@ -72,7 +73,7 @@ def room_create(*, host: Player, rules: Mapping[str, Any], now: datetime) -> Roo
                     open_since=now if house.open else None, **house.as_dict()
                 )
                 Seat.objects.bulk_create(
-                    [Seat(room=room, number=n, player=host if n == 1 else None) for n in SEAT_NUMBERS]
+                    [Seat(room=room, number=n, player=host if n == 1 else guest) for n in SEAT_NUMBERS]
                 )
                 return room
         except IntegrityError:  # a code already in use: draw again

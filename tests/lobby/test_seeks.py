@@ -12,6 +12,7 @@ from lobby.pairing import Pool, pair_wave
 from lobby.scheduling import current_game
 from lobby.seeks import (
     SEEK_EXPIRY,
+    WAVE_LEASE,
     CancelOutcome,
     seek_cancel,
     seek_enter,
@@ -20,6 +21,7 @@ from lobby.seeks import (
     seeks_keep_alive,
     wave_begin,
     wave_claim,
+    wave_end,
     wave_pair,
 )
 from players.services import player_create
@@ -64,11 +66,16 @@ def test_another_tab_replaces_the_first_seek(django_capture_on_commit_callbacks)
     assert not seek_replaced(seek_id=second.seek_id, player=ann)
 
 
-def test_a_wave_is_claimed_once_per_period():
+def test_a_wave_is_claimed_once_per_period_and_never_while_one_runs():
     assert wave_claim(now=T0)
     assert not wave_claim(now=T0)
-    assert not wave_claim(now=T0 + timedelta(seconds=1))
+    assert not wave_claim(now=T0 + timedelta(seconds=2))  # due, but the first wave is still being written
+    wave_end()
+    assert not wave_claim(now=T0 + timedelta(seconds=1))  # not due yet
     assert wave_claim(now=T0 + timedelta(seconds=2))
+    # The process running it died: its claim lapses and another process takes over.
+    assert not wave_claim(now=T0 + timedelta(seconds=2) + WAVE_LEASE)
+    assert wave_claim(now=T0 + timedelta(seconds=3) + WAVE_LEASE)
 
 
 def test_a_wave_reads_only_live_waiting_seeks_and_sweeps_the_rest(settings):
@@ -85,7 +92,8 @@ def test_a_wave_reads_only_live_waiting_seeks_and_sweeps_the_rest(settings):
     assert [s.seek_id for s in seekers] == [alive.seek_id, patient.seek_id]
     # Bob's page went silent (or his process died): his seek is gone. Di waited too long.
     assert not Seek.objects.filter(pk__in=[silent.seek_id, bored.seek_id]).exists()
-    assert wave_begin(now=later) is None  # the next wave is not due yet
+    wave_end()
+    assert wave_begin(now=later + timedelta(seconds=1)) is None  # the next wave is not due yet
 
 
 def test_a_pair_becomes_a_room_with_both_seated_and_the_first_game_started():
