@@ -158,7 +158,8 @@ def report(args, ids, ratings, results, seats, elapsed, load_before, load_after)
     print(f"/proc/loadavg before: {load_before}   after: {load_after}")
     print(f"command: {' '.join(sys.argv)}   ({args.processes} process(es),"
           f" {'PostgreSQL + Redis' if os.environ.get('DATABASE_URL') else 'SQLite, in-memory layer'})")
-    print(f"{args.seekers} seekers at {args.rate}/s, ratings N(1500, {args.spread}); arrivals took {elapsed:.1f} s")
+    print(f"{args.seekers} seekers at {args.rate}/s, ratings N(1500, {args.spread});"
+          f" first seek to last answer: {elapsed:.1f} s")
     if waits:
         print(f"time to pair: p50 {percentile(waits, 50):.2f} s, p90 {percentile(waits, 90):.2f} s,"
               f" p99 {percentile(waits, 99):.2f} s, max {max(waits):.2f} s, mean {statistics.fmean(waits):.2f} s")
