@@ -1,4 +1,4 @@
-"""Quick pairing across two real daphne processes on PostgreSQL + Redis.
+"""Quick pairing and the lobby's lists across two real daphne processes on PostgreSQL + Redis.
 
 50 seekers arrive at random over about 10 s, each on either process; some cancel, some close the
 page. Every remaining seeker is paired exactly once, nobody who cancelled or left unpaired is in a
@@ -20,7 +20,7 @@ import psycopg
 import pytest
 
 from lobby.pairing import DEFAULT_POLICY
-from tests.livekit import Device, LiveServer, postgres_database, server_env
+from tests.livekit import Device, LiveServer, WsClient, postgres_database, server_env
 from tests.livelobby import LiveLobby
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
@@ -209,3 +209,28 @@ def assert_outcomes(url: str, seekers: list[Seeker]) -> None:
         a, b = pair
         gap = abs(a.rating - b.rating)
         assert gap <= min(half_width_when(a), half_width_when(b)) + 0.01, f"{a.name}-{b.name} gap {gap}"
+
+
+async def test_lists_reach_lobby_sockets_on_the_other_process(two_servers):
+    """A room opened on one process shows on a lobby socket of the other, and leaves once its seat is taken."""
+    _, (one, two) = two_servers
+    hana, gus, visitor = Device(one.http), Device(two.http), Device(two.http)
+    hana.join("Hana")
+    gus.join("Gus")
+    status, room = hana.request("POST", "/api/rooms", {"ranked": False})
+    assert status == 201
+    code = room["code"]
+    host = await WsClient(one.ws, code, hana, one.http).connect(ping_every=5)
+    lobby = await LiveLobby(two.ws, visitor, two.http).connect()
+    await host.send(type="rules", open=True)
+    frame = await lobby.wait("open_rooms", timeout=20)
+    while [r["code"] for r in frame["rooms"]] != [code]:
+        frame = await lobby.wait("open_rooms", timeout=20)
+    assert frame["rooms"][0]["host"]["name"] == "Hana"
+    status, _ = gus.request("POST", f"/api/rooms/{code}/seat", base=two.http)
+    assert status == 200
+    frame = await lobby.wait("open_rooms", timeout=20)
+    while frame["rooms"]:
+        frame = await lobby.wait("open_rooms", timeout=20)
+    await lobby.close()
+    await host.close()
