@@ -227,3 +227,6 @@ API_MAX_JSON_DEPTH = 16
 ROOMS_PER_HOUR_PER_DEVICE = int(os.environ.get("ROOMS_PER_HOUR_PER_DEVICE") or 30)
 ROOMS_PER_HOUR_PER_ADDRESS = int(os.environ.get("ROOMS_PER_HOUR_PER_ADDRESS") or 120)
 ROOM_LOOKUPS_PER_MINUTE_PER_ADDRESS = int(os.environ.get("ROOM_LOOKUPS_PER_MINUTE_PER_ADDRESS") or 120)
+# "Play online": how often a pairing wave runs (across all processes), and how long a seek may wait.
+PAIRING_WAVE_SECONDS = _env_float("PAIRING_WAVE_SECONDS", 2.0)
+SEEK_MAX_WAIT_SECONDS = _env_float("SEEK_MAX_WAIT_SECONDS", 120.0)

@@ -92,12 +92,12 @@ _NO_FIELDS: dict[str, type[Command]] = {
 }
 
 
-def parse_frame(text: str | None, data: bytes | None = None) -> Command:
-    """Parse one client frame.
+def decode_frame(text: str | None, data: bytes | None = None) -> tuple[str, dict[str, Any]]:
+    """The ``type`` and the object of one client frame, on any of the server's websockets.
 
     Raises:
-        BadFrame: too large (``too_large``), binary, not JSON, not an object, unknown type, or with
-            missing or wrongly typed fields (``bad_frame``).
+        BadFrame: too large (``too_large``), binary, not JSON, not an object, or without a ``type``
+            string (``bad_frame``).
     """
     if text is None:
         if data is not None and len(data) > MAX_FRAME_BYTES:
@@ -114,6 +114,17 @@ def parse_frame(text: str | None, data: bytes | None = None) -> Command:
     kind = frame.get("type")
     if not isinstance(kind, str):
         raise BadFrame('A frame needs a "type" string.')
+    return kind, frame
+
+
+def parse_frame(text: str | None, data: bytes | None = None) -> Command:
+    """Parse one client frame of the room socket.
+
+    Raises:
+        BadFrame: too large (``too_large``), binary, not JSON, not an object, unknown type, or with
+            missing or wrongly typed fields (``bad_frame``).
+    """
+    kind, frame = decode_frame(text, data)
     if kind in _NO_FIELDS:
         return _NO_FIELDS[kind]()
     if kind == "drop":

@@ -5,6 +5,9 @@ process leases the games that are due (so no other process works on them), compu
 off the loop, and applies it through the same service as a person's move, which refuses it if the
 game moved on. A killed process's leases simply expire and another process (or the restarted one)
 takes over. Services wake the ticker at once when they make something due now.
+
+Two siblings live and die with it: the lobby's matchmaker (quick pairing, :mod:`lobby.matchmaker`) and
+its feed of open rooms and live games (:mod:`lobby.lobby_feed`).
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ from django.utils import timezone
 from common import logcontext
 from games import cpu
 from games.services import games_claim_due, games_next_due
-from lobby import wakeup
+from lobby import lobby_feed, wakeup
+from lobby.matchmaker import Matchmaker
 from lobby.play import CpuJob, game_cpu_move, game_due_job
 from lobby.scheduling import DueReason
 from lobby.services import connections_sweep
@@ -52,11 +56,14 @@ class Scheduler:
         self.task: asyncio.Task[None] | None = None
         self.children: set[asyncio.Task[None]] = set()
         self.last_sweep = 0.0
+        self.matchmaker = Matchmaker()
 
     def start(self) -> None:
         loop = asyncio.get_running_loop()
         wakeup.register(loop, self.event)
         self.task = loop.create_task(self._run(), name="games-scheduler")
+        self.matchmaker.start()
+        lobby_feed.feed()  # from now on, room changes reach the lobby's lists through this loop
 
     async def stop(self) -> None:
         wakeup.unregister(asyncio.get_running_loop())
@@ -64,6 +71,8 @@ class Scheduler:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self.matchmaker.stop()
+        await lobby_feed.close_feed()
 
     async def _run(self) -> None:
         try:
@@ -145,6 +154,9 @@ def ensure_running() -> Scheduler:
     loop = asyncio.get_running_loop()
     scheduler = _schedulers.get(loop)
     if scheduler is None or scheduler.task is None or scheduler.task.done():
+        if scheduler is not None:
+            for task in scheduler.matchmaker.tasks:
+                task.cancel()  # its replacement starts its own
         for old in [other for other in _schedulers if other.is_closed()]:
             _schedulers.pop(old, None)
             wakeup.unregister(old)

@@ -1,4 +1,5 @@
-"""REST endpoints of the lobby: the device's player and rooms. Views only translate HTTP."""
+"""REST endpoints of the lobby: the device's player, rooms, taking a seat, and the live games.
+Views only translate HTTP."""
 
 from __future__ import annotations
 
@@ -14,9 +15,10 @@ from rest_framework.views import APIView
 
 from common.errors import RateLimited, Refused
 from lobby.limits import room_lookup_quota_take, rooms_create_quota_take
+from lobby.listings import live_games
 from lobby.protocol import room_frame
 from lobby.selectors import player_rooms, room_snapshot
-from lobby.services import room_create
+from lobby.services import room_create, room_sit
 from players.identity import client_address, session_attach, session_player
 from players.models import Player
 from players.selectors import player_json
@@ -117,6 +119,7 @@ class RulesIn(serializers.Serializer[Any]):
     ranked = serializers.BooleanField(required=False)
     cpu_level = serializers.IntegerField(required=False)
     spectator_chat = serializers.BooleanField(required=False)
+    open = serializers.BooleanField(required=False, help_text="Listed in the lobby while a seat is free.")
 
 
 class RoomsView(APIView):
@@ -176,3 +179,77 @@ class RoomDetailView(APIView):
             return Response({"code": "room_closed", "message": f"Room {snapshot['code']} was closed."}, status=410)
         player = session_player(request.session)
         return Response(room_frame(snapshot, player_id=str(player.id) if player else None))
+
+
+SEAT_REFUSAL_STATUS = {"no_room": status.HTTP_404_NOT_FOUND, "seat_taken": status.HTTP_409_CONFLICT}
+
+
+class SeatView(APIView):
+    @extend_schema(
+        operation_id="rooms_seat",
+        request=None,
+        responses={
+            200: OpenApiResponse(description="the room snapshot, with you seated"),
+            404: OpenApiResponse(description="no_room"),
+            409: OpenApiResponse(description="seat_taken"),
+        },
+    )
+    def post(self, request: Request, code: str) -> Response:
+        """Take the lowest free seat of a room (as from the lobby's open rooms); already seated: that seat.
+
+        Creates a guest player for the device if it has none.
+        """
+        player = device_player(request, create_as=DEFAULT_GUEST_NAME)
+        assert player is not None
+        try:
+            room_sit(code=code.upper(), player=player, now=timezone.now())
+        except Refused as exc:
+            return refused_response(exc, http_status=SEAT_REFUSAL_STATUS.get(exc.code, 400))
+        snapshot = room_snapshot(code.upper())
+        if snapshot is None:  # closed between the seat and the read
+            return Response({"code": "no_room", "message": f"There is no open room {code}."}, status=404)
+        return Response(room_frame(snapshot, player_id=str(player.id)))
+
+
+
+class LivePlayerOut(serializers.Serializer[Any]):
+    player = serializers.DictField(help_text='{"id", "name"}')
+    rating = serializers.DictField(help_text='{"rating", "rd", "provisional", "display"}')
+
+
+class LiveGameOut(serializers.Serializer[Any]):
+    code = serializers.CharField(help_text="The room: open /r/{code} to watch.")
+    game = serializers.UUIDField()
+    number = serializers.IntegerField(help_text="The game's number in its room.")
+    ranked = serializers.BooleanField()
+    turn_seconds = serializers.IntegerField(allow_null=True)
+    started_at = serializers.DateTimeField()
+    ply = serializers.IntegerField(help_text="Moves played so far.")
+    moves = serializers.ListField(child=serializers.CharField(), help_text="Peg names in order, for a preview.")
+    red = LivePlayerOut()
+    yellow = LivePlayerOut()
+
+
+class LiveGamesOut(serializers.Serializer[Any]):
+    count = serializers.IntegerField(help_text="How many games are live.")
+    limit = serializers.IntegerField()
+    offset = serializers.IntegerField()
+    results = LiveGameOut(many=True)
+
+
+class LiveGamesQuery(serializers.Serializer[Any]):
+    limit = serializers.IntegerField(required=False, default=20, min_value=1, max_value=100)
+    offset = serializers.IntegerField(required=False, default=0, min_value=0)
+
+
+class LiveGamesView(APIView):
+    @extend_schema(
+        operation_id="games_live", parameters=[LiveGamesQuery], responses={200: LiveGamesOut, 400: ErrorOut}
+    )
+    def get(self, request: Request) -> Response:
+        """Games between two people being played now, best-rated first (the sum of both ratings)."""
+        query = LiveGamesQuery(data=request.query_params)
+        if not query.is_valid():
+            problems = "; ".join(f"{field}: {' '.join(map(str, errs))}" for field, errs in query.errors.items())
+            return Response({"code": "bad_query", "message": problems}, status=400)
+        return Response(live_games(now=timezone.now(), **query.validated_data))

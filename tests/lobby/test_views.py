@@ -56,7 +56,7 @@ def test_create_room_with_defaults(device):
     room = response.json()
     assert room["type"] == "room"
     assert room["rules"] == {"turn_seconds": None, "alternate_first": True, "ranked": True, "cpu_level": 3,
-                             "spectator_chat": True}
+                             "spectator_chat": True, "open": False}
     code = room["code"]
     assert len(code) == 6 and not set(code) & set("01OI")
     assert room["you"]["seat"] == 1 and room["host"] == room["you"]["player"]
