@@ -9,7 +9,7 @@ PORT ?= 8000
 STAMP := $(VENV)/.installed
 NPM_STAMP := frontend/node_modules/.installed
 
-.PHONY: run test lint typecheck bench bench-engine bench-cpu bench-analysis deps clean
+.PHONY: run test lint typecheck bench bench-engine bench-cpu bench-analysis bench-pairing deps clean
 
 deps: $(STAMP) $(NPM_STAMP)
 
@@ -53,3 +53,7 @@ clean:
 
 bench-cpu: $(STAMP)
 	$(BIN)/python scripts/bench_cpu.py
+
+# Time to pair 200 seekers arriving at 20/s (two processes with DATABASE_URL + REDIS_URL, else one on SQLite).
+bench-pairing: $(STAMP)
+	$(BIN)/python scripts/bench_pairing.py

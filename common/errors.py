@@ -21,3 +21,14 @@ class Refused(Exception):
 
     def __repr__(self) -> str:
         return f"Refused({self.code!r}, {self.message!r})"
+
+
+class RateLimited(Refused):
+    """Too many requests of one kind from one caller; ``retry_after`` is how many seconds until the next is heard.
+
+    Answered over HTTP as 429 with a ``Retry-After`` header.
+    """
+
+    def __init__(self, retry_after: int, *, message: str = "Too many requests.") -> None:
+        super().__init__("rate_limited", f"{message} Try again in {retry_after} seconds.")
+        self.retry_after = retry_after

@@ -45,6 +45,10 @@ FRAMES_REFUSED = Counter(
     "Websocket frames answered with an error frame, by error code.",
     ["code"],
 )
+CPU_POOL_REPLACED = Counter(
+    "fourinarow_cpu_pool_replaced_total",
+    "CPU worker pools replaced because a worker process died (the job it held was asked again).",
+)
 CHANNEL_LAYER_SEND_FAILURES = Counter(
     "fourinarow_channel_layer_send_failures_total",
     "Sends to the channel layer that raised (a room's snapshot or notice not delivered).",

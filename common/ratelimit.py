@@ -1,9 +1,20 @@
-"""A token bucket per connection: sustained frames above the rate are refused, short bursts pass."""
+"""Rate limits: a token bucket per connection, and quotas shared by every process through a cache.
+
+:class:`TokenBucket` lives in one process (a websocket's frames). :func:`quota_take` counts in a shared
+store (Django's cache: Redis when ``REDIS_URL`` is set), so a quota holds across server processes.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any, Protocol
+
+from common.errors import RateLimited
 
 
 class TokenBucket:
@@ -28,3 +39,105 @@ class TokenBucket:
             self.tokens -= 1
             return True
         return False
+
+
+# --- quotas counted in a shared store ------------------------------------------------------------
+class CounterStore(Protocol):
+    """The part of a cache that quotas use; Django's cache backends (Redis, local memory) have it.
+
+    ``incr`` and ``decr`` must be atomic (Redis ``INCRBY``; the local-memory cache holds a lock).
+    """
+
+    def add(self, key: str, value: Any, timeout: Any = ...) -> bool: ...
+
+    def get(self, key: str, default: Any = ...) -> Any: ...
+
+    def incr(self, key: str, delta: int = ...) -> int: ...
+
+    def decr(self, key: str, delta: int = ...) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Quota:
+    """At most ``allowed`` events per ``window_seconds`` for each caller, under one ``scope`` name.
+
+    Counted as a sliding window estimated from two fixed ones (this window, plus the last one weighted by
+    how much of it the sliding window still covers): one atomic increment per event, so concurrent
+    requests in several processes cannot overshoot, and no double burst at a window's edge.
+    """
+
+    scope: str
+    allowed: int
+    window_seconds: int
+
+    def __post_init__(self) -> None:
+        if self.allowed < 1 or self.window_seconds < 1:
+            raise ValueError(f"a quota allows at least one event in at least one second: {self}")
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MS = timedelta(milliseconds=1)
+
+
+def quota_take(
+    store: CounterStore, takes: Iterable[tuple[Quota, str]], *, now: datetime, message: str = "Too many requests."
+) -> None:
+    """Count one event against each ``(quota, caller)``; when any quota is spent, count none of them.
+
+    ``caller`` is any text naming who is counted (an address, a player id); only its hash is stored.
+
+    Raises:
+        RateLimited: a quota is spent (its message starts with ``message``); ``retry_after`` is the whole
+            seconds until that quota takes an event again (it does then, unless others were counted meanwhile).
+    """
+    now_ms = (now - _EPOCH) // _MS  # whole milliseconds: the window arithmetic below is exact
+    taken: list[str] = []
+    try:
+        for quota, caller in takes:
+            taken.append(_take(store, quota, caller, now_ms=now_ms, message=message))
+    except RateLimited:
+        for key in taken:
+            _give_back(store, key)
+        raise
+
+
+def _counter_key(quota: Quota, caller: str, window_index: int) -> str:
+    digest = hashlib.sha256(caller.encode()).hexdigest()[:32]
+    return f"quota:{quota.scope}:{digest}:{window_index}"
+
+
+def _give_back(store: CounterStore, key: str) -> None:
+    with contextlib.suppress(ValueError):  # the counter expired meanwhile: nothing to give back
+        store.decr(key)
+
+
+def _take(store: CounterStore, quota: Quota, caller: str, *, now_ms: int, message: str) -> str:
+    """Count one event; return the counter's key, or undo it and raise RateLimited."""
+    window_ms = quota.window_seconds * 1000
+    index, into = divmod(now_ms, window_ms)
+    key = _counter_key(quota, caller, index)
+    # The counter must outlive the next window, which weighs it as its previous one.
+    store.add(key, 0, timeout=2 * quota.window_seconds + 1)
+    count = store.incr(key)
+    before = int(store.get(_counter_key(quota, caller, index - 1), 0) or 0)
+    # before * (window - into) / window + count > allowed, multiplied out to stay in integers.
+    if before * (window_ms - into) + count * window_ms <= quota.allowed * window_ms:
+        return key
+    _give_back(store, key)
+    wait_ms = _wait_ms(quota, before=before, count=count - 1, into=into)
+    raise RateLimited(max(1, -(-wait_ms // 1000)), message=message)
+
+
+def _wait_ms(quota: Quota, *, before: int, count: int, into: int) -> int:
+    """Milliseconds until one more event fits, if no other is counted meanwhile.
+
+    ``count`` events are in this window, ``before`` in the last one, ``into`` ms of this window passed.
+    """
+    window_ms = quota.window_seconds * 1000
+    room = quota.allowed - 1 - count
+    if room >= 0:
+        # It fits later in this window, once the last window weighs little enough (before > 0 here):
+        # before * (window - t) <= room * window.
+        return window_ms - (room * window_ms) // before - into
+    # Not in this window: in the next one, this window's count is the one that fades out.
+    return (window_ms - into) + window_ms - ((quota.allowed - 1) * window_ms) // count

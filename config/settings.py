@@ -154,6 +154,10 @@ WHITENOISE_AUTOREFRESH = DEBUG
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["players.auth.DeviceSessionAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    # JSON only, bounded in size and nesting before it is parsed (see config.parsers).
+    "DEFAULT_PARSER_CLASSES": ["config.parsers.BoundedJSONParser"],
+    # Every error body is {"code", "message"}; a body Django refuses is a 4xx, not a 500.
+    "EXCEPTION_HANDLER": "config.api.api_exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": None,
 }
@@ -175,7 +179,11 @@ LOGGING = {
         "text": {"()": "config.logformat.TextFormatter"},
         "json": {"()": "config.logformat.JsonFormatter"},
     },
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
+    # A refused request (4xx) is one line: no traceback for what the server handled (config.logfilters).
+    "filters": {"one_line_refusals": {"()": "config.logfilters.OneLineRefusals"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["one_line_refusals"]}
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {"django.channels.server": {"level": "WARNING"}},
 }
@@ -210,3 +218,19 @@ ANALYSIS_NODE_BUDGET = int(os.environ.get("ANALYSIS_NODE_BUDGET", "150000"))
 ANALYSIS_TIME_BUDGET_S = _env_float("ANALYSIS_TIME_BUDGET_S", 20.0)
 # Rooms idle this long are closed by `manage.py close_idle_rooms`.
 ROOM_IDLE_HOURS = _env_float("ROOM_IDLE_HOURS", 24.0)
+
+# --- request limits of the REST API ----------------------------------------------------------------
+# Every JSON body: at most this many bytes and nested at most this deep (config.parsers); the largest
+# real body (credentials, house rules) is about 100 bytes. Django's own DATA_UPLOAD_MAX_MEMORY_SIZE
+# (2.5 MB, for every request, the admin's forms too) stays the outer bound of what is read at all.
+API_MAX_BODY_BYTES = 16 * 1024
+API_MAX_JSON_DEPTH = 16
+# Quotas no person meets, against scripts: rooms created per player (device) and per client address
+# in an hour; room look-ups (GET /api/rooms/{code}) per address in a minute. Counted in the cache, so
+# with REDIS_URL they hold across processes. Tests and load benchmarks raise them.
+ROOMS_PER_HOUR_PER_DEVICE = int(os.environ.get("ROOMS_PER_HOUR_PER_DEVICE") or 30)
+ROOMS_PER_HOUR_PER_ADDRESS = int(os.environ.get("ROOMS_PER_HOUR_PER_ADDRESS") or 120)
+ROOM_LOOKUPS_PER_MINUTE_PER_ADDRESS = int(os.environ.get("ROOM_LOOKUPS_PER_MINUTE_PER_ADDRESS") or 120)
+# "Play online": how often a pairing wave runs (across all processes), and how long a seek may wait.
+PAIRING_WAVE_SECONDS = _env_float("PAIRING_WAVE_SECONDS", 2.0)
+SEEK_MAX_WAIT_SECONDS = _env_float("SEEK_MAX_WAIT_SECONDS", 120.0)

@@ -8,7 +8,7 @@ import config.openapi  # noqa: F401  (registers the schema's extensions)
 from config.health import health
 from config.metrics import metrics
 from games.views import GameAnalysisView, GameDetailView, PlayerDetailView
-from lobby.views import RoomDetailView, RoomsView, SessionView
+from lobby.views import LiveGamesView, RoomDetailView, RoomsView, SeatView, SessionView
 from players.views import LoginView, LogoutView, MeView, RegisterView
 
 urlpatterns = [
@@ -23,6 +23,8 @@ urlpatterns = [
     path("api/accounts/me", MeView.as_view(), name="account-me"),
     path("api/rooms", RoomsView.as_view(), name="rooms"),
     path("api/rooms/<str:code>", RoomDetailView.as_view(), name="room"),
+    path("api/rooms/<str:code>/seat", SeatView.as_view(), name="room-seat"),
+    path("api/games/live", LiveGamesView.as_view(), name="games-live"),  # before the game id route
     path("api/games/<str:game_id>", GameDetailView.as_view(), name="game"),
     path("api/games/<str:game_id>/analysis", GameAnalysisView.as_view(), name="game-analysis"),
     path("api/players/<str:player_id>", PlayerDetailView.as_view(), name="player"),

@@ -2,10 +2,18 @@
 
 Transport only. State changes go through the services; snapshots reach every connection through the
 room's group once the change has committed.
+
+Failures of the services underneath never end a socket silently. A frame whose handling fails (the
+database is down) is answered with an ``error`` frame coded ``server_error``; nothing changed, and the
+socket stays open for the player to try again. A socket whose own loop fails (the channel layer lost
+Redis, so this socket would hear nothing more; the database failed while opening it) is closed with
+4503, so that the page reconnects and resyncs from the snapshot it gets then, and its connection is
+recorded as closed like any other.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 from typing import Any
@@ -56,21 +64,55 @@ class RoomConsumer(AsyncWebsocketConsumer):
         except Refused as exc:  # unknown room (4404), closed room (4410), banned player (4403)
             await self.room_refuse(await database_sync_to_async(events.refusal)(self.code, exc))
             return
-        await self.channel_layer.group_add(events.room_group(self.code), self.channel_name)
+        # Recorded from here on: whatever fails next, _leave() must record the close.
         self.joined = True
         metrics.WEBSOCKETS_OPEN.inc()
+        await self.channel_layer.group_add(events.room_group(self.code), self.channel_name)
         snapshot = await database_sync_to_async(room_snapshot)(self.code)
         if snapshot is not None:
             await self._send_snapshot(snapshot)
 
     async def disconnect(self, code: int) -> None:
+        await self._leave()
+
+    async def _leave(self) -> None:
+        """Undo the join, once: the socket gauge, the room's group, and the connection's record (a seat
+        whose player has no other connection shows disconnected). A no-op if the socket never joined.
+
+        Raises:
+            DatabaseError (or any other failure of the database): the record stays until the sweep
+            closes it, PING_TIMEOUT_SECONDS after its last sign of life.
+        """
         if not getattr(self, "joined", False):
             return
+        self.joined = False
         metrics.WEBSOCKETS_OPEN.dec()
-        await self.channel_layer.group_discard(events.room_group(self.code), self.channel_name)
+        try:
+            await self.channel_layer.group_discard(events.room_group(self.code), self.channel_name)
+        except Exception as exc:  # Redis is gone: the membership went with it, or expires there
+            log.warning("could not leave the room's group: %s", _one_line(exc))
         await database_sync_to_async(lobby_services.connection_close)(
             channel_name=self.channel_name, now=timezone.now()
         )
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """Serve the socket until it closes. If its loop fails instead (the channel layer's receive
+        raised: Redis went away; a database error while opening the socket or handling a room event),
+        close it with 4503 so the page reconnects and resyncs, and record the close.
+
+        When Redis goes, every socket of the process meets the failure itself: channels-redis has them
+        take turns waiting on Redis, and each turn fails at once while it is down."""
+        try:
+            await super().__call__(scope, receive, send)
+        except Exception as exc:
+            log.warning("closing the room socket (%s) after a failure: %s", protocol.CLOSE_RETRY,
+                        _one_line(exc), exc_info=exc if log.isEnabledFor(logging.DEBUG) else None)
+            with contextlib.suppress(Exception):  # the socket may be closed already
+                await self.close(code=protocol.CLOSE_RETRY)
+            try:
+                await self._leave()
+            except Exception as leave_exc:
+                log.warning("could not record the closed socket (the sweep will): %s", _one_line(leave_exc))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self.joined:
@@ -83,14 +125,36 @@ class RoomConsumer(AsyncWebsocketConsumer):
         except protocol.BadFrame as exc:
             await self._send_error(exc.code, exc.message)
             return
-        await self._mark_seen(always=isinstance(command, protocol.Ping))
         if isinstance(command, protocol.Ping):
+            # A ping is answered even when presence cannot be recorded (the database is down): the
+            # socket itself is fine, and the page has nothing to retry.
+            try:
+                await self._mark_seen(always=True)
+            except Exception as exc:
+                log.debug("presence not recorded: %s", _one_line(exc))
             await self._send(protocol.pong_frame())
             return
         try:
+            await self._mark_seen(always=False)
             await database_sync_to_async(self._apply)(command)
         except Refused as exc:
             await self._send_error(exc.code, exc.message)
+        except Exception as exc:  # the database is down, say: its transaction rolled back
+            log.warning("a %s frame failed: %s", type(command).__name__.lower(), _one_line(exc),
+                        exc_info=exc if log.isEnabledFor(logging.DEBUG) else None)
+            await self._send_error("server_error", protocol.SERVER_ERROR_MESSAGE)
+            await self._resync()
+
+    async def _resync(self) -> None:
+        """After a failed frame, send the room if it moved on meanwhile: a commit whose answer was lost
+        is not broadcast, and the client would otherwise not see it until the next change."""
+        try:
+            snapshot = await database_sync_to_async(room_snapshot)(self.code)
+        except Exception as exc:  # still down: the client keeps its view until the next change
+            log.debug("no resync: %s", _one_line(exc))
+            return
+        if snapshot is not None:
+            await self._send_snapshot(snapshot)
 
     def _apply(self, command: protocol.Command) -> None:
         """Run the service for ``command`` (in the database thread)."""
@@ -176,3 +240,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def _send(self, frame: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(frame, separators=(",", ":")))
+
+
+def _one_line(exc: BaseException) -> str:
+    """``Type: message`` on one line, even for a multi-line database error."""
+    return f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}"

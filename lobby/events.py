@@ -15,7 +15,7 @@ from django.db import transaction
 
 from common import metrics
 from common.errors import Refused
-from lobby import protocol
+from lobby import lobby_events, protocol
 from lobby.selectors import room_snapshot
 
 log = logging.getLogger(__name__)
@@ -44,8 +44,12 @@ def send_room_snapshot(code: str) -> None:
 
 
 def room_changed_on_commit(code: str) -> None:
-    """Once committed, send the room's snapshot as it is then (so it includes every change made)."""
+    """Once committed, send the room's snapshot as it is then (so it includes every change made).
+
+    The lobby's lists (open rooms, live games) are built from rooms, so they are refreshed too.
+    """
     transaction.on_commit(lambda: send_room_snapshot(code))
+    lobby_events.lists_changed_on_commit()
 
 
 def notice_on_commit(code: str, notice: str, seat: int) -> None:

@@ -1,4 +1,5 @@
-"""What the rooms store: rooms, their seats, the open websocket connections to them, and their chat."""
+"""What the rooms store: rooms, their seats, the open websocket connections to them, their chat, and the
+pool of people looking for an opponent ("Play online")."""
 
 from __future__ import annotations
 
@@ -37,6 +38,9 @@ class Room(models.Model):
     cpu_level = models.PositiveSmallIntegerField(default=3)
     # House rule: people who are not seated may talk in the spectators' chat.
     spectator_chat = models.BooleanField(default=True)
+    # "Open to anyone": listed in the lobby while a seat is free; open_since is when the host opened it.
+    open = models.BooleanField(default=False)
+    open_since = models.DateTimeField(null=True, blank=True)
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField()
     last_activity_at = models.DateTimeField()
@@ -121,3 +125,38 @@ class ChatMessage(models.Model):
                 name="chat_text_or_phrase",
             ),
         ]
+class Seek(models.Model):
+    """A player in the quick-pairing pool, waiting on one lobby websocket. One seek per player.
+
+    The row lives as long as its socket: it is deleted when the socket closes or cancels, and
+    ``last_seen_at`` is refreshed every couple of seconds by the socket's server process while its
+    page is alive, so the seeks of a process that died expire within seconds and are never paired.
+    A pairing sets ``room_code`` (the row stays until its socket closes, which then learns the code
+    even if the channel message was lost).
+    """
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="seek")
+    channel_name = models.CharField(max_length=200, unique=True)
+    turn_seconds = models.PositiveSmallIntegerField(null=True, blank=True)
+    ranked = models.BooleanField()
+    rating = models.FloatField()
+    since = models.DateTimeField()
+    last_seen_at = models.DateTimeField()
+    room_code = models.CharField(max_length=ROOM_CODE_LENGTH, null=True, blank=True)
+    paired_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["room_code", "last_seen_at"])]
+
+
+class PairingWave(models.Model):
+    """The single row that says when the last pairing wave started, and whether one is running.
+
+    Every server process tries to start a wave every second; claiming one is a conditional UPDATE of
+    this row (the last wave started ``PAIRING_WAVE_SECONDS`` ago and none is running), so one process
+    wins each wave, waves never overlap, and they keep their pace however many processes run. A wave
+    whose process died releases its claim when ``running_until`` passes.
+    """
+
+    started_at = models.DateTimeField()
+    running_until = models.DateTimeField(null=True, blank=True)

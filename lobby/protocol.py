@@ -14,11 +14,16 @@ from lobby.rules import RULE_FIELDS
 
 MAX_FRAME_BYTES = 4096
 
-# Close codes of the room websocket. After these the page does not reconnect, except CLOSE_PLAYER_CHANGED.
+# Close codes of the room websocket. After these the page does not reconnect, except CLOSE_PLAYER_CHANGED
+# and CLOSE_RETRY.
 CLOSE_BANNED = 4403  # the device's player is banned (an error frame "banned" comes first)
 CLOSE_UNKNOWN_ROOM = 4404  # no room has this code
 CLOSE_PLAYER_CHANGED = 4409  # the device logged into an account: reconnect, as the account's player
 CLOSE_ROOM_CLOSED = 4410  # the room is closed (its last snapshot and an error frame "room_closed" come first)
+# The server could not keep the socket (its channel layer lost Redis, the database failed while opening
+# it): the page reconnects with backoff, and the snapshot on connecting resyncs it. (Like HTTP 503. Not
+# 1011: daphne's websocket library lets an application close only with 1000 or 3000-4999.)
+CLOSE_RETRY = 4503
 
 
 class BadFrame(Exception):
@@ -87,12 +92,12 @@ _NO_FIELDS: dict[str, type[Command]] = {
 }
 
 
-def parse_frame(text: str | None, data: bytes | None = None) -> Command:
-    """Parse one client frame.
+def decode_frame(text: str | None, data: bytes | None = None) -> tuple[str, dict[str, Any]]:
+    """The ``type`` and the object of one client frame, on any of the server's websockets.
 
     Raises:
-        BadFrame: too large (``too_large``), binary, not JSON, not an object, unknown type, or with
-            missing or wrongly typed fields (``bad_frame``).
+        BadFrame: too large (``too_large``), binary, not JSON, not an object, or without a ``type``
+            string (``bad_frame``).
     """
     if text is None:
         if data is not None and len(data) > MAX_FRAME_BYTES:
@@ -109,6 +114,17 @@ def parse_frame(text: str | None, data: bytes | None = None) -> Command:
     kind = frame.get("type")
     if not isinstance(kind, str):
         raise BadFrame('A frame needs a "type" string.')
+    return kind, frame
+
+
+def parse_frame(text: str | None, data: bytes | None = None) -> Command:
+    """Parse one client frame of the room socket.
+
+    Raises:
+        BadFrame: too large (``too_large``), binary, not JSON, not an object, unknown type, or with
+            missing or wrongly typed fields (``bad_frame``).
+    """
+    kind, frame = decode_frame(text, data)
     if kind in _NO_FIELDS:
         return _NO_FIELDS[kind]()
     if kind == "drop":
@@ -152,6 +168,9 @@ def room_frame(snapshot: dict[str, Any], *, player_id: str | None) -> dict[str, 
         None,
     )
     return {"type": "room", **snapshot, "you": {"player": player_id, "seat": seat}}
+
+
+SERVER_ERROR_MESSAGE = "The server could not handle that just now: please try again."
 
 
 def error_frame(code: str, message: str) -> dict[str, Any]:

@@ -9,14 +9,16 @@ from typing import Any
 from common.errors import Refused
 from lobby.models import CPU_LEVELS, TURN_SECONDS_CHOICES
 
-RULE_FIELDS = ("turn_seconds", "alternate_first", "ranked", "cpu_level", "spectator_chat")
+RULE_FIELDS = ("turn_seconds", "alternate_first", "ranked", "cpu_level", "spectator_chat", "open")
 
 
 @dataclass(frozen=True, slots=True)
 class HouseRules:
     """A room's house rules.
 
-    Defaults: no turn timer, alternate first move, ranked, CPU level 3, spectators' chat on.
+    Defaults: no turn timer, alternate first move, ranked, CPU level 3, spectators' chat on, not open.
+
+    ``open``: the room is listed in the lobby's open games while a seat is free ("Open to anyone").
     """
 
     turn_seconds: int | None = None
@@ -24,6 +26,7 @@ class HouseRules:
     ranked: bool = True
     cpu_level: int = 3
     spectator_chat: bool = True
+    open: bool = False
 
     def updated(self, changes: Mapping[str, Any]) -> HouseRules:
         """These rules with ``changes`` applied.
@@ -40,7 +43,7 @@ class HouseRules:
             if isinstance(seconds, bool) or seconds not in TURN_SECONDS_CHOICES:
                 raise Refused("bad_rules", "The turn time limit is none, 30 or 60 seconds.")
             values["turn_seconds"] = seconds
-        for flag in ("alternate_first", "ranked", "spectator_chat"):
+        for flag in ("alternate_first", "ranked", "spectator_chat", "open"):
             if flag in changes:
                 if not isinstance(changes[flag], bool):
                     raise Refused("bad_rules", f"{flag} must be true or false.")

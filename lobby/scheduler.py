@@ -8,6 +8,9 @@ takes over. Services wake the ticker at once when they make something due now.
 
 The ticker also drives finished games' analyses: when this process's analysis lane is idle it leases the
 oldest queued one and computes it in that lane (games/cpu.py), which never takes a live move's worker.
+
+Two siblings live and die with it: the lobby's matchmaker (quick pairing, :mod:`lobby.matchmaker`) and
+its feed of open rooms and live games (:mod:`lobby.lobby_feed`).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import logging
 from datetime import datetime, timedelta
 
 from channels.db import database_sync_to_async
+from django.db import DatabaseError
 from django.utils import timezone
 
 from common import logcontext
@@ -30,7 +34,8 @@ from games.services import (
     games_claim_due,
     games_next_due,
 )
-from lobby import wakeup
+from lobby import lobby_feed, wakeup
+from lobby.matchmaker import Matchmaker
 from lobby.play import CpuJob, game_cpu_move, game_due_job
 from lobby.scheduling import DueReason
 from lobby.services import connections_sweep
@@ -47,6 +52,11 @@ LEASE = timedelta(seconds=15)
 ANALYSIS_LEASE = timedelta(minutes=3)
 # How often an idle analysis lane looks for queued analyses.
 ANALYSIS_POLL_SECONDS = 1.0
+# A CPU move computed while the database is unreachable is offered again every second this many times
+# (well within the lease), so that it lands as soon as the database is back rather than being computed
+# afresh once the lease has run out.
+STORE_ATTEMPTS = 10
+STORE_RETRY_SECONDS = 1.0
 
 _schedulers: dict[asyncio.AbstractEventLoop, Scheduler] = {}
 
@@ -62,11 +72,14 @@ class Scheduler:
         self.last_sweep = 0.0
         self.analysis: asyncio.Task[None] | None = None
         self.last_analysis_poll = -ANALYSIS_POLL_SECONDS
+        self.matchmaker = Matchmaker()
 
     def start(self) -> None:
         loop = asyncio.get_running_loop()
         wakeup.register(loop, self.event)
         self.task = loop.create_task(self._run(), name="games-scheduler")
+        self.matchmaker.start()
+        lobby_feed.feed()  # from now on, room changes reach the lobby's lists through this loop
 
     async def stop(self) -> None:
         wakeup.unregister(asyncio.get_running_loop())
@@ -74,6 +87,8 @@ class Scheduler:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self.matchmaker.stop()
+        await lobby_feed.close_feed()
 
     async def _run(self) -> None:
         try:
@@ -145,7 +160,7 @@ class Scheduler:
             logcontext.bind(room=job.code)
             deadline_move = job.reason in (DueReason.TIMEOUT, DueReason.AWAY)
             peg = await cpu.compute_move(job.record, job.level, deadline_move=deadline_move)
-            await database_sync_to_async(game_cpu_move)(job=job, peg=peg, now=timezone.now())
+            await self._store(job, peg)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -154,11 +169,34 @@ class Scheduler:
             self.in_flight.discard(game_id)
 
 
+    async def _store(self, job: CpuJob, peg: str) -> None:
+        """Play the computed move, retrying while the database is unreachable.
+
+        Retrying is safe: the service plays it only if the game is still where the job found it.
+
+        Raises:
+            DatabaseError: still unreachable after STORE_ATTEMPTS tries (the lease then runs out).
+        """
+        for attempt in range(1, STORE_ATTEMPTS + 1):
+            try:
+                await database_sync_to_async(game_cpu_move)(job=job, peg=peg, now=timezone.now())
+                return
+            except DatabaseError as exc:
+                if attempt == STORE_ATTEMPTS:
+                    raise
+                log.warning("could not store the CPU's move (attempt %d of %d): %s: %s", attempt, STORE_ATTEMPTS,
+                            type(exc).__name__, " ".join(str(exc).split())[:200])
+                await asyncio.sleep(STORE_RETRY_SECONDS)
+
+
 def ensure_running() -> Scheduler:
     """Start this loop's scheduler if it is not running (called by consumers and HTTP requests)."""
     loop = asyncio.get_running_loop()
     scheduler = _schedulers.get(loop)
     if scheduler is None or scheduler.task is None or scheduler.task.done():
+        if scheduler is not None:
+            for task in scheduler.matchmaker.tasks:
+                task.cancel()  # its replacement starts its own
         for old in [other for other in _schedulers if other.is_closed()]:
             _schedulers.pop(old, None)
             wakeup.unregister(old)

@@ -45,6 +45,7 @@ def room_snapshot(code: str, *, now: datetime | None = None, include_closed: boo
             "ranked": room.ranked,
             "cpu_level": room.cpu_level,
             "spectator_chat": room.spectator_chat,
+            "open": room.open,
         },
         "seats": [{**_seat_json(seat, game, live), "rating": ratings.get(seat.number)} for seat in seats],
         "spectators": _spectator_count(room, seated),

@@ -17,7 +17,7 @@ from django.db import IntegrityError, transaction
 from common.errors import Refused
 from games.models import EndReason
 from games.services import game_abandon, game_hand_over
-from lobby import events, scheduling
+from lobby import events, lobby_events, scheduling
 from lobby.models import SEAT_NUMBERS, Connection, Room, Seat, new_room_code
 from lobby.rules import HouseRules
 from players.models import Player
@@ -60,11 +60,13 @@ def room_rules(room: Room) -> HouseRules:
         ranked=room.ranked,
         cpu_level=room.cpu_level,
         spectator_chat=room.spectator_chat,
+        open=room.open,
     )
 
 
-def room_create(*, host: Player, rules: Mapping[str, Any], now: datetime) -> Room:
-    """A new room with ``host`` in seat 1 and the given house rules (defaults for the rest).
+def room_create(*, host: Player, rules: Mapping[str, Any], now: datetime, guest: Player | None = None) -> Room:
+    """A new room with ``host`` in seat 1 and the given house rules (defaults for the rest); ``guest``,
+    when given (quick pairing), sits in seat 2 from the start.
 
     Raises:
         Refused: bad_rules (a rule out of range), banned (the host is banned).
@@ -76,10 +78,11 @@ def room_create(*, host: Player, rules: Mapping[str, Any], now: datetime) -> Roo
         try:
             with transaction.atomic():
                 room = Room.objects.create(
-                    code=new_room_code(), host=host, created_at=now, last_activity_at=now, **house.as_dict()
+                    code=new_room_code(), host=host, created_at=now, last_activity_at=now,
+                    open_since=now if house.open else None, **house.as_dict()
                 )
                 Seat.objects.bulk_create(
-                    [Seat(room=room, number=n, player=host if n == 1 else None) for n in SEAT_NUMBERS]
+                    [Seat(room=room, number=n, player=host if n == 1 else guest) for n in SEAT_NUMBERS]
                 )
                 return room
         except IntegrityError:  # a code already in use: draw again
@@ -99,10 +102,13 @@ def room_set_rules(*, code: str, player: Player, changes: Mapping[str, Any], now
             raise Refused("not_host", "Only the host can change the house rules.")
         if scheduling.current_game_playing(room) is not None:
             raise Refused("game_not_over", "House rules change between games, not during one.")
-        house = room_rules(room).updated(changes)
+        before = room_rules(room)
+        house = before.updated(changes)
         for field, value in house.as_dict().items():
             setattr(room, field, value)
-        room.save(update_fields=list(house.as_dict()))
+        if house.open and not before.open:
+            room.open_since = now  # listed in the lobby as waiting since now
+        room.save(update_fields=[*house.as_dict(), "open_since"])
         room_touch(room, now=now)
 
 
@@ -171,6 +177,7 @@ def _close_locked(room: Room, *, reason: EndReason, now: datetime) -> None:
     room.save(update_fields=["closed_at", "version"])
     Connection.objects.filter(room=room).delete()
     events.room_closed_on_commit(room.code)
+    lobby_events.lists_changed_on_commit()  # a closed room leaves the lobby's lists
     log.info("room %s closed (%s)%s", room.code, reason.value,
              f", game {game.pk} abandoned" if game is not None else "", extra={"room": room.code})
 

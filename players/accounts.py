@@ -1,10 +1,15 @@
 """Accounts: a device's guest player becomes an account, and an account brings its player to any device.
 
 An account is a Django ``User`` (password hashed by Django's hashers, checked by the validators in
-``AUTH_PASSWORD_VALIDATORS``) linked one-to-one to a :class:`~lobby.models.Player`. The player keeps its
-id, so its rating, games and history stay with it. Login attempts that fail are counted per username
-and address, and per address, in Django's cache; too many within the window are refused with
-``rate_limited``.
+``AUTH_PASSWORD_VALIDATORS``) linked one-to-one to a :class:`~players.models.Player`. The player keeps its
+id, so its rating, games and history stay with it.
+
+Usernames are compared in one normal form, :func:`username_key` (NFKC, then casefolded): ``Ann``,
+``ANN`` and ``Ann`` in fullwidth letters are one name. The player of an account stores that key, unique in
+the database, so two spellings of one name can never both register, not even at the same moment.
+
+Login attempts that fail are counted per username and address, and per address, in Django's cache;
+too many within the window are refused with ``rate_limited``.
 
 Logging into an account on a device whose player is a guest replaces that guest on the device; the
 guest's unfinished rooms would be out of reach from then on, so the layers above hear of it through
@@ -19,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
+import unicodedata
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
@@ -32,7 +38,7 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from rest_framework.request import Request
 
-from common.errors import Refused
+from common.errors import RateLimited, Refused
 from players.identity import session_attach, session_player
 from players.models import Player
 from players.services import clean_player_name, player_create
@@ -49,24 +55,28 @@ LOGIN_WINDOW = timedelta(minutes=15)
 GUEST_REPLACED_HOOKS: list[Callable[[Player, Player, datetime], None]] = []
 
 
-class RateLimited(Refused):
-    """Too many failed logins; ``retry_after`` is how many seconds until the next attempt is heard."""
-
-    def __init__(self, retry_after: int) -> None:
-        super().__init__("rate_limited", f"Too many failed attempts. Try again in {retry_after} seconds.")
-        self.retry_after = retry_after
+TOO_MANY_FAILURES = "Too many failed attempts."
 
 
 # --- usernames and passwords ---------------------------------------------------------------------
 def clean_username(username: object) -> str:
-    """A username: 3 to 24 letters, digits, ``.``, ``-`` or ``_``, trimmed.
+    """A username as stored and shown: NFKC-normalised (as Django normalises usernames), trimmed, and
+    then 3 to 24 letters, digits, ``.``, ``-`` or ``_``. Case is kept; :func:`username_key` ignores it.
 
     Raises:
         Refused(bad_username): anything else.
     """
-    if not isinstance(username, str) or not USERNAME_PATTERN.match(username.strip()):
+    name = unicodedata.normalize("NFKC", username).strip() if isinstance(username, str) else ""
+    if not USERNAME_PATTERN.fullmatch(name):
         raise Refused("bad_username", "A username has 3 to 24 letters, digits, dots, dashes or underscores.")
-    return username.strip()
+    return name
+
+
+def username_key(username: str) -> str:
+    """The form that every spelling of one username shares: NFKC, casefolded, then NFKC again (casefolding
+    can leave a few characters unnormalised). Fullwidth ``Ann`` and ``ann`` share one.
+    """
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", username).casefold())
 
 
 def _check_password(password: object, *, username: str) -> str:
@@ -83,15 +93,18 @@ def _check_password(password: object, *, username: str) -> str:
 def account_register(*, player: Player | None, username: object, password: object, now: datetime) -> Player:
     """Turn the device's ``player`` into an account (a new player named after the account if None).
 
-    The player keeps its id, name, rating and history. Usernames are unique regardless of case.
+    The player keeps its id, name, rating and history. Usernames are unique in their
+    :func:`username_key` form (regardless of case and of compatibility forms such as fullwidth letters).
 
     Raises:
         Refused: bad_username, weak_password, name_taken, already_registered (the player has an account).
     """
     name = clean_username(username)
+    key = username_key(name)
     if player is not None and player.user_id is not None:
         raise Refused("already_registered", "This player already has an account: log out to make another.")
-    if User.objects.filter(username__iexact=name).exists():
+    # The user check also covers users without a player (made with createsuperuser, say).
+    if Player.objects.filter(username_key=key).exists() or User.objects.filter(username__iexact=name).exists():
         raise Refused("name_taken", f"The username {name} is taken.")
     secret = _check_password(password, username=name)
     try:
@@ -100,23 +113,28 @@ def account_register(*, player: Player | None, username: object, password: objec
             if player is None:
                 player = player_create(name=clean_player_name(name), now=now)
             # Only a guest may be claimed: two registrations racing for one player cannot both win.
-            claimed = Player.objects.filter(pk=player.pk, user__isnull=True).update(user=user)
+            claimed = Player.objects.filter(pk=player.pk, user__isnull=True).update(user=user, username_key=key)
             if not claimed:
                 raise Refused("already_registered", "This player already has an account: log out to make another.")
-    except IntegrityError:  # the same username registered at the same moment
+    except IntegrityError:  # the same name (any spelling) registered at the same moment: the key is unique
         raise Refused("name_taken", f"The username {name} is taken.") from None
-    player.user = user
+    player.user, player.username_key = user, key
     return player
 
 
 # --- login ---------------------------------------------------------------------------------------
-def _throttle_keys(username: str, address: str) -> tuple[tuple[str, int], ...]:
-    def key(text: str) -> str:
-        return "login-failures:" + hashlib.sha256(text.encode()).hexdigest()
+def _throttle_keys(name_key: str, address: str) -> tuple[tuple[str, int], ...]:
+    """The failure counters of one attempt: (username key, address), then the address alone.
+
+    Each kind has its own namespace, so no username (not even an empty one) shares the address's counter.
+    """
+
+    def counter(kind: str, text: str) -> str:
+        return f"login-failures:{kind}:" + hashlib.sha256(text.encode()).hexdigest()
 
     return (
-        (key(f"{username.casefold()}|{address}"), LOGIN_FAILURES_PER_NAME),
-        (key(f"|{address}"), LOGIN_FAILURES_PER_ADDRESS),
+        (counter("name", f"{name_key}|{address}"), LOGIN_FAILURES_PER_NAME),
+        (counter("address", address), LOGIN_FAILURES_PER_ADDRESS),
     )
 
 
@@ -129,51 +147,66 @@ def _live_failures(key: str, *, now: datetime) -> tuple[int, datetime] | None:
     return None if now - since >= LOGIN_WINDOW else (count, since)
 
 
-def _check_throttle(username: str, address: str, *, now: datetime) -> None:
-    for key, allowed in _throttle_keys(username, address):
+def _check_throttle(name_key: str, address: str, *, now: datetime) -> None:
+    for key, allowed in _throttle_keys(name_key, address):
         failures = _live_failures(key, now=now)
         if failures is not None and failures[0] >= allowed:
             wait = LOGIN_WINDOW - (now - failures[1])
-            raise RateLimited(max(1, int(wait.total_seconds() + 0.999)))
+            raise RateLimited(max(1, int(wait.total_seconds() + 0.999)), message=TOO_MANY_FAILURES)
 
 
-def _count_failure(username: str, address: str, *, now: datetime) -> None:
+def _count_failure(name_key: str, address: str, *, now: datetime) -> None:
     # Read-then-write is not atomic across processes; at worst a few extra attempts slip through.
-    for key, _allowed in _throttle_keys(username, address):
+    for key, _allowed in _throttle_keys(name_key, address):
         count, since = _live_failures(key, now=now) or (0, now)
         cache.set(key, (count + 1, since.timestamp()), timeout=int(LOGIN_WINDOW.total_seconds()) + 60)
+
+
+def _account_player(name: str) -> Player | None:
+    """The account player this username names: its exact (normalised) spelling first, then its key.
+
+    The exact spelling comes first for the accounts registered before keys were unique: where two
+    shared a key, the newer one has none (see migration players 0003) and is found by its own name.
+    """
+    if not name:
+        return None
+    exact = Player.objects.select_related("user").filter(user__username=name).first()
+    return exact or Player.objects.select_related("user").filter(username_key=username_key(name)).first()
 
 
 def account_login(
     *, username: object, password: object, address: str, now: datetime, guest: Player | None = None
 ) -> Player:
-    """The player of the account with this username (any case) and password.
+    """The player of the account with this username (any spelling of it: see :func:`username_key`)
+    and password.
 
-    ``address`` is the client's IP address, for rate limiting. A successful login clears the
-    username's failure count. ``guest`` is the device's player before the login: if it is a guest
-    (no account) other than the account's player, its rooms are handed over (:func:`guest_hand_over`).
+    ``address`` is the client's IP address, for rate limiting. Each failed attempt counts once against
+    the username (with this address) and once against the address; a successful login clears the
+    username's count. ``guest`` is the device's player before the login: if it is a guest (no account)
+    other than the account's player, its rooms are handed over (:func:`guest_hand_over`).
 
     Raises:
         Refused: bad_credentials (unknown username, wrong password, or an inactive account; the
             message does not say which), rate_limited (a :class:`RateLimited` with ``retry_after``).
     """
-    name = username.strip() if isinstance(username, str) else ""
+    name = unicodedata.normalize("NFKC", username).strip() if isinstance(username, str) else ""
+    key = username_key(name)
     secret = password if isinstance(password, str) else ""
-    _check_throttle(name, address, now=now)
-    user = User.objects.filter(username__iexact=name).first() if name else None
+    _check_throttle(key, address, now=now)
+    account = _account_player(name)
+    user = account.user if account is not None else None
     if user is None:
         make_password(secret)  # as slow as checking a real password, so timing tells nothing
         ok = False
     else:
         ok = user.check_password(secret) and user.is_active
-    player: Player | None = Player.objects.filter(user=user).first() if ok and user is not None else None
-    if player is None:
-        _count_failure(name, address, now=now)
+    if account is None or not ok:
+        _count_failure(key, address, now=now)
         raise Refused("bad_credentials", "That username and password do not match an account.")
-    cache.delete(_throttle_keys(name, address)[0][0])
-    if guest is not None and guest.user_id is None and guest.pk != player.pk:
-        guest_hand_over(guest=guest, account=player, now=now)
-    return player
+    cache.delete(_throttle_keys(key, address)[0][0])
+    if guest is not None and guest.user_id is None and guest.pk != account.pk:
+        guest_hand_over(guest=guest, account=account, now=now)
+    return account
 
 
 def guest_hand_over(*, guest: Player, account: Player, now: datetime) -> None:

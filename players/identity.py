@@ -1,10 +1,14 @@
-"""The device is the player: a session (cookie) holds the id of the device's player."""
+"""Who is asking: the device is the player (its session cookie holds the player's id); the address is
+the client's, for per-address limits.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.http import HttpRequest
+from rest_framework.request import Request
 
 from players.models import Player
 
@@ -25,3 +29,13 @@ def session_player(session: Any) -> Player | None:
 def session_attach(session: Any, player: Player) -> None:
     """Make ``player`` this device's player."""
     session[SESSION_KEY] = str(player.id)
+
+
+def client_address(request: HttpRequest | Request) -> str:
+    """The client's IP address, as the server saw it (``REMOTE_ADDR``).
+
+    Never read from a forwarded-for header here: the client can write anything in it. Behind a proxy
+    or load balancer, daphne's ``--proxy-headers`` puts the address the proxy vouches for in
+    ``REMOTE_ADDR`` (see README, deploying).
+    """
+    return str(request.META.get("REMOTE_ADDR") or "unknown")

@@ -19,6 +19,9 @@ class Player(models.Model):
     created_at = models.DateTimeField()
     # Set by a moderator: the player's websockets are closed and new ones refused until it is cleared.
     banned_at = models.DateTimeField(null=True, blank=True)
+    # The account's username in the form two spellings of one name share (NFKC, casefolded): unique, so
+    # "Ann", "ANN" and a fullwidth "Ann" are one account. Set by players.accounts; None for a guest.
+    username_key = models.CharField(max_length=150, null=True, blank=True, unique=True, editable=False)
 
     class Meta:
         # The table kept the name it had when players lived in the lobby app (moved without copying rows).

@@ -16,9 +16,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from common.errors import Refused
-from players.accounts import RateLimited, account_login, account_register, session_sign_in, session_sign_out
-from players.identity import session_player
+from common.errors import RateLimited, Refused
+from players.accounts import account_login, account_register, session_sign_in, session_sign_out
+from players.identity import client_address, session_player
 from players.models import Player
 from players.selectors import player_json
 
@@ -67,11 +67,6 @@ def refusal(exc: Refused) -> Response:
 def credentials(request: Request) -> tuple[object, object]:
     data = request.data if isinstance(request.data, dict) else {}
     return data.get("username"), data.get("password")
-
-
-def client_address(request: Request) -> str:
-    # REMOTE_ADDR only: a forwarded-for header is the client's to invent unless a trusted proxy sets it.
-    return str(request.META.get("REMOTE_ADDR") or "unknown")
 
 
 class RegisterView(APIView):

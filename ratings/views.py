@@ -19,6 +19,9 @@ from ratings.selectors import leaderboard
 
 DEFAULT_PAGE = 50
 MAX_PAGE = 100
+# Far past any real leaderboard, and well inside every database's integer range: an unbounded offset
+# overflowed the SQL OFFSET (a 500).
+MAX_OFFSET = 1_000_000_000
 
 
 class ErrorOut(serializers.Serializer[Any]):
@@ -53,7 +56,7 @@ class LeaderboardOut(serializers.Serializer[Any]):
 
 class LeaderboardQuery(serializers.Serializer[Any]):
     limit = serializers.IntegerField(required=False, default=DEFAULT_PAGE, min_value=1, max_value=MAX_PAGE)
-    offset = serializers.IntegerField(required=False, default=0, min_value=0)
+    offset = serializers.IntegerField(required=False, default=0, min_value=0, max_value=MAX_OFFSET)
     include_provisional = serializers.BooleanField(required=False, default=False)
 
 

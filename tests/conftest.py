@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+import pwd
+import re
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +14,38 @@ POSTGRES_CONFIGURED = os.environ.get("DATABASE_URL", "").startswith(("postgres:/
 REDIS_CONFIGURED = bool(os.environ.get("REDIS_URL", "").strip())
 # Debian's nginx (.ci/run installs it), for the deployment test; /usr/sbin may be missing from PATH.
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if os.access("/usr/sbin/nginx", os.X_OK) else None)
+
+
+def _postgres_bindir() -> Path | None:
+    """Where PostgreSQL's server programs are (Debian: /usr/lib/postgresql/VERSION/bin), newest first."""
+    def version(bindir: Path) -> tuple[int, ...]:
+        return tuple(int(part) for part in re.findall(r"\d+", bindir.parent.name))
+
+    candidates = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=version, reverse=True)
+    on_path = shutil.which("pg_ctl")
+    candidates += [Path(on_path).parent] if on_path else []
+    return next((c for c in candidates if (c / "initdb").exists() and (c / "pg_ctl").exists()), None)
+
+
+# The fault tests start (and stop) a Redis and a PostgreSQL of their own: they need the server programs.
+REDIS_SERVER = shutil.which("redis-server") or ("/usr/bin/redis-server" if os.access("/usr/bin/redis-server",
+                                                                                      os.X_OK) else None)
+POSTGRES_BINDIR = _postgres_bindir()
+RUNUSER = shutil.which("runuser") or ("/usr/sbin/runuser" if os.access("/usr/sbin/runuser", os.X_OK) else None)
+
+
+def _can_run_postgres() -> bool:
+    """PostgreSQL refuses to run as root: then the fault kit runs it as the ``postgres`` user."""
+    if os.geteuid() != 0:
+        return True
+    try:
+        pwd.getpwnam("postgres")
+    except KeyError:
+        return False
+    return RUNUSER is not None
+
+
+FAULT_SERVERS = bool(REDIS_SERVER and POSTGRES_BINDIR and _can_run_postgres())
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
 
@@ -20,6 +55,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         "postgres": None if POSTGRES_CONFIGURED else "DATABASE_URL is not a PostgreSQL URL",
         "redis": None if REDIS_CONFIGURED else "REDIS_URL is not set",
         "nginx": None if NGINX else "nginx is not installed (apt-get install nginx)",
+        "faults": None if FAULT_SERVERS else (
+            "redis-server, or PostgreSQL's initdb and pg_ctl (and, as root, a postgres user and runuser), are "
+            "missing (apt-get install redis-server postgresql)"
+        ),
     }
     # Browser tests last: Playwright's sync API must not share the thread with async tests before them.
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)

@@ -103,6 +103,26 @@ class LiveServer:
             time.sleep(0.2)
         raise RuntimeError(f"daphne did not become healthy: {self.log_path.read_text()[-2000:]}")
 
+    def get(self, path: str) -> tuple[int, Any]:
+        """GET ``path`` without cookies: the status and the JSON body."""
+        try:
+            with urllib.request.urlopen(self.http + path, timeout=10) as response:
+                return response.status, json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as err:
+            return err.code, json.loads(err.read() or b"null")
+
+    def metric(self, name: str, **labels: str) -> float:
+        """A sample of this process's own ``GET /metrics``."""
+        from prometheus_client.parser import text_string_to_metric_families
+
+        with urllib.request.urlopen(self.http + "/metrics", timeout=10) as response:
+            text = response.read().decode()
+        for family in text_string_to_metric_families(text):
+            for sample in family.samples:
+                if sample.name == name and sample.labels == labels:
+                    return float(sample.value)
+        raise AssertionError(f"{name} {labels} is not in the metrics of port {self.port}")
+
     def kill(self) -> None:
         """kill -9: the process dies mid-whatever, as in a crash."""
         if self.proc is not None and self.proc.poll() is None:

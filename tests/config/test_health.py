@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
+import uuid
 
 import pytest
-from channels.layers import channel_layers
+from channels.layers import channel_layers, get_channel_layer
 from django.test import override_settings
 
-pytestmark = pytest.mark.django_db
+from config import health
 
 
+@pytest.mark.django_db
 def test_health_reports_every_part_ok(client):
     response = client.get("/api/health")
     assert response.status_code == 200
     assert response.json() == {"status": "ok", "database": "ok", "channel_layer": "ok"}
 
 
+@pytest.mark.django_db
 def test_health_names_a_broken_channel_layer_with_503(client):
     broken = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
                           "CONFIG": {"hosts": ["redis://127.0.0.1:1/0"]}}}
@@ -31,3 +36,21 @@ def test_health_names_a_broken_channel_layer_with_503(client):
     assert body["status"] == "error"
     assert body["database"] == "ok"
     assert body["channel_layer"].startswith("error")
+
+
+@pytest.mark.redis
+async def test_the_channel_layer_check_answers_beside_an_idle_socket_of_the_process(settings):
+    """A socket of this process waiting on the Redis layer (as every open, quiet socket does) must not
+    hold up the health check's own round trip."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {
+        "hosts": [os.environ["REDIS_URL"]], "prefix": f"health-{uuid.uuid4().hex[:8]}"}}}
+    channel_layers.backends.clear()
+    layer = get_channel_layer()
+    idle = asyncio.create_task(layer.receive(await layer.new_channel()))
+    try:
+        await asyncio.sleep(0.3)  # it is waiting on Redis now
+        await health._check_channel_layer()  # raises TimeoutError after 2 s if it waits behind the socket
+    finally:
+        idle.cancel()
+        await asyncio.gather(idle, return_exceptions=True)
+        await layer.close_pools()

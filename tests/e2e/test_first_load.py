@@ -66,8 +66,8 @@ def test_the_site_icon_is_served_and_linked(new_page) -> None:  # type: ignore[n
     assert touch.status == 200 and touch.body().startswith(b"\x89PNG")
 
 
-# Depends on GET /api/session answering 200 {"player": null} for a device without a player (the server
-# side of the same issue); until then the page's own session look-up logs a 404 here.
+# GET /api/session answers 200 {"player": null} for a device without a player (it used to be a 404,
+# which the browser logs as a console error).
 @pytest.mark.parametrize("where", ["home", "room"])
 def test_a_fresh_device_loads_a_page_without_console_errors(new_page, where) -> None:  # type: ignore[no-untyped-def]
     url = "/"

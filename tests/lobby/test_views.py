@@ -20,8 +20,12 @@ def post(client, url, data):
     return client.post(url, data, content_type="application/json", HTTP_X_CSRFTOKEN=client.cookies["csrftoken"].value)
 
 
+NO_PLAYER = {"player": None, "rating": None, "username": None, "rooms": []}
+
+
 def test_session_lifecycle(device):
-    assert device.get("/api/session").status_code == 404
+    first = device.get("/api/session")
+    assert first.status_code == 200 and first.json() == NO_PLAYER  # a new device is no error
     created = post(device, "/api/session", {"name": "  Ann  "})
     assert created.status_code == 201
     player = created.json()["player"]
@@ -35,8 +39,8 @@ def test_session_lifecycle(device):
 
 def test_writes_without_csrf_token_are_refused(device):
     response = device.post("/api/session", {"name": "Ann"}, content_type="application/json")
-    assert response.status_code == 403
-    assert device.get("/api/session").status_code == 404
+    assert response.status_code == 403 and response.json()["code"] == "permission_denied"
+    assert device.get("/api/session").json() == NO_PLAYER
 
 
 @pytest.mark.parametrize("name", ["", "   ", "x" * 25, "a\u0000b", 7])
@@ -52,7 +56,7 @@ def test_create_room_with_defaults(device):
     room = response.json()
     assert room["type"] == "room"
     assert room["rules"] == {"turn_seconds": None, "alternate_first": True, "ranked": True, "cpu_level": 3,
-                             "spectator_chat": True}
+                             "spectator_chat": True, "open": False}
     code = room["code"]
     assert len(code) == 6 and not set(code) & set("01OI")
     assert room["you"]["seat"] == 1 and room["host"] == room["you"]["player"]

@@ -46,14 +46,11 @@ export const apiPost = (url, body = {}) => request("POST", url, body);
 /**
  * The device's session or null when the device has no player yet:
  * {player: {id, name}, rating: {rating, rd, provisional, display}, username: null | "ann", rooms: [{code, seat, playing}]}.
+ * The server answers 200 {"player": null, ...} for a device without a player (a first visit is no error).
  */
 export async function getSession() {
-  try {
-    return await apiGet("/api/session");
-  } catch (err) {
-    if (err.status === 404) return null;
-    throw err;
-  }
+  const session = await apiGet("/api/session");
+  return session && session.player ? session : null;
 }
 
 /** Creates the device's guest player, or renames it. Returns the session shape above. */

@@ -1,4 +1,5 @@
-// Home: two clicks to a game. Play the computer, create a party room, join by code, continue a game.
+// Home: two clicks to a game. Play online (quick pairing), play the computer, create a party room, join by
+// code or from the open games, watch a live game, continue a game.
 
 import {
   PROVISIONAL_NOTE,
@@ -13,6 +14,7 @@ import {
   rememberedName,
   saveName,
 } from "./api.js";
+import { startLobby } from "./lobby.js";
 import { forgetRoom, recentRooms } from "./recent.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -30,6 +32,19 @@ async function syncName() {
     session = { ...(session || {}), ...(await saveName(typed)) };
     rememberName(typed);
   }
+}
+
+/** Gives the device a player when it has none (named as typed); true when it had to. */
+async function ensurePlayer() {
+  const had = !!(session && session.player);
+  await syncName();
+  if (!session || !session.player) {
+    const name = $("#name-input").value.trim() || rememberedName() || "Guest";
+    session = { ...(session || {}), ...(await saveName(name)) };
+    rememberName(name);
+  }
+  renderMe();
+  return !had;
 }
 
 async function createRoom(body, { start }) {
@@ -69,6 +84,7 @@ $("#party-form").addEventListener("submit", async (ev) => {
         turn_seconds: f.turn_seconds.value ? Number(f.turn_seconds.value) : null,
         alternate_first: f.alternate_first.checked,
         ranked: f.ranked.checked,
+        open: f.open.checked,
       },
       { start: false },
     );
@@ -200,6 +216,8 @@ async function accountAction(form, button, action) {
     await action();
     form.reset();
     await reloadSession();
+    await lobby.reconnect(); // the lobby socket speaks for the device's (new) player
+    lobby.rerender();
     await findRunningGames();
   } catch (err) {
     showError("#account-error", err);
@@ -227,8 +245,19 @@ $("#logout").addEventListener("click", (ev) => {
   accountAction($("#login-form"), ev.currentTarget, logout);
 });
 
+const lobby = startLobby({
+  ensurePlayer,
+  myPlayerId: () => (session && session.player ? session.player.id : null),
+  playComputer: () => {
+    const f = $("#online-form");
+    const seconds = f.turn_seconds.value ? Number(f.turn_seconds.value) : null;
+    return createRoom({ cpu_level: 3, ranked: false, turn_seconds: seconds }, { start: true });
+  },
+});
+
 async function init() {
   await reloadSession();
+  lobby.rerender();
   await findRunningGames();
 }
 

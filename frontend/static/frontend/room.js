@@ -239,6 +239,7 @@ function sendRules() {
     ranked: f.ranked.checked,
     cpu_level: Number(f.cpu_level.value),
     spectator_chat: f.spectator_chat.checked,
+    open: f.open.checked,
   });
 }
 
@@ -481,6 +482,7 @@ function renderRules() {
     f.ranked.checked = !!r.ranked;
     f.cpu_level.value = String(r.cpu_level || 3);
     f.spectator_chat.checked = r.spectator_chat !== false;
+    f.open.checked = !!r.open;
   }
   for (const el of f.elements) el.disabled = !editable;
   $("#rules-note").textContent = isHost()

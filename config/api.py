@@ -1,0 +1,62 @@
+"""One error body for every refusal of the REST API: ``{"code", "message"}``, as the views' own refusals.
+
+Set as Django REST framework's ``EXCEPTION_HANDLER`` in ``config.settings``, so no view repeats it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import BadRequest, PermissionDenied, RequestDataTooBig, SuspiciousOperation
+from django.http import Http404
+from rest_framework import exceptions
+from rest_framework.response import Response
+from rest_framework.views import exception_handler
+
+from config.parsers import BadRequestBody
+
+
+def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | None:
+    """Every refusal as ``{"code", "message"}``; a body Django refuses (too big, suspicious) is a 400 too.
+
+    Django's own handling of those would log a traceback for a request that was merely refused; the
+    refusal here is logged once, as one line, by ``django.request`` like any other 4xx.
+    """
+    refusal = _as_api_exception(exc)
+    if refusal is None:
+        return None  # not a refusal: Django answers 500 and logs the traceback, as it should
+    response = exception_handler(refusal, dict(context))  # status, headers, and the transaction's rollback
+    assert response is not None
+    response.data = {"code": _code(refusal), "message": _message(refusal.detail)}
+    return response
+
+
+def _as_api_exception(exc: Exception) -> exceptions.APIException | None:
+    """The refusal ``exc`` stands for, in DRF's terms; None when it is no refusal (a bug, an outage)."""
+    if isinstance(exc, RequestDataTooBig):  # over DATA_UPLOAD_MAX_MEMORY_SIZE: over the API's own limit too
+        return BadRequestBody(f"The request body is larger than {settings.API_MAX_BODY_BYTES} bytes.")
+    if isinstance(exc, (SuspiciousOperation, BadRequest)):
+        return BadRequestBody(str(exc) or "Bad request.")
+    if isinstance(exc, exceptions.ParseError) and not isinstance(exc, BadRequestBody):
+        return BadRequestBody(exc.detail)
+    if isinstance(exc, Http404):
+        return exceptions.NotFound(*exc.args)
+    if isinstance(exc, PermissionDenied):
+        return exceptions.PermissionDenied(*exc.args)
+    return exc if isinstance(exc, exceptions.APIException) else None
+
+
+def _code(exc: exceptions.APIException) -> str:
+    codes = exc.get_codes()
+    return codes if isinstance(codes, str) else exc.default_code
+
+
+def _message(detail: Any) -> str:
+    """One readable sentence from DRF's detail (a string, or a list or dict of them for validation)."""
+    if isinstance(detail, dict):
+        return "; ".join(f"{field}: {_message(value)}" for field, value in detail.items())
+    if isinstance(detail, list):
+        return " ".join(_message(item) for item in detail)
+    return str(detail)

@@ -1,0 +1,278 @@
+// The home page's lobby: "Play online" (quick pairing), the open games anyone may join, and the live
+// games to watch. Everything arrives over the lobby socket; joining an open game is one REST call.
+
+import { ApiError, apiPost, escapeHtml } from "./api.js";
+import { PEGS, SIZE, replay } from "./game.js";
+import { LobbySocket } from "./lobbynet.js";
+import { gridPlace } from "./topview.js";
+
+const $ = (sel) => document.querySelector(sel);
+
+/** "0:07", "1:23": minutes and seconds since `startedAt` (ms). */
+export function clockText(ms) {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+/** How long ago an ISO instant was, for "waiting 3 min". */
+export function agoText(iso, now = Date.now()) {
+  const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+  if (!Number.isFinite(seconds) || seconds < 60) return "just now";
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h`;
+}
+
+export function rangeText(range) {
+  if (!Array.isArray(range) || range[0] == null || range[1] == null) return "Any rating";
+  return `Ratings ${range[0]}–${range[1]}`;
+}
+
+function timerText(seconds) {
+  return seconds ? `${seconds} s a move` : "no timer";
+}
+
+/** A small top view of a position: 16 pegs, each with its beads bottom-up. Decorative (aria-hidden). */
+export function miniBoard(moves) {
+  const { stacks } = replay(moves || []);
+  const board = document.createElement("div");
+  board.className = "mini-board";
+  board.setAttribute("aria-hidden", "true");
+  for (const peg of PEGS) {
+    const cell = document.createElement("span");
+    cell.className = "mini-peg";
+    const { gc, gr } = gridPlace(peg, 0);
+    cell.style.gridColumn = String(gc + 1);
+    cell.style.gridRow = String(gr + 1);
+    const stack = stacks[peg] || [];
+    for (let level = 0; level < SIZE; level++) {
+      const dot = document.createElement("i");
+      dot.className = `mini-dot ${stack[level] || ""}`.trim();
+      cell.appendChild(dot);
+    }
+    board.appendChild(cell);
+  }
+  return board;
+}
+
+/**
+ * @param {{ensurePlayer: () => Promise<boolean>, myPlayerId: () => string|null, playComputer: () => Promise<void>}} deps
+ *   ensurePlayer gives the device a player if it has none (true when it had to: the socket reconnects).
+ */
+export function startLobby({ ensurePlayer, myPlayerId, playComputer }) {
+  // rooms and games stay null until the socket first sends them.
+  const S = { wanted: null, startedAt: null, range: null, rooms: null, games: null };
+  const sock = new LobbySocket({
+    onOpen() {
+      // A socket that dropped while seeking took its seek with it: seek again on the new one.
+      if (S.wanted) sock.seek(S.wanted.turnSeconds, S.wanted.ranked);
+    },
+    onSeeking(frame) {
+      S.range = frame.range;
+      renderSeeking();
+    },
+    onPaired(frame) {
+      S.wanted = null;
+      $("#seek-range").textContent = "Opponent found!";
+      location.href = `/r/${encodeURIComponent(frame.code)}`;
+    },
+    onCancelled(frame) {
+      const reason = frame.reason;
+      if (reason === "expired" && S.wanted) {
+        sock.seek(S.wanted.turnSeconds, S.wanted.ranked); // the page is here after all: keep looking
+        return;
+      }
+      stopSeeking();
+      if (reason === "timeout") {
+        $("#seek-none-text").textContent = `Nobody was free to play in ${clockText(Date.now() - S.startedAt)}.`;
+        $("#seek-none").hidden = false;
+        $("#online-form").hidden = true;
+      } else if (reason === "replaced") {
+        showError("#online-error", "You are looking for an opponent in another tab.");
+      }
+    },
+    onOpenRooms(rooms) {
+      S.rooms = rooms;
+      renderOpenRooms();
+    },
+    onLiveGames(games) {
+      S.games = games;
+      renderLiveGames();
+    },
+    onError(frame) {
+      if (frame.code === "no_player" || frame.code === "already_seeking") {
+        if (frame.code === "no_player") stopSeeking();
+        showError("#online-error", frame.message);
+      }
+    },
+  });
+  sock.connect();
+
+  function showError(sel, err) {
+    $(sel).textContent = err ? err.message || String(err) : "";
+  }
+
+  // ---- play online ------------------------------------------------------------------------------
+
+  async function playOnline(turnSeconds, ranked) {
+    showError("#online-error", null);
+    const button = $("#play-online");
+    button.disabled = true;
+    try {
+      const changed = await ensurePlayer();
+      if (changed) await sock.reconnectNow();
+      else await sock.whenOpen();
+      S.wanted = { turnSeconds, ranked };
+      S.startedAt = Date.now();
+      S.range = null;
+      $("#online-form").hidden = true;
+      $("#seek-none").hidden = true;
+      $("#seeking").hidden = false;
+      renderSeeking();
+      sock.seek(turnSeconds, ranked);
+      $("#seek-cancel").focus();
+    } catch (err) {
+      stopSeeking();
+      showError("#online-error", err);
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  function stopSeeking() {
+    S.wanted = null;
+    $("#seeking").hidden = true;
+    $("#online-form").hidden = false;
+  }
+
+  function renderSeeking() {
+    if (!S.wanted) return;
+    $("#seek-clock").textContent = clockText(Date.now() - S.startedAt);
+    $("#seek-range").textContent = S.range ? rangeText(S.range) : "";
+  }
+
+  $("#online-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const f = ev.target;
+    playOnline(f.turn_seconds.value ? Number(f.turn_seconds.value) : null, f.ranked.checked);
+  });
+  $("#seek-cancel").addEventListener("click", () => {
+    stopSeeking();
+    sock.cancel();
+    $("#play-online").focus();
+  });
+  $("#seek-again").addEventListener("click", () => {
+    const f = $("#online-form");
+    playOnline(f.turn_seconds.value ? Number(f.turn_seconds.value) : null, f.ranked.checked);
+  });
+  $("#seek-cpu").addEventListener("click", async (ev) => {
+    ev.currentTarget.disabled = true;
+    try {
+      await playComputer();
+    } catch (err) {
+      showError("#online-error", err);
+      ev.currentTarget.disabled = false;
+    }
+  });
+
+  // ---- open games -------------------------------------------------------------------------------
+
+  function renderOpenRooms() {
+    const list = $("#open-rooms");
+    list.innerHTML = "";
+    const me = myPlayerId();
+    for (const room of S.rooms || []) {
+      const li = document.createElement("li");
+      li.className = "lobby-item";
+      const name = room.host && room.host.name ? room.host.name : "Guest";
+      const rating = room.rating && room.rating.display ? room.rating.display : "";
+      li.innerHTML =
+        `<span class="lobby-who"><b>${escapeHtml(name)}</b> <span class="lobby-rating">${escapeHtml(rating)}</span></span>` +
+        `<span class="lobby-meta muted small">${escapeHtml(timerText(room.turn_seconds))} · ${room.ranked ? "ranked" : "casual"}` +
+        ` · waiting <span class="ago" data-since="${escapeHtml(room.since)}">${escapeHtml(agoText(room.since))}</span></span>`;
+      const mine = me && room.host && room.host.id === me;
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = `btn small ${mine ? "ghost" : "primary"}`;
+      button.textContent = mine ? "Your room" : "Join";
+      button.setAttribute("aria-label", mine ? `Your open room ${room.code}` : `Join ${name}'s game`);
+      button.addEventListener("click", () => join(room.code, button));
+      li.appendChild(button);
+      list.appendChild(li);
+    }
+    $("#open-empty").hidden = !S.rooms || S.rooms.length > 0;
+  }
+
+  async function join(code, button) {
+    showError("#open-error", null);
+    button.disabled = true;
+    try {
+      await ensurePlayer();
+      await apiPost(`/api/rooms/${encodeURIComponent(code)}/seat`);
+      location.href = `/r/${encodeURIComponent(code)}`;
+    } catch (err) {
+      const taken = err instanceof ApiError && (err.code === "seat_taken" || err.code === "no_room");
+      showError("#open-error", taken ? "Someone took that seat first: try another game." : err);
+      button.disabled = false;
+    }
+  }
+
+  // ---- live games -------------------------------------------------------------------------------
+
+  function side(entry, colour) {
+    const name = entry && entry.player ? entry.player.name : "Guest";
+    const rating = entry && entry.rating ? entry.rating.display : "";
+    return `<span class="live-side"><i class="bead ${colour}"></i><b>${escapeHtml(name)}</b> <span class="lobby-rating">${escapeHtml(rating)}</span></span>`;
+  }
+
+  function renderLiveGames() {
+    const list = $("#live-games");
+    list.innerHTML = "";
+    for (const game of S.games || []) {
+      const li = document.createElement("li");
+      li.className = "live-item";
+      li.appendChild(miniBoard(game.moves));
+      const text = document.createElement("div");
+      text.className = "live-text";
+      text.innerHTML =
+        `<div class="live-players">${side(game.red, "red")} <span class="muted">vs</span> ${side(game.yellow, "yellow")}</div>` +
+        `<div class="muted small">move ${game.ply + 1} · ${escapeHtml(timerText(game.turn_seconds))} · ${game.ranked ? "ranked" : "casual"}</div>`;
+      const watch = document.createElement("a");
+      watch.className = "btn small ghost";
+      watch.href = `/r/${encodeURIComponent(game.code)}`;
+      watch.textContent = "Watch";
+      const red = game.red && game.red.player ? game.red.player.name : "Red";
+      const yellow = game.yellow && game.yellow.player ? game.yellow.player.name : "Yellow";
+      watch.setAttribute("aria-label", `Watch ${red} vs ${yellow}`);
+      text.appendChild(watch);
+      li.appendChild(text);
+      list.appendChild(li);
+    }
+    $("#live-empty").hidden = !S.games || S.games.length > 0;
+  }
+
+  setInterval(() => {
+    renderSeeking();
+    for (const span of document.querySelectorAll("#open-rooms .ago")) span.textContent = agoText(span.dataset.since);
+  }, 1000);
+
+  // For the browser tests and curious developers.
+  window.__lobby = {
+    get state() {
+      return { seeking: !!S.wanted, range: S.range, rooms: S.rooms, games: S.games };
+    },
+    socket: sock,
+  };
+
+  return {
+    /** The device's player changed (logged in or out): the socket must say so to the server. */
+    reconnect() {
+      S.wanted = null;
+      stopSeeking();
+      return sock.reconnectNow();
+    },
+    rerender() {
+      renderOpenRooms();
+    },
+  };
+}

@@ -1,0 +1,45 @@
+"""The CPU's worker pool outlives a worker process killed while it thinks: a fresh pool takes the job."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+import pytest
+from prometheus_client import REGISTRY
+
+from games import cpu
+from games.engine import Position
+from tests.faultkit import busy_worker, cpu_worker_pids, kill
+
+RECORD = "a1 b1 a2"
+
+
+@pytest.fixture
+def process_pool(settings, monkeypatch):
+    """A real pool of one spawned worker, of this test's own; level 5 thinks about 3 s in it."""
+    settings.CPU_WORKERS = 1
+    settings.CPU_TIME_SCALE = 1.5
+    monkeypatch.setattr(cpu, "_executor", None)
+    yield
+    if cpu._executor is not None:
+        cpu._executor.shutdown(wait=True, cancel_futures=True)
+
+
+def replaced() -> float:
+    return REGISTRY.get_sample_value("fourinarow_cpu_pool_replaced_total") or 0.0
+
+
+async def test_a_worker_killed_while_thinking_is_replaced_and_the_move_still_comes(process_pool):
+    await cpu.warm_up()
+    before = replaced()
+    thinking = asyncio.create_task(cpu.compute_move(RECORD, 5))
+    _, worker = await asyncio.to_thread(busy_worker, os.getpid())
+    kill(worker)
+    peg = await asyncio.wait_for(thinking, 60)
+    assert peg in {str(p) for p in Position.from_record(RECORD).legal_pegs()}
+    assert replaced() == before + 1
+    # The new pool has a worker of its own, and keeps answering.
+    assert worker not in cpu_worker_pids(os.getpid())
+    assert await cpu.compute_move(RECORD, 1) in {str(p) for p in Position.from_record(RECORD).legal_pegs()}
+    assert replaced() == before + 1
