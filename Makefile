@@ -9,7 +9,7 @@ PORT ?= 8000
 STAMP := $(VENV)/.installed
 NPM_STAMP := frontend/node_modules/.installed
 
-.PHONY: run test lint typecheck bench bench-engine bench-cpu deps clean
+.PHONY: run test lint typecheck bench bench-engine bench-cpu bench-server deps clean
 
 deps: $(STAMP) $(NPM_STAMP)
 
@@ -45,7 +45,12 @@ bench-engine: $(STAMP)
 	$(BIN)/python scripts/bench_engine.py
 
 clean:
-	rm -rf $(VENV) frontend/node_modules db.sqlite3 staticfiles .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) frontend/node_modules db.sqlite3 db.sqlite3-wal db.sqlite3-shm staticfiles .pytest_cache .mypy_cache .ruff_cache
 
 bench-cpu: $(STAMP)
 	$(BIN)/python scripts/bench_cpu.py
+
+# 200 concurrent games over real websockets against a daphne of its own: a fresh SQLite file as
+# `make run` uses, or DATABASE_URL/REDIS_URL when they are set. Half a minute of play after the set-up.
+bench-server: $(STAMP)
+	$(BIN)/python scripts/bench_server.py --spawn --games 200 --rate 200 --seconds 30
