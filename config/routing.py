@@ -1,9 +1,10 @@
-"""Websocket routes."""
+"""Websocket routes. Any other path is refused with close code 4404 (never a 500 and a traceback)."""
 
-from django.urls import path
+from django.urls import path, re_path
 
-from lobby.consumers import RoomConsumer
+from lobby.consumers import RoomConsumer, UnknownPathConsumer
 
 websocket_urlpatterns = [
     path("ws/rooms/<str:code>/", RoomConsumer.as_asgi()),
+    re_path(r"", UnknownPathConsumer.as_asgi()),  # an empty pattern matches every path: the catch-all
 ]

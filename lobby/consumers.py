@@ -242,6 +242,15 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps(frame, separators=(",", ":")))
 
 
+class UnknownPathConsumer(AsyncWebsocketConsumer):
+    """Any websocket path without a route (``/ws/``, a room code without its trailing slash): refused
+    like an unknown room, with close code 4404, so that nothing raises and the page stops retrying."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.close(code=protocol.CLOSE_UNKNOWN_ROOM)
+
+
 def _one_line(exc: BaseException) -> str:
     """``Type: message`` on one line, even for a multi-line database error."""
     return f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}"
