@@ -135,8 +135,9 @@ class Socket:
 
     async def open(self, timeout: float) -> Socket:
         headers = {"Cookie": self.device.cookie_header(), "Origin": self.device.base}
+        # No keepalive pings of our own (a browser sends none): the server sees only the protocol's frames.
         self.conn = await websockets.connect(self.url, additional_headers=headers, open_timeout=timeout,
-                                             max_queue=None)
+                                             max_queue=None, ping_interval=None)
         self.close_code = None
         self.reader = asyncio.get_running_loop().create_task(self._read())
         await self.wait(lambda room: True, timeout)
