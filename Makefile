@@ -9,7 +9,7 @@ PORT ?= 8000
 STAMP := $(VENV)/.installed
 NPM_STAMP := frontend/node_modules/.installed
 
-.PHONY: run test lint typecheck bench bench-engine bench-cpu bench-analysis bench-pairing deps clean
+.PHONY: run test lint typecheck bench bench-engine bench-cpu bench-analysis bench-pairing bench-server deps clean
 
 deps: $(STAMP) $(NPM_STAMP)
 
@@ -49,7 +49,7 @@ bench-analysis: $(STAMP)
 	$(BIN)/python scripts/bench_analysis.py
 
 clean:
-	rm -rf $(VENV) frontend/node_modules db.sqlite3 staticfiles .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) frontend/node_modules db.sqlite3 db.sqlite3-wal db.sqlite3-shm staticfiles .pytest_cache .mypy_cache .ruff_cache
 
 bench-cpu: $(STAMP)
 	$(BIN)/python scripts/bench_cpu.py
@@ -57,3 +57,7 @@ bench-cpu: $(STAMP)
 # Time to pair 200 seekers arriving at 20/s (two processes with DATABASE_URL + REDIS_URL, else one on SQLite).
 bench-pairing: $(STAMP)
 	$(BIN)/python scripts/bench_pairing.py
+# 200 concurrent games over real websockets against a daphne of its own: a fresh SQLite file as
+# `make run` uses, or DATABASE_URL/REDIS_URL when they are set. Half a minute of play after the set-up.
+bench-server: $(STAMP)
+	$(BIN)/python scripts/bench_server.py --spawn --games 200 --rate 200 --seconds 30

@@ -15,6 +15,9 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
+from django.core.signals import request_finished  # noqa: E402
+from django.db import connections  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
 from lobby import scheduler  # noqa: E402
@@ -25,6 +28,19 @@ router = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
+
+
+def close_request_connections(**kwargs: Any) -> None:
+    """Close the finishing HTTP request's database connections.
+
+    Django serves each request in a thread of its own, so a connection kept open past the request
+    (the embedded SQLite database keeps them, see settings) would never be used again, nor closed.
+    """
+    connections.close_all()
+
+
+if settings.DATABASES["default"]["CONN_MAX_AGE"] != 0:
+    request_finished.connect(close_request_connections, dispatch_uid="close_request_connections")
 
 
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:

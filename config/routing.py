@@ -1,11 +1,12 @@
-"""Websocket routes."""
+"""Websocket routes. Any other path is refused with close code 4404 (never a 500 and a traceback)."""
 
-from django.urls import path
+from django.urls import path, re_path
 
-from lobby.consumers import RoomConsumer
+from lobby.consumers import RoomConsumer, UnknownPathConsumer
 from lobby.lobby_consumer import LobbyConsumer
 
 websocket_urlpatterns = [
     path("ws/rooms/<str:code>/", RoomConsumer.as_asgi()),
     path("ws/lobby/", LobbyConsumer.as_asgi()),
+    re_path(r"", UnknownPathConsumer.as_asgi()),  # an empty pattern matches every path: the catch-all
 ]

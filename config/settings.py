@@ -103,8 +103,24 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
-            # A busy SQLite file makes writers wait rather than fail at once.
-            "OPTIONS": {"timeout": 20},
+            # One process writes this file from several threads at once (each HTTP request has its
+            # own thread and connection, the websockets share another): writers must queue, not fail.
+            # - IMMEDIATE: a transaction takes the write lock as it begins. A deferred one (SQLite's
+            #   default) reads first and asks for the lock at its first write; if another writer got
+            #   in between, SQLite answers "database is locked" at once, since waiting could deadlock.
+            # - timeout: seconds a writer waits for the lock (the busy timeout) before failing.
+            # - WAL: readers and the writer never wait for each other. synchronous=NORMAL is safe
+            #   with WAL (a power cut may lose the last commits, never corrupt the file) and saves
+            #   an fsync per commit.
+            "OPTIONS": {
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+            },
+            # Kept open: the websockets' thread would otherwise reconnect for every call, and in WAL
+            # mode the last connection to close checkpoints and deletes the log. HTTP requests, one
+            # thread each, close theirs as they end (config.asgi).
+            "CONN_MAX_AGE": None,
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

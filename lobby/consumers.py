@@ -8,11 +8,13 @@ database is down) is answered with an ``error`` frame coded ``server_error``; no
 socket stays open for the player to try again. A socket whose own loop fails (the channel layer lost
 Redis, so this socket would hear nothing more; the database failed while opening it) is closed with
 4503, so that the page reconnects and resyncs from the snapshot it gets then, and its connection is
-recorded as closed like any other.
+recorded as closed like any other. Recording a close is retried; if it still fails, the sweep closes
+the record once the socket has been silent for PING_TIMEOUT_SECONDS.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -37,6 +39,9 @@ FRAMES_PER_SECOND = 20
 FRAME_BURST = 40
 # Presence is refreshed at most this often by ordinary frames (pings always refresh it).
 SEEN_EVERY_SECONDS = 5.0
+# Pauses before each new attempt to record a closed socket (a database blip must not leave the seat
+# showing connected); all of them well within daphne's 10 s for a closed socket's clean-up.
+RECORD_CLOSE_RETRY_DELAYS = (0.5, 2.0)
 
 
 class RoomConsumer(AsyncWebsocketConsumer):
@@ -78,10 +83,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def _leave(self) -> None:
         """Undo the join, once: the socket gauge, the room's group, and the connection's record (a seat
         whose player has no other connection shows disconnected). A no-op if the socket never joined.
-
-        Raises:
-            DatabaseError (or any other failure of the database): the record stays until the sweep
-            closes it, PING_TIMEOUT_SECONDS after its last sign of life.
+        Never raises: what cannot be undone is logged, and left to expire (the group membership) or to
+        the sweep (the record).
         """
         if not getattr(self, "joined", False):
             return
@@ -91,9 +94,26 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(events.room_group(self.code), self.channel_name)
         except Exception as exc:  # Redis is gone: the membership went with it, or expires there
             log.warning("could not leave the room's group: %s", _one_line(exc))
-        await database_sync_to_async(lobby_services.connection_close)(
-            channel_name=self.channel_name, now=timezone.now()
-        )
+        await self._record_close()
+
+    async def _record_close(self) -> None:
+        """Record that this socket closed, retrying after RECORD_CLOSE_RETRY_DELAYS: until it is recorded the
+        seat shows connected, and a disconnected player's grace period has not begun. If every attempt
+        fails, the sweep closes the record PING_TIMEOUT_SECONDS after the socket's last sign of life."""
+        attempts = len(RECORD_CLOSE_RETRY_DELAYS) + 1
+        for attempt, delay in enumerate((*RECORD_CLOSE_RETRY_DELAYS, None), start=1):
+            try:
+                await database_sync_to_async(lobby_services.connection_close)(
+                    channel_name=self.channel_name, now=timezone.now()
+                )
+                return
+            except Exception as exc:
+                then = "the sweep will" if delay is None else f"retrying in {delay:g} s"
+                log.warning("could not record the closed socket (attempt %d of %d; %s): %s", attempt, attempts,
+                            then, _one_line(exc), exc_info=exc if log.isEnabledFor(logging.DEBUG) else None)
+                if delay is None:
+                    return
+                await asyncio.sleep(delay)
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         """Serve the socket until it closes. If its loop fails instead (the channel layer's receive
@@ -109,10 +129,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
                         _one_line(exc), exc_info=exc if log.isEnabledFor(logging.DEBUG) else None)
             with contextlib.suppress(Exception):  # the socket may be closed already
                 await self.close(code=protocol.CLOSE_RETRY)
-            try:
-                await self._leave()
-            except Exception as leave_exc:
-                log.warning("could not record the closed socket (the sweep will): %s", _one_line(leave_exc))
+            await self._leave()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self.joined:
@@ -140,7 +157,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         except Refused as exc:
             await self._send_error(exc.code, exc.message)
         except Exception as exc:  # the database is down, say: its transaction rolled back
-            log.warning("a %s frame failed: %s", type(command).__name__.lower(), _one_line(exc),
+            log.warning("a %s frame failed: %s", protocol.frame_type(command), _one_line(exc),
                         exc_info=exc if log.isEnabledFor(logging.DEBUG) else None)
             await self._send_error("server_error", protocol.SERVER_ERROR_MESSAGE)
             await self._resync()
@@ -240,6 +257,15 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def _send(self, frame: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(frame, separators=(",", ":")))
+
+
+class UnknownPathConsumer(AsyncWebsocketConsumer):
+    """Any websocket path without a route (``/ws/``, a room code without its trailing slash): refused
+    like an unknown room, with close code 4404, so that nothing raises and the page stops retrying."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.close(code=protocol.CLOSE_UNKNOWN_ROOM)
 
 
 def _one_line(exc: BaseException) -> str:

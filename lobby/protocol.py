@@ -90,6 +90,14 @@ Command = Sit | Stand | SetRules | Start | Drop | Resign | Again | Ping | Say
 _NO_FIELDS: dict[str, type[Command]] = {
     "sit": Sit, "stand": Stand, "start": Start, "resign": Resign, "again": Again, "ping": Ping,
 }
+_TYPE_NAMES: dict[type[Command], str] = {
+    **{command: name for name, command in _NO_FIELDS.items()}, Drop: "drop", SetRules: "rules", Say: "say",
+}
+
+
+def frame_type(command: Command) -> str:
+    """The ``type`` of the frame ``command`` was parsed from (``rules`` for SetRules), for the logs."""
+    return _TYPE_NAMES[type(command)]
 
 
 def decode_frame(text: str | None, data: bytes | None = None) -> tuple[str, dict[str, Any]]:
