@@ -13,7 +13,7 @@ from lobby.chat import RATE_MESSAGES, chat_say
 from lobby.models import ChatMessage, Room
 from lobby.services import lock_room, room_create, room_sit
 from players.services import player_create
-from tests.lobby.test_races import race
+from tests.racekit import race
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

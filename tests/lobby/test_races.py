@@ -2,41 +2,16 @@
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection
 from django.utils import timezone
 
-from common.errors import Refused
 from games.models import Move
 from lobby.play import game_drop, game_start
 from lobby.services import room_create, room_sit
 from players.services import player_create
+from tests.racekit import race
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-
-def race(*calls):
-    """Run the calls at the same instant in separate threads (separate connections); their outcomes."""
-    barrier = threading.Barrier(len(calls))
-    outcomes: list[object] = [None] * len(calls)
-
-    def run(i, call):
-        try:
-            barrier.wait()
-            outcomes[i] = call()
-        except Refused as exc:
-            outcomes[i] = exc.code
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    return outcomes
 
 
 @pytest.mark.parametrize("round_", range(5))

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
 from django.utils import timezone
 
-from common.errors import Refused
 from players.accounts import account_register
 from players.models import Player
+from tests.racekit import race
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -21,27 +18,13 @@ def _quick_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
-def register_at_once(*names: str) -> list[str]:
+def register_at_once(*names: str) -> list[object]:
     """Register each name in its own thread (its own connection), all released together; the outcomes."""
-    barrier = threading.Barrier(len(names))
-    outcomes = ["not run"] * len(names)
-
-    def run(i: int, name: str) -> None:
-        try:
-            barrier.wait()
-            account_register(player=None, username=name, password="four-in-a-row-3d!", now=timezone.now())
-            outcomes[i] = "registered"
-        except Refused as exc:
-            outcomes[i] = exc.code
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, name)) for i, name in enumerate(names)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    return outcomes
+    return race(*[
+        lambda name=name: account_register(player=None, username=name, password="four-in-a-row-3d!",
+                                           now=timezone.now()) and "registered"
+        for name in names
+    ])
 
 
 @pytest.mark.parametrize("round_", range(5))

@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 
-from common.errors import Refused
 from games.models import Game, GameStatus
 from games.services import games_claim_due
 from lobby.play import game_cpu_move, game_drop, game_due_job, game_resign
 from lobby.services import connection_open
 from ratings.models import PlayerRating, RatingChange
+from tests.racekit import race
 from tests.ratings.ratingkit import at, make_table
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -26,33 +23,6 @@ SIX_PLIES = "a1 b1 a1 b1 a1 b1"  # red to move; a1 wins
 @pytest.fixture(autouse=True)
 def _connections_stay_alive(settings):
     settings.PING_TIMEOUT_SECONDS = 10**6
-
-
-def race(*actions: Callable[[], object]) -> list[object]:
-    """Run the actions in threads released together; returns each one's result or the Refused it raised."""
-    barrier = threading.Barrier(len(actions))
-    outcomes: list[object] = [None] * len(actions)
-
-    def run(index: int, action: Callable[[], object]) -> None:
-        try:
-            barrier.wait()
-            outcomes[index] = action()
-        except Refused as exc:
-            outcomes[index] = exc
-        except BaseException as exc:  # surfaced by the assertions below
-            outcomes[index] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, a)) for i, a in enumerate(actions)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    assert not any(thread.is_alive() for thread in threads)
-    for outcome in outcomes:
-        assert not isinstance(outcome, BaseException) or isinstance(outcome, Refused), outcome
-    return outcomes
 
 
 def assert_rated_once(game: Game) -> None:
@@ -77,8 +47,7 @@ def test_a_winning_drop_racing_a_resignation_is_rated_once():
             lambda code=table.code, red=red: game_drop(code=code, player=red, peg="a1", ply=6, now=at(10)),
             lambda code=table.code, red=red: game_resign(code=code, player=red, now=at(10)),
         )
-        refused = [o for o in outcomes if isinstance(o, Refused)]
-        assert len(refused) == 1 and refused[0].code == "game_over"
+        assert sorted(o for o in outcomes if isinstance(o, str)) == ["game_over"], outcomes
         assert_rated_once(game)
         endings.add(game.status)
     assert endings <= {GameStatus.WON, GameStatus.RESIGNED}
