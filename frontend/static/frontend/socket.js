@@ -1,0 +1,119 @@
+// A websocket that reconnects with exponential backoff and jitter, pings on a timer, and parses each
+// frame as a JSON object. The room socket (net.js) and the lobby socket (lobbynet.js) build on it; a
+// subclass says what a frame means (onFrame), what an open and a close mean (onOpened, onClosed), and
+// may stop reconnecting for good (a close code after which retrying cannot help).
+
+const MIN_DELAY = 500;
+const MAX_DELAY = 10000;
+
+export class ReconnectingSocket {
+  /** @param {string} path e.g. "/ws/lobby/"  @param {number} pingEvery milliseconds between pings */
+  constructor(path, pingEvery) {
+    this.path = path;
+    this.pingEvery = pingEvery;
+    this.ws = null;
+    this.attempt = 0;
+    this.timer = null;
+    this.pinger = null;
+    this.closedForGood = false;
+  }
+
+  get url() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    return `${scheme}://${location.host}${this.path}`;
+  }
+
+  get isOpen() {
+    return this.ws !== null && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  connect() {
+    clearTimeout(this.timer);
+    this.timer = null;
+    if (this.closedForGood) return;
+    this.onConnecting(this.attempt);
+    let ws;
+    try {
+      ws = new WebSocket(this.url);
+    } catch {
+      this.scheduleReconnect();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.attempt = 0;
+      this.setPing(this.pingEvery);
+      this.onOpened();
+    };
+    ws.onmessage = (ev) => {
+      let frame;
+      try {
+        frame = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      if (frame && typeof frame === "object") this.onFrame(frame);
+    };
+    ws.onclose = (ev) => {
+      if (this.ws !== ws) return;
+      clearInterval(this.pinger);
+      this.ws = null;
+      if (this.onClosed(ev) === "stop") {
+        this.closedForGood = true;
+        return;
+      }
+      this.scheduleReconnect();
+    };
+    ws.onerror = () => {
+      /* onclose follows and schedules the retry */
+    };
+  }
+
+  scheduleReconnect() {
+    if (this.closedForGood || this.timer) return;
+    const base = Math.min(MAX_DELAY, MIN_DELAY * 2 ** this.attempt);
+    const delay = base * (0.75 + Math.random() * 0.5);
+    this.attempt += 1;
+    this.onRetrying(delay);
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  /** Drops the current connection and connects again at once (the server reads the player on open). */
+  reconnectNow() {
+    const old = this.ws;
+    this.ws = null;
+    clearInterval(this.pinger);
+    if (old) {
+      old.onclose = null;
+      old.close(1000);
+    }
+    this.attempt = 0;
+    this.connect();
+  }
+
+  setPing(every) {
+    clearInterval(this.pinger);
+    this.pinger = setInterval(() => this.send({ type: "ping" }), every);
+  }
+
+  send(frame) {
+    if (!this.isOpen) return false;
+    this.ws.send(JSON.stringify(frame));
+    return true;
+  }
+
+  close() {
+    this.closedForGood = true;
+    clearTimeout(this.timer);
+    clearInterval(this.pinger);
+    if (this.ws) this.ws.close(1000);
+  }
+
+  // --- for subclasses -------------------------------------------------------------------------------
+  onConnecting(_attempt) {}
+  onOpened() {}
+  onRetrying(_delay) {}
+  /** @returns {"stop" | undefined} "stop": never reconnect */
+  onClosed(_event) {}
+  onFrame(_frame) {}
+}
