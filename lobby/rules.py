@@ -55,5 +55,10 @@ class HouseRules:
             values["cpu_level"] = level
         return replace(self, **values)
 
+    @classmethod
+    def of(cls, room: Any) -> HouseRules:
+        """The rules a room (anything with the rule fields, a ``Room`` row) holds now."""
+        return cls(**{field: getattr(room, field) for field in RULE_FIELDS})
+
     def as_dict(self) -> dict[str, Any]:
         return {field: getattr(self, field) for field in RULE_FIELDS}

@@ -13,6 +13,7 @@ from games.models import Game, GameStatus
 from games.selectors import game_position
 from lobby import scheduling
 from lobby.models import Connection, Room, Seat
+from lobby.rules import HouseRules
 from players.models import Player
 from ratings import glicko2
 from ratings.selectors import CHANGE_DECIMALS, rating_json, ratings_of
@@ -39,14 +40,7 @@ def room_snapshot(code: str, *, now: datetime | None = None, include_closed: boo
         "version": room.version,
         "code": room.code,
         "host": str(room.host_id),
-        "rules": {
-            "turn_seconds": room.turn_seconds,
-            "alternate_first": room.alternate_first,
-            "ranked": room.ranked,
-            "cpu_level": room.cpu_level,
-            "spectator_chat": room.spectator_chat,
-            "open": room.open,
-        },
+        "rules": HouseRules.of(room).as_dict(),
         "seats": [{**_seat_json(seat, game, live), "rating": ratings.get(seat.number)} for seat in seats],
         "spectators": _spectator_count(room, seated),
         "game": None if game is None else _game_json(game),

@@ -53,17 +53,6 @@ def room_touch(room: Room, *, now: datetime) -> None:
     events.room_changed_on_commit(room.code)
 
 
-def room_rules(room: Room) -> HouseRules:
-    return HouseRules(
-        turn_seconds=room.turn_seconds,
-        alternate_first=room.alternate_first,
-        ranked=room.ranked,
-        cpu_level=room.cpu_level,
-        spectator_chat=room.spectator_chat,
-        open=room.open,
-    )
-
-
 def room_create(*, host: Player, rules: Mapping[str, Any], now: datetime, guest: Player | None = None) -> Room:
     """A new room with ``host`` in seat 1 and the given house rules (defaults for the rest); ``guest``,
     when given (quick pairing), sits in seat 2 from the start.
@@ -102,7 +91,7 @@ def room_set_rules(*, code: str, player: Player, changes: Mapping[str, Any], now
             raise Refused("not_host", "Only the host can change the house rules.")
         if scheduling.current_game_playing(room) is not None:
             raise Refused("game_not_over", "House rules change between games, not during one.")
-        before = room_rules(room)
+        before = HouseRules.of(room)
         house = before.updated(changes)
         for field, value in house.as_dict().items():
             setattr(room, field, value)
