@@ -57,7 +57,9 @@ bench-cpu: $(STAMP)
 # Time to pair 200 seekers arriving at 20/s (two processes with DATABASE_URL + REDIS_URL, else one on SQLite).
 bench-pairing: $(STAMP)
 	$(BIN)/python scripts/bench_pairing.py
-# 200 concurrent games over real websockets against a daphne of its own: a fresh SQLite file as
-# `make run` uses, or DATABASE_URL/REDIS_URL when they are set. Half a minute of play after the set-up.
+# The server under load, side by side with a bare Channels echo on the same channel layer: the embedded
+# default, then (with DATABASE_URL and REDIS_URL set) PostgreSQL + Redis on one and two processes, idle
+# sockets and a spectator storm. Writes the figures into docs/benchmarks.md. About ten minutes.
+# One configuration by hand: scripts/bench_server.py --spawn --games 200 --rate 200 --seconds 30
 bench-server: $(STAMP)
-	$(BIN)/python scripts/bench_server.py --spawn --games 200 --rate 200 --seconds 30
+	$(BIN)/python scripts/bench_server.py --suite --write-docs docs/benchmarks.md

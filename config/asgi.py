@@ -2,6 +2,7 @@
 
 Every request also makes sure this process's game scheduler runs (timers and CPU moves fire from any
 server process; a restarted process resumes as soon as a load balancer's health check reaches it).
+A websocket path with no route is refused with close code 4404, like an unknown room.
 """
 
 import os

@@ -96,8 +96,24 @@ TEMPLATES = [
 ]
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "").strip()
+# PostgreSQL connections: "pool" (default) uses Django's psycopg pool per process (DB_POOL_SIZE);
+# "persistent" keeps each database thread's connection open (CONN_MAX_AGE=None, with health checks; the
+# DB_THREADS threads of the websockets and the scheduler hold one each, and HTTP requests, one thread
+# each, close theirs as they end: config.asgi); "none" opens one per database call, as before.
+# docs/benchmarks.md compares them: "persistent" did about 1.6x the moves of the pool here.
+DB_CONNECTIONS = os.environ.get("DB_CONNECTIONS", "pool").strip() or "pool"
+if DB_CONNECTIONS not in {"pool", "persistent", "none"}:
+    raise ValueError(f"DB_CONNECTIONS must be pool, persistent or none, not {DB_CONNECTIONS!r}")
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+    _db = dj_database_url.parse(DATABASE_URL, conn_max_age=None if DB_CONNECTIONS == "persistent" else 0,
+                                conn_health_checks=DB_CONNECTIONS == "persistent")
+    if DB_CONNECTIONS == "pool" and _db["ENGINE"] == "django.db.backends.postgresql":
+        _db.setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 2,
+            "max_size": int(os.environ.get("DB_POOL_SIZE", "12")),
+            "timeout": 10,  # seconds a thread waits for a free connection before the call fails
+        }
+    DATABASES = {"default": _db}
 else:
     DATABASES = {
         "default": {
@@ -124,6 +140,9 @@ else:
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# Threads running the websockets' and the scheduler's database work (lobby/offload.py): one on SQLite,
+# whose writers queue for the file lock anyway; on PostgreSQL several transactions run at once.
+DB_THREADS = int(os.environ.get("DB_THREADS", "4" if DATABASE_URL else "1"))
 
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:

@@ -31,7 +31,13 @@ class EndReason(models.TextChoices):
 
 
 class Game(models.Model):
-    """A game in a room. The moves are the truth; ``ply`` mirrors their count for fast checks.
+    """A game in a room. The Move rows are the durable record of each move; ``record`` (the pegs in
+    order, space-separated) and ``ply`` mirror them on this row, written in the same transaction, so
+    that a move reads one row rather than every move before it.
+
+    ``stakes`` is what the room shows of the seats' ratings during this game, fixed when it starts
+    (ratings do not change mid-game): per seat number, the rating and what a win, draw or loss would
+    change it by. Empty for a game that does not count.
 
     ``due_at`` is when the next automatic action of this game falls due (a CPU move, a turn timer, the
     end of a grace period); any server process that sees it due applies it through the services.
@@ -56,6 +62,8 @@ class Game(models.Model):
     ranked = models.BooleanField(default=False)
     turn_seconds = models.PositiveSmallIntegerField(null=True, blank=True)
     ply = models.PositiveSmallIntegerField(default=0)
+    record = models.CharField(max_length=200, blank=True, default="")
+    stakes = models.JSONField(default=dict, blank=True)
     winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     line = models.JSONField(null=True, blank=True)
     started_at = models.DateTimeField()

@@ -28,12 +28,13 @@ def room_latest_game(room_id: object) -> Game | None:
 
 
 def game_pegs(game: Game) -> list[str]:
-    return list(Move.objects.filter(game=game).order_by("ply").values_list("peg", flat=True))
+    """The pegs played so far, in order (from the game row: no query)."""
+    return game.record.split()
 
 
 def game_position(game: Game) -> Position:
-    """The position after the game's stored moves (they were validated when played)."""
-    return Position.from_record(" ".join(game_pegs(game)))
+    """The position after the game's moves (from the record on its row; they were validated when played)."""
+    return Position.from_record(game.record)
 
 
 def game_record(game_id: str) -> dict[str, Any] | None:

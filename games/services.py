@@ -8,15 +8,17 @@ transaction. A finished game's result goes down to the ratings as plain data, in
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Min, Q
 
 from common import metrics
 from common.errors import Refused
-from games.engine import EngineError, Peg
+from games.engine import EngineError, Peg, Position
 from games.engine.analyse import ANALYSIS_VERSION
 from games.models import AnalysisStatus, EndReason, Game, GameAnalysis, GameStatus, Move
 from games.selectors import game_pegs, game_position
@@ -31,11 +33,20 @@ def turn_deadline(turn_seconds: int | None, start: datetime) -> datetime | None:
     return None if turn_seconds is None else start + timedelta(seconds=turn_seconds)
 
 
+def game_is_ranked(*, ranked: bool, red_cpu: bool, yellow_cpu: bool) -> bool:
+    """Whether a game started under these rules counts: the room's rule, and no CPU seat."""
+    return ranked and not (red_cpu or yellow_cpu)
+
+
 def game_begin(
     *, room_id: int, number: int, red_seat: int, red_player_id: object, yellow_player_id: object,
     red_cpu: bool, yellow_cpu: bool, cpu_level: int, ranked: bool, turn_seconds: int | None, now: datetime,
+    stakes: dict[str, Any] | None = None,
 ) -> Game:
-    """A new game, Red to move. ``ranked`` is forced off when a CPU plays a seat."""
+    """A new game, Red to move. ``ranked`` is forced off when a CPU plays a seat.
+
+    ``stakes``: what the room shows of the seats' ratings during the game (see ``Game.stakes``).
+    """
     return Game.objects.create(
         room_id=room_id,
         number=number,
@@ -45,19 +56,43 @@ def game_begin(
         red_cpu=red_cpu,
         yellow_cpu=yellow_cpu,
         cpu_level=cpu_level,
-        ranked=ranked and not (red_cpu or yellow_cpu),
+        ranked=game_is_ranked(ranked=ranked, red_cpu=red_cpu, yellow_cpu=yellow_cpu),
         turn_seconds=turn_seconds,
         started_at=now,
         turn_started_at=now,
         deadline=turn_deadline(turn_seconds, now),
+        stakes=stakes or {},
     )
 
 
-def game_play(game: Game, peg: Peg, *, seat: int, cpu_reason: str, now: datetime) -> None:
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A move just written: ``level`` is the height the bead landed at (1..4), ``position`` the
+    position after it (its ``outcome`` says whether it ended the game)."""
+
+    peg: Peg
+    level: int
+    seat: int
+    cpu: bool
+    position: Position
+
+
+# The fields a move changes on a game still being played: written in one UPDATE.
+_MOVE_FIELDS = ["ply", "record", "lease_until", "turn_started_at", "deadline", "due_at"]
+
+
+def game_play(
+    game: Game, peg: Peg, *, seat: int, cpu_reason: str, now: datetime,
+    schedule: Callable[[Game], datetime | None] | None = None,
+) -> Played:
     """Drop a bead on ``peg`` for ``seat`` (whose turn the caller checked); the one place moves are written.
 
     ``cpu_reason`` is empty for a person, else why the CPU played (``seat``, ``timeout``, ``away``).
-    A line or a full board ends the game.
+    A line or a full board ends the game (and rates it, if it counts).
+
+    While the game goes on, ``schedule`` (if given) is called with the game as it stands after the
+    move and returns its next due time, so that the Move INSERT and one UPDATE of the game row are
+    all this writes. The caller holds the lock that serialises the game's changes.
 
     Raises:
         Refused(peg_full): the peg holds four beads already (nothing changed).
@@ -73,18 +108,21 @@ def game_play(game: Game, peg: Peg, *, seat: int, cpu_reason: str, now: datetime
     counter = metrics.MOVES.labels(kind=MOVE_KINDS[cpu_reason])
     transaction.on_commit(counter.inc)  # counted once applied: a rolled-back move is not a move
     game.ply += 1
+    game.record = after.record()
     game.lease_until = None
     outcome = after.outcome
     if outcome is None:
         game.turn_started_at = now
         game.deadline = turn_deadline(game.turn_seconds, now)
-        game.save()
+        game.due_at = schedule(game) if schedule is not None else game.due_at
+        game.save(update_fields=_MOVE_FIELDS)
     elif outcome.winner is None:
         game_finish(game, status=GameStatus.DRAWN, reason=EndReason.FULL_BOARD, winner_seat=None, line=None,
                     now=now)
     else:
         line = [{"peg": str(cell.peg), "level": cell.level} for cell in outcome.line or ()]
         game_finish(game, status=GameStatus.WON, reason=EndReason.LINE, winner_seat=seat, line=line, now=now)
+    return Played(peg=peg, level=after.height(peg), seat=seat, cpu=bool(cpu_reason), position=after)
 
 
 def game_resign(game: Game, *, seat: int, now: datetime) -> None:
@@ -157,8 +195,7 @@ def game_is_rated(game: Game) -> bool:
     standing in for an absent player later does not change it.
     """
     return (
-        game.ranked
-        and not (game.red_cpu or game.yellow_cpu)
+        game_is_ranked(ranked=game.ranked, red_cpu=game.red_cpu, yellow_cpu=game.yellow_cpu)
         and game.red_player_id is not None
         and game.yellow_player_id is not None
         and game.red_player_id != game.yellow_player_id

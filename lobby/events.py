@@ -1,21 +1,31 @@
 """Events to a room's group, sent once the transaction that caused them has committed.
 
 Every consumer connected to the room (in any server process, through the channel layer) receives
-them and forwards them to its client. The payloads are built by :mod:`lobby.protocol`.
+them and forwards them to its client. The payloads are built by the services (from the rows they hold)
+and :mod:`lobby.protocol`; only a closed room's last snapshot is read here.
+
+A service runs in a worker thread. Sending from there used to block that thread until the channel
+layer answered, and every database call of the process waited behind it. Now a commit only hands the
+message to its event loop's outbox and returns: the outbox sends in the background, in commit order
+within each room (rooms concurrently), so a client never sees a room's events out of order because
+of it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
 import logging
+import os
 from typing import Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
 from common import metrics
 from common.errors import Refused
-from lobby import lobby_events, protocol
+from lobby import protocol
 from lobby.selectors import room_snapshot
 
 log = logging.getLogger(__name__)
@@ -25,7 +35,38 @@ def room_group(code: str) -> str:
     return f"room.{code}"
 
 
-def _group_send(code: str, message: dict[str, Any]) -> None:
+# --- what the services send -----------------------------------------------------------------------
+def snapshot_on_commit(code: str, snapshot: dict[str, Any]) -> None:
+    """Once committed, send ``snapshot`` (built under the room's lock) to everyone in the room."""
+    _send_on_commit(code, {"type": "room.snapshot", "snapshot": snapshot})
+
+
+def move_on_commit(code: str, frame: dict[str, Any]) -> None:
+    """Once committed, send a ``move`` frame to everyone in the room, encoded once for all of them."""
+    text = json.dumps(frame, separators=(",", ":"))
+    _send_on_commit(code, {"type": "room.move", "version": frame["version"], "status": frame["status"], "text": text})
+
+
+def notice_on_commit(code: str, notice: str, seat: int) -> None:
+    """Once committed, tell the room what happened to a seat (``timeout``, ``away``, ``back``)."""
+    _send_on_commit(code, {"type": "room.notice", "code": notice, "seat": seat})
+
+
+def _send_on_commit(code: str, message: dict[str, Any]) -> None:
+    transaction.on_commit(lambda: send(code, message))
+
+
+# --- delivery --------------------------------------------------------------------------------------
+def send(code: str, message: dict[str, Any]) -> None:
+    """Send ``message`` to the room's group: through the server loop's outbox when called from a
+    worker thread of a running server, else (a script, a synchronous test) at once, blocking."""
+    loop = _server_loop()
+    if loop is not None:
+        try:
+            loop.call_soon_threadsafe(_put, loop, code, message)
+            return
+        except RuntimeError:  # the loop closed meanwhile: send it here instead
+            pass
     layer = get_channel_layer()
     if layer is None:
         return
@@ -36,35 +77,82 @@ def _group_send(code: str, message: dict[str, Any]) -> None:
         log.exception("could not send %s to room %s", message.get("type"), code, extra={"room": code})
 
 
-def send_room_snapshot(code: str) -> None:
-    """Send the room's current snapshot to everyone in it."""
-    snapshot = room_snapshot(code)
-    if snapshot is not None:
-        _group_send(code, {"type": "room.snapshot", "snapshot": snapshot})
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop that handed this worker thread its work (asgiref records it), if it still runs."""
+    local = SyncToAsync.threadlocal
+    loop: asyncio.AbstractEventLoop | None = getattr(local, "main_event_loop", None)
+    if loop is None or getattr(local, "main_event_loop_pid", None) != os.getpid() or loop.is_closed():
+        return None
+    return loop
 
 
-def room_changed_on_commit(code: str) -> None:
-    """Once committed, send the room's snapshot as it is then (so it includes every change made).
+class Outbox:
+    """Messages waiting for the channel layer, in one event loop.
 
-    The lobby's lists (open rooms, live games) are built from rooms, so they are refreshed too.
+    ``put`` is called in the loop's thread. One drain task runs while there is something to send: it
+    takes every room's pending messages, sends each room's in order, all rooms at once, and repeats
+    until nothing is left (then it ends, so a loop that closes leaves no task behind).
     """
-    transaction.on_commit(lambda: send_room_snapshot(code))
-    lobby_events.lists_changed_on_commit()
+
+    def __init__(self) -> None:
+        self.pending: dict[str, list[dict[str, Any]]] = {}
+        self.task: asyncio.Task[None] | None = None
+
+    def put(self, code: str, message: dict[str, Any]) -> None:
+        self.pending.setdefault(code, []).append(message)
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self._drain())
+
+    async def _drain(self) -> None:
+        layer = get_channel_layer()
+        while self.pending:
+            batch, self.pending = self.pending, {}
+            if layer is not None:
+                await asyncio.gather(*(_send_in_order(layer, code, messages) for code, messages in batch.items()))
+
+    async def flush(self) -> None:
+        """Wait until everything put so far has been sent (tests, and a server shutting down)."""
+        while self.task is not None and not self.task.done():
+            await self.task
 
 
-def notice_on_commit(code: str, notice: str, seat: int) -> None:
-    """Once committed, tell the room what happened to a seat (``timeout``, ``away``, ``back``)."""
-    transaction.on_commit(
-        lambda: _group_send(code, {"type": "room.notice", "code": notice, "seat": seat})
-    )
+async def _send_in_order(layer: Any, code: str, messages: list[dict[str, Any]]) -> None:
+    for message in messages:
+        try:
+            await layer.group_send(room_group(code), message)
+        except Exception:  # as above: logged, and the clients re-sync when they reconnect
+            metrics.CHANNEL_LAYER_SEND_FAILURES.inc()
+            log.exception("could not send %s to room %s", message.get("type"), code, extra={"room": code})
+
+
+# Touched only from the loops' own threads (``_put`` runs there), so it needs no lock.
+_outboxes: dict[asyncio.AbstractEventLoop, Outbox] = {}
+
+
+def _put(loop: asyncio.AbstractEventLoop, code: str, message: dict[str, Any]) -> None:
+    _outbox(loop).put(code, message)
+
+
+def _outbox(loop: asyncio.AbstractEventLoop) -> Outbox:
+    box = _outboxes.get(loop)
+    if box is None:
+        for closed in [other for other in _outboxes if other.is_closed()]:
+            del _outboxes[closed]
+        box = _outboxes[loop] = Outbox()
+    return box
+
+
+def outbox_of_this_loop() -> Outbox:
+    """This event loop's outbox (created on first use)."""
+    return _outbox(asyncio.get_running_loop())
 
 
 def chat_on_commit(code: str, message: dict[str, Any], *, game_number: int | None) -> None:
     """Once committed, send a chat message to the room's group; each connection decides whether its
     reader may see it. ``game_number``: the game being played when it was written (None between games)."""
-    transaction.on_commit(
-        lambda: _group_send(code, {"type": "room.chat", "message": message, "game": game_number})
-    )
+    _send_on_commit(code, {"type": "room.chat", "message": message, "game": game_number})
+
+
 # --- sockets the server will not keep ---------------------------------------------------------------
 # A "room.refuse" event makes a consumer send what it carries (a last snapshot, an error frame), then
 # close with its close code.
@@ -91,13 +179,13 @@ def refusal(code: str, refused: Refused) -> dict[str, Any]:
 def room_closed_on_commit(code: str) -> None:
     """Once committed, every socket in the closed room gets its last snapshot and is closed (4410)."""
     refused = Refused("room_closed", f"Room {code} was closed.")
-    transaction.on_commit(lambda: _group_send(code, refusal(code, refused)))
+    transaction.on_commit(lambda: send(code, refusal(code, refused)))
 
 
 def sockets_refuse_on_commit(channel_names: list[str], refused: Refused) -> None:
     """Once committed, these sockets get an error frame for ``refused`` and are closed with its code."""
 
-    def send() -> None:
+    def refuse_all() -> None:
         layer = get_channel_layer()
         if layer is None:
             return
@@ -111,4 +199,5 @@ def sockets_refuse_on_commit(channel_names: list[str], refused: Refused) -> None
                 log.exception("could not send %s to %s", refused.code, channel_name)
 
     if channel_names:
-        transaction.on_commit(send)
+        transaction.on_commit(refuse_all)
+

@@ -11,11 +11,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.conf import settings
-
 from common.iso import iso
-from games.models import Game, GameStatus, Move
-from lobby.models import Connection, Room, Seat
+from games.models import Game, GameStatus
+from lobby.models import Room, Seat
 from lobby.selectors import player_json
 from ratings.selectors import rating_json, ratings_of
 
@@ -53,16 +51,13 @@ def open_rooms(*, now: datetime, limit: int = OPEN_ROOMS_SHOWN) -> list[dict[str
     for seat in Seat.objects.filter(room_id__in=ids):
         seats[seat.room_id].append(seat)
     playing = set(Game.objects.filter(room_id__in=ids, status=GameStatus.PLAYING).values_list("room_id", flat=True))
-    live_since = now - timedelta(seconds=settings.PING_TIMEOUT_SECONDS)
-    connected = set(
-        Connection.objects.filter(room_id__in=ids, last_seen_at__gte=live_since).values_list("room_id", "player_id")
-    )
     listed = []
     for room in rooms:
         mine = seats[room.pk]
-        host_seated = any(seat.player_id == room.host_id for seat in mine)
+        # A seat's connected state is kept on its row (lobby.services: presence by process heartbeat).
+        host_here = any(seat.player_id == room.host_id and seat.is_connected for seat in mine)
         free = any(seat.player_id is None and not (seat.cpu and room.pk in playing) for seat in mine)
-        if host_seated and free and (room.pk, room.host_id) in connected:
+        if host_here and free:
             listed.append(room)
         if len(listed) >= limit:
             break
@@ -107,9 +102,6 @@ def live_games(*, now: datetime, limit: int = LIVE_GAMES_SHOWN, offset: int = 0)
 
     games.sort(key=lambda game: (-strength(game), -game.started_at.timestamp(), str(game.pk)))
     page = games[offset : offset + limit]
-    moves: dict[object, list[str]] = defaultdict(list)
-    for game_id, peg in Move.objects.filter(game__in=page).order_by("game_id", "ply").values_list("game_id", "peg"):
-        moves[game_id].append(peg)
     results = [
         {
             "code": game.room.code,
@@ -119,7 +111,7 @@ def live_games(*, now: datetime, limit: int = LIVE_GAMES_SHOWN, offset: int = 0)
             "turn_seconds": game.turn_seconds,
             "started_at": iso(game.started_at),
             "ply": game.ply,
-            "moves": moves[game.pk],
+            "moves": game.record.split(),  # the row carries its record
             "red": {"player": player_json(game.red_player), "rating": rating_json(ratings[game.red_player_id])},
             "yellow": {
                 "player": player_json(game.yellow_player),

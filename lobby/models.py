@@ -1,5 +1,6 @@
-"""What the rooms store: rooms, their seats, the open websocket connections to them, their chat, and the
-pool of people looking for an opponent ("Play online")."""
+"""What the rooms store: rooms, their seats, the open websocket connections to them, the server
+processes holding those connections, their chat, and the pool of people looking for an opponent
+("Play online")."""
 
 from __future__ import annotations
 
@@ -28,6 +29,8 @@ class Room(models.Model):
 
     ``version`` grows by one with every change of what a room snapshot shows; it is written in the
     same transaction as the change, so clients can order snapshots from several server processes.
+    ``spectators`` is the number of people watching as last shown: it is recounted from the
+    connections at most about once a second (joins and leaves are coalesced), with a version bump.
     """
 
     code = models.CharField(max_length=ROOM_CODE_LENGTH, unique=True)
@@ -42,6 +45,7 @@ class Room(models.Model):
     open = models.BooleanField(default=False)
     open_since = models.DateTimeField(null=True, blank=True)
     version = models.PositiveIntegerField(default=1)
+    spectators = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField()
     last_activity_at = models.DateTimeField()
     closed_at = models.DateTimeField(null=True, blank=True)
@@ -58,6 +62,11 @@ class Seat(models.Model):
 
     ``player`` is the person sitting here. ``cpu`` says the CPU plays this seat in the current game
     (set when a game starts with the seat empty). ``away`` says the CPU stands in for the absent player.
+
+    ``disconnected_at`` is the seat's presence, kept here so that a move needs no look at the
+    connections: None while the seat's player has at least one connection to the room (or while
+    nobody sits here), else when they were last seen without one. It changes only when a connection
+    opens or closes and when a dead process's connections are swept, each under the room's lock.
     """
 
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="seats")
@@ -66,7 +75,6 @@ class Seat(models.Model):
     cpu = models.BooleanField(default=False)
     wants_again = models.BooleanField(default=False)
     away = models.BooleanField(default=False)
-    # When this seat's player was last seen without an open connection (None while connected).
     disconnected_at = models.DateTimeField(null=True, blank=True)
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
 
@@ -77,15 +85,48 @@ class Seat(models.Model):
         ]
         ordering = ["number"]
 
+    @property
+    def is_connected(self) -> bool:
+        """What the room shows as ``connected``: the CPU always is; a person while any tab is open."""
+        return self.cpu or (self.player_id is not None and self.disconnected_at is None)
+
+
+class ServerProcess(models.Model):
+    """A server process holding websockets, and its heartbeat.
+
+    A live process renews ``beat_at`` every few seconds; its connections are live as long as it does.
+    One whose heartbeat lapsed (killed, hung) is marked ``swept`` by any other process, which then
+    closes its connections. A swept process that wakes up finds its mark at its next heartbeat and
+    registers again under a new id, opening its connections anew.
+    """
+
+    id = models.CharField(max_length=80, primary_key=True)
+    started_at = models.DateTimeField()
+    beat_at = models.DateTimeField()
+    swept = models.BooleanField(default=False)
+
+    class Meta:
+        indexes = [models.Index(fields=["swept", "beat_at"])]
+
+    def __str__(self) -> str:
+        return self.id
+
 
 class Connection(models.Model):
-    """An open websocket to a room, kept in the database so every server process sees presence."""
+    """An open websocket to a room, kept in the database so every server process sees presence.
+
+    Its liveness is its process's heartbeat (:class:`ServerProcess`): pings and frames are checked in
+    the memory of the process holding the socket and cost no database write.
+    """
 
     channel_name = models.CharField(max_length=200, unique=True)
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="connections")
     player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE)
+    process = models.CharField(max_length=80, db_index=True)
     opened_at = models.DateTimeField()
-    last_seen_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["room", "player"])]
 
 
 class ChatMessage(models.Model):

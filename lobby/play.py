@@ -6,6 +6,11 @@ The rooms decide who may act (seats, turns, presence); the game record changes t
 :mod:`games.services` (a person's drop, a CPU seat's move, a timeout move and a stand-in all end in
 ``games.services.game_play``). Services take ``now``; only the edges (consumers, the scheduler) read
 the clock.
+
+A person's drop is the hot path, five statements between BEGIN and COMMIT: lock and bump the room
+(one UPDATE ... RETURNING), read its seats with their players, read its current game (whose row
+carries the record, the stakes and the due time), INSERT the move, UPDATE the game. The broadcast is
+built from those rows: a small ``move`` frame when nothing but the game changed, else the whole room.
 """
 
 from __future__ import annotations
@@ -20,11 +25,12 @@ from common.errors import Refused
 from games import services as games
 from games.engine import EngineError, Peg
 from games.models import Game, GameStatus
-from games.selectors import game_get, game_pegs
-from lobby import events, scheduling
+from games.selectors import game_get
+from lobby import events, lobby_events, protocol, scheduling
 from lobby.models import Room, Seat
 from lobby.scheduling import DueReason
-from lobby.services import lock_room, room_code, room_touch
+from lobby.selectors import deadline_json, live_seat_ratings, room_seats, threats_json
+from lobby.services import lock_room, lock_room_for_change, room_broadcast, room_code, room_touch
 from players.models import Player
 
 # Two timeouts in a row and a seat counts as away until its player acts again.
@@ -87,6 +93,9 @@ def _start_next_game(room: Room, *, now: datetime) -> Game:
         seat.timeouts_in_row = 0
         seat.save()
     red, yellow = seats[red_seat], seats[3 - red_seat]
+    ranked = games.game_is_ranked(ranked=room.ranked, red_cpu=red.cpu, yellow_cpu=yellow.cpu)
+    # Ratings do not change during a game: what it is played for is worked out once, here.
+    stakes = live_seat_ratings(list(seats.values()), now=now) if ranked else {}
     game = games.game_begin(
         room_id=room.pk,
         number=(last.number + 1) if last is not None else 1,
@@ -99,33 +108,41 @@ def _start_next_game(room: Room, *, now: datetime) -> Game:
         ranked=room.ranked,
         turn_seconds=room.turn_seconds,
         now=now,
+        stakes={str(number): entry for number, entry in stakes.items()},
     )
-    scheduling.reschedule(room, now=now)
+    scheduling.reschedule(room, now=now, game=game, seats=list(seats.values()))
     room_touch(room, now=now)
     return game
 
 
 # --- a person's actions --------------------------------------------------------------------------
-def _playing_game_and_seat(room: Room, player: Player) -> tuple[Game, Seat]:
-    game = scheduling.current_game(room)
+def _playing_game_and_seat(game: Game | None, seats: list[Seat], player: Player) -> Seat:
+    """The seat from which ``player`` plays ``game``, the room's current game.
+
+    Raises:
+        Refused: no_game, no_seat, game_over.
+    """
     if game is None:
         raise Refused("no_game", "No game has started in this room.")
-    seat = room.seats.filter(player=player).first()
+    seat = next((s for s in seats if s.player_id == player.id), None)
     if seat is None or seat.cpu:
         raise Refused("no_seat", "You are not playing in this game.")
     if game.status != GameStatus.PLAYING:
         raise Refused("game_over", "The game is over.")
-    return game, seat
+    return seat
 
 
-def _player_acts(room: Room, seat: Seat) -> None:
-    """A person acting ends their away status and their run of timeouts."""
-    if seat.away:
+def _player_acts(room: Room, seat: Seat) -> bool:
+    """A person acting ends their away status and their run of timeouts; returns whether the seat
+    shows differently now (it was away)."""
+    was_away = seat.away
+    if was_away:
         events.notice_on_commit(room.code, "back", seat.number)
     if seat.away or seat.timeouts_in_row:
         seat.away = False
         seat.timeouts_in_row = 0
         seat.save(update_fields=["away", "timeouts_in_row"])
+    return was_away
 
 
 @metrics.MOVE_SERVICE_SECONDS.labels(service="drop").time()
@@ -140,14 +157,17 @@ def game_drop(*, code: str, player: Player, peg: str, ply: int, now: datetime) -
     except EngineError as exc:
         raise Refused(exc.code, exc.message) from None
     with transaction.atomic():
-        room = lock_room(code)
-        game, seat = _playing_game_and_seat(room, player)
+        room = lock_room_for_change(code, now=now)  # a refusal below rolls the version bump back
+        seats = room_seats(room)
+        game = scheduling.current_game(room)
+        seat = _playing_game_and_seat(game, seats, player)
+        assert game is not None
         if ply != game.ply:
             raise Refused("stale", f"The game has moved on: it is at move {game.ply + 1}, not {ply + 1}.")
         if game.to_move_seat != seat.number:
             raise Refused("not_your_turn", "It is not your turn.")
-        _player_acts(room, seat)
-        _play(room, game, chosen, seat=seat.number, cpu_reason="", now=now)
+        seat_changed = _player_acts(room, seat)
+        _play(room, seats, game, chosen, seat=seat.number, cpu_reason="", now=now, seat_changed=seat_changed)
         return game
 
 
@@ -159,19 +179,53 @@ def game_resign(*, code: str, player: Player, now: datetime) -> Game:
     """
     with transaction.atomic():
         room = lock_room(code)
-        game, seat = _playing_game_and_seat(room, player)
+        game = scheduling.current_game(room)
+        seat = _playing_game_and_seat(game, room_seats(room), player)
+        assert game is not None
         _player_acts(room, seat)
         games.game_resign(game, seat=seat.number, now=now)
         room_touch(room, now=now)
         return game
 
 
-def _play(room: Room, game: Game, peg: Peg, *, seat: int, cpu_reason: str, now: datetime) -> None:
-    """Play ``peg`` for ``seat`` in the room's current game, then reschedule and touch the room."""
-    games.game_play(game, peg, seat=seat, cpu_reason=cpu_reason, now=now)
-    if game.status == GameStatus.PLAYING:
-        scheduling.reschedule(room, now=now)
-    room_touch(room, now=now)
+def _play(
+    room: Room, seats: list[Seat], game: Game, peg: Peg, *, seat: int, cpu_reason: str, now: datetime,
+    seat_changed: bool,
+) -> None:
+    """Play ``peg`` for ``seat`` in the room's current game, with its next due time, and have the room
+    told once committed. The room is locked and its version already bumped for this move.
+
+    ``seat_changed``: a seat's row changed in this transaction in a way the room shows (away).
+    """
+    states = scheduling.seat_states(room, seats=seats)
+    played = games.game_play(
+        game, peg, seat=seat, cpu_reason=cpu_reason, now=now,
+        schedule=lambda after: scheduling.due_at(after, states, now=now),
+    )
+    if seat_changed or not _only_the_game_changed(room, seats, game):
+        room_broadcast(room, game=game, now=now, seats=seats)
+        return
+    events.move_on_commit(
+        room.code,
+        protocol.move_frame(
+            version=room.version, game_id=str(game.id), ply=game.ply, peg=str(played.peg), level=played.level,
+            seat=played.seat, cpu=played.cpu, to_move_seat=game.to_move_seat, deadline=deadline_json(game),
+            status=game.status, winner_seat=game.winner_seat, line=game.line, reason=game.reason or None,
+            threats=threats_json(game, played.position),
+        ),
+    )
+    lobby_events.lists_changed_on_commit()  # the live games list shows each game's moves
+
+
+def _only_the_game_changed(room: Room, seats: list[Seat], game: Game) -> bool:
+    """Whether a move left everything the room shows but its game as it was (a ``move`` frame says all).
+
+    Not so when a seat shows a countdown (a disconnected seat, not away: its ``away_at`` follows the
+    turn), nor when the game ended in a room that shows ratings (they change, or start to show).
+    """
+    if any(not seat.is_connected and not seat.away for seat in seats):
+        return False
+    return game.status == GameStatus.PLAYING or not (room.ranked or game.stakes)
 
 
 # --- automatic actions: the CPU seat, timeouts, stand-ins --------------------------------------------
@@ -201,7 +255,7 @@ def game_due_job(*, game_id: str, now: datetime) -> CpuJob | None:
         game = game_get(game_id)  # it may have changed before we held the room lock
         if game is None:
             return None
-        due = scheduling.due_for(game, scheduling.seat_states(room, now=now))
+        due = scheduling.due_for(game, scheduling.seat_states(room))
         if due is None or due.at > now or game.to_move_seat is None:
             games.game_release_lease(game.pk)
             games.game_set_due(game, due.at if due else None)
@@ -213,7 +267,7 @@ def game_due_job(*, game_id: str, now: datetime) -> CpuJob | None:
             events.notice_on_commit(room.code, "away", seat)
             room_touch(room, now=now)
         return CpuJob(
-            game_id=str(game.pk), code=room.code, ply=game.ply, seat=seat, record=" ".join(game_pegs(game)),
+            game_id=str(game.pk), code=room.code, ply=game.ply, seat=seat, record=game.record,
             level=game.cpu_level, reason=DueReason.AWAY if due.reason == DueReason.GRACE else due.reason,
         )
 
@@ -227,24 +281,30 @@ def game_cpu_move(*, job: CpuJob, peg: str, now: datetime) -> bool:
     """
     with transaction.atomic():
         room = lock_room(job.code)
-        game = game_get(job.game_id)
-        if game is None or game.status != GameStatus.PLAYING or game.ply != job.ply:
+        game = scheduling.current_game(room)
+        if game is None or str(game.pk) != job.game_id or game.status != GameStatus.PLAYING or game.ply != job.ply:
             return False
-        due = scheduling.due_for(game, scheduling.seat_states(room, now=now))
+        seats = room_seats(room)
+        due = scheduling.due_for(game, scheduling.seat_states(room, seats=seats))
         still = due is not None and due.at <= now and (
             due.reason == job.reason or (job.reason == DueReason.AWAY and due.reason == DueReason.GRACE)
         )
         if not still:
             games.game_release_lease(game.pk)
-            scheduling.reschedule(room, now=now)
+            scheduling.reschedule(room, now=now, game=game, seats=seats)
             return False
-        seat = room.seats.get(number=job.seat)
+        seat = next(s for s in seats if s.number == job.seat)
+        seat_changed = False
         if job.reason == DueReason.TIMEOUT:
             seat.timeouts_in_row += 1
             events.notice_on_commit(room.code, "timeout", seat.number)
             if seat.timeouts_in_row >= TIMEOUTS_BEFORE_AWAY and not seat.away:
-                seat.away = True
+                seat.away = seat_changed = True
                 events.notice_on_commit(room.code, "away", seat.number)
             seat.save(update_fields=["timeouts_in_row", "away"])
-        _play(room, game, Peg.from_name(peg), seat=job.seat, cpu_reason=str(job.reason), now=now)
+        room.version += 1
+        room.last_activity_at = now
+        room.save(update_fields=["version", "last_activity_at"])
+        _play(room, seats, game, Peg.from_name(peg), seat=job.seat, cpu_reason=str(job.reason), now=now,
+              seat_changed=seat_changed)
         return True

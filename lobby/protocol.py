@@ -77,6 +77,11 @@ class Ping:
 
 
 @dataclass(frozen=True, slots=True)
+class Sync:
+    """The client saw a gap in versions (or wants a fresh start): send it the whole room."""
+
+
+@dataclass(frozen=True, slots=True)
 class Say:
     """A chat message: exactly one of ``text`` and ``phrase`` is set."""
 
@@ -85,10 +90,13 @@ class Say:
     phrase: str | None
 
 
-Command = Sit | Stand | SetRules | Start | Drop | Resign | Again | Ping | Say
+Command = Sit | Stand | SetRules | Start | Drop | Resign | Again | Ping | Sync | Say
 
 _NO_FIELDS: dict[str, type[Command]] = {
-    "sit": Sit, "stand": Stand, "start": Start, "resign": Resign, "again": Again, "ping": Ping,
+    "sit": Sit, "stand": Stand, "start": Start, "resign": Resign, "again": Again, "ping": Ping, "sync": Sync,
+}
+_TYPE_NAMES: dict[type[Command], str] = {
+    **{command: name for name, command in _NO_FIELDS.items()}, Drop: "drop", SetRules: "rules", Say: "say",
 }
 _TYPE_NAMES: dict[type[Command], str] = {
     **{command: name for name, command in _NO_FIELDS.items()}, Drop: "drop", SetRules: "rules", Say: "say",
@@ -179,6 +187,45 @@ def room_frame(snapshot: dict[str, Any], *, player_id: str | None) -> dict[str, 
 
 
 SERVER_ERROR_MESSAGE = "The server could not handle that just now: please try again."
+# The fields of a ``move`` frame that a client copies into ``game`` (``peg`` is appended to its moves).
+MOVE_GAME_FIELDS = ("ply", "to_move_seat", "deadline", "status", "winner_seat", "line", "reason", "threats")
+
+
+def move_frame(
+    *, version: int, game_id: str, ply: int, peg: str, level: int, seat: int, cpu: bool,
+    to_move_seat: int | None, deadline: str | None, status: str, winner_seat: int | None,
+    line: list[dict[str, Any]] | None, reason: str | None, threats: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """A move, sent instead of the whole room when nothing but the game changed.
+
+    ``version`` is the room's version after the move and ``ply`` the moves played after it; the
+    other fields are as in the room frame's ``game``. ``level`` (1..4) is where the bead landed, ``seat``
+    who played it and ``cpu`` whether the CPU played it for that seat.
+    """
+    return {
+        "type": "move", "version": version, "game": game_id, "ply": ply, "peg": peg, "level": level,
+        "seat": seat, "cpu": cpu, "to_move_seat": to_move_seat, "deadline": deadline, "status": status,
+        "winner_seat": winner_seat, "line": line, "reason": reason, "threats": threats,
+    }
+
+
+def apply_move(room: dict[str, Any], move: dict[str, Any]) -> dict[str, Any] | None:
+    """What every client does with a ``move`` frame: the room frame it makes of its last one.
+
+    Returns None when ``move`` does not follow ``room`` (a version gap, another game, a ply that does
+    not follow): the client must then ask for the whole room (``{"type": "sync"}``).
+    """
+    game = room.get("game")
+    if (
+        move["version"] != room["version"] + 1
+        or game is None
+        or game["id"] != move["game"]
+        or move["ply"] != len(game["moves"]) + 1
+    ):
+        return None
+    new_game = {**game, "moves": [*game["moves"], move["peg"]]}
+    new_game.update({field: move[field] for field in MOVE_GAME_FIELDS})
+    return {**room, "version": move["version"], "game": new_game}
 
 
 def error_frame(code: str, message: str) -> dict[str, Any]:

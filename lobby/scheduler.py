@@ -11,6 +11,9 @@ oldest queued one and computes it in that lane (games/cpu.py), which never takes
 
 Two siblings live and die with it: the lobby's matchmaker (quick pairing, :mod:`lobby.matchmaker`) and
 its feed of open rooms and live games (:mod:`lobby.lobby_feed`).
+
+The same ticker runs this process's presence (:mod:`lobby.presence`): its heartbeat, the close of
+silent sockets, and the sweep of dead processes' connections.
 """
 
 from __future__ import annotations
@@ -20,7 +23,6 @@ import contextlib
 import logging
 from datetime import datetime, timedelta
 
-from channels.db import database_sync_to_async
 from django.db import DatabaseError
 from django.utils import timezone
 
@@ -34,18 +36,17 @@ from games.services import (
     games_claim_due,
     games_next_due,
 )
-from lobby import lobby_feed, wakeup
+from lobby import events, lobby_feed, presence, wakeup
 from lobby.matchmaker import Matchmaker
+from lobby.offload import offload
 from lobby.play import CpuJob, game_cpu_move, game_due_job
 from lobby.scheduling import DueReason
-from lobby.services import connections_sweep
 
 log = logging.getLogger(__name__)
 
 TICK_SECONDS = 0.25
 # The shortest sleep between ticks while something is due (leased to another process, or in flight).
 MIN_WAIT_SECONDS = 0.02
-SWEEP_EVERY_SECONDS = 5.0
 # Longer than any CPU budget: a lease outliving its process lets another process take over.
 LEASE = timedelta(seconds=15)
 # Longer than an analysis takes (its budget is 20 s of wall clock, plus the guaranteed part).
@@ -69,10 +70,10 @@ class Scheduler:
         self.in_flight: set[str] = set()
         self.task: asyncio.Task[None] | None = None
         self.children: set[asyncio.Task[None]] = set()
-        self.last_sweep = 0.0
         self.analysis: asyncio.Task[None] | None = None
         self.last_analysis_poll = -ANALYSIS_POLL_SECONDS
         self.matchmaker = Matchmaker()
+        self.presence = presence.of_this_loop()
 
     def start(self) -> None:
         loop = asyncio.get_running_loop()
@@ -112,10 +113,8 @@ class Scheduler:
         """Start the due work; return how long to sleep: until the next deadline, at most a tick."""
         now = timezone.now()
         loop = asyncio.get_running_loop()
-        if loop.time() - self.last_sweep >= SWEEP_EVERY_SECONDS:
-            self.last_sweep = loop.time()
-            await database_sync_to_async(connections_sweep)(now=now)
-        for game_id in await database_sync_to_async(games_claim_due)(now=now, lease=LEASE):
+        await self.presence.tick()
+        for game_id in await offload(games_claim_due)(now=now, lease=LEASE):
             if game_id in self.in_flight:
                 continue
             self.in_flight.add(game_id)
@@ -123,7 +122,7 @@ class Scheduler:
             self.children.add(child)
             child.add_done_callback(self.children.discard)
         await self._start_analysis(now)
-        next_due = await database_sync_to_async(games_next_due)(now=timezone.now())
+        next_due = await offload(games_next_due)(now=timezone.now())
         if next_due is None:
             return TICK_SECONDS
         return min(TICK_SECONDS, max(MIN_WAIT_SECONDS, (next_due - timezone.now()).total_seconds()))
@@ -135,7 +134,7 @@ class Scheduler:
         if busy or loop.time() - self.last_analysis_poll < ANALYSIS_POLL_SECONDS:
             return
         self.last_analysis_poll = loop.time()
-        for job in await database_sync_to_async(analyses_claim)(now=now, lease=ANALYSIS_LEASE, limit=1):
+        for job in await offload(analyses_claim)(now=now, lease=ANALYSIS_LEASE, limit=1):
             self.analysis = loop.create_task(self._analyse(job), name=f"analysis-{job.game_id}")
             self.children.add(self.analysis)
             self.analysis.add_done_callback(self.children.discard)
@@ -144,17 +143,17 @@ class Scheduler:
         logcontext.bind(game=job.game_id)
         try:
             result = await cpu.compute_analysis(job.record)
-            await database_sync_to_async(analysis_store)(game_id=job.game_id, result=result, now=timezone.now())
+            await offload(analysis_store)(game_id=job.game_id, result=result, now=timezone.now())
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("analysis of game %s failed", job.game_id)
-            await database_sync_to_async(analysis_release)(game_id=job.game_id, now=timezone.now())
+            await offload(analysis_release)(game_id=job.game_id, now=timezone.now())
 
     async def _handle(self, game_id: str) -> None:
         logcontext.bind(game=game_id)  # this task's own context: its log lines name the game
         try:
-            job: CpuJob | None = await database_sync_to_async(game_due_job)(game_id=game_id, now=timezone.now())
+            job: CpuJob | None = await offload(game_due_job)(game_id=game_id, now=timezone.now())
             if job is None:
                 return
             logcontext.bind(room=job.code)
@@ -179,7 +178,7 @@ class Scheduler:
         """
         for attempt in range(1, STORE_ATTEMPTS + 1):
             try:
-                await database_sync_to_async(game_cpu_move)(job=job, peg=peg, now=timezone.now())
+                await offload(game_cpu_move)(job=job, peg=peg, now=timezone.now())
                 return
             except DatabaseError as exc:
                 if attempt == STORE_ATTEMPTS:
@@ -207,7 +206,10 @@ def ensure_running() -> Scheduler:
 
 
 async def stop_running() -> None:
-    """Stop this loop's scheduler (tests call it before their loop closes)."""
+    """Stop this loop's scheduler and presence, and send what waits in its outbox (tests call it before
+    their loop closes)."""
     scheduler = _schedulers.pop(asyncio.get_running_loop(), None)
     if scheduler is not None:
         await scheduler.stop()
+    await presence.stop_this_loop()
+    await events.outbox_of_this_loop().flush()

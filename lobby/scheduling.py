@@ -2,7 +2,9 @@
 away seat, a turn timer running out, or the grace period of a disconnected seat ending.
 
 ``next_due`` is pure (it takes the seats' states and the game's times); ``reschedule`` reads those from
-the database and writes ``Game.due_at``. Services call ``reschedule`` after every change they make.
+the database (or takes the rows its caller holds) and writes ``Game.due_at``. Services call
+``reschedule`` after every change they make; a move computes the due time with ``due_at`` and writes it
+in the same UPDATE as the move.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from games.models import Game, GameStatus
 from games.selectors import room_latest_game
 from games.services import game_set_due
 from lobby import wakeup
-from lobby.models import Connection, Room, Seat
+from lobby.models import Room, Seat
 
 
 class DueReason(enum.StrEnum):
@@ -87,29 +89,21 @@ def grace_period() -> timedelta:
     return timedelta(seconds=settings.DISCONNECT_GRACE_SECONDS)
 
 
-def live_players(room: Room, *, now: datetime) -> set[object]:
-    """Ids of players with at least one live connection to the room."""
-    since = now - timedelta(seconds=settings.PING_TIMEOUT_SECONDS)
-    return set(
-        Connection.objects.filter(room=room, last_seen_at__gte=since, player__isnull=False).values_list(
-            "player_id", flat=True
-        )
-    )
-
-
-def seat_states(room: Room, *, now: datetime) -> dict[int, SeatState]:
-    live = live_players(room, now=now)
-    return {seat.number: _seat_state(seat, live) for seat in Seat.objects.filter(room=room)}
-
-
-def _seat_state(seat: Seat, live: set[object]) -> SeatState:
+def seat_state(seat: Seat) -> SeatState:
+    """What scheduling needs of a seat row (its presence is on the row: no look at the connections)."""
     return SeatState(
         number=seat.number,
         cpu=seat.cpu,
         away=seat.away,
-        connected=seat.cpu or seat.player_id in live,
+        connected=seat.is_connected,
         disconnected_at=seat.disconnected_at,
     )
+
+
+def seat_states(room: Room, *, seats: list[Seat] | None = None) -> dict[int, SeatState]:
+    """The room's seats as scheduling sees them: from ``seats`` if the caller holds them, else read."""
+    rows = seats if seats is not None else list(Seat.objects.filter(room=room))
+    return {seat.number: seat_state(seat) for seat in rows}
 
 
 def due_for(game: Game, seats: dict[int, SeatState]) -> Due | None:
@@ -125,14 +119,27 @@ def due_for(game: Game, seats: dict[int, SeatState]) -> Due | None:
     )
 
 
-def reschedule(room: Room, *, now: datetime) -> Due | None:
-    """Recompute and store the current game's ``due_at``; returns what is due (None: nothing)."""
-    game = current_game_playing(room)
-    if game is None:
-        return None
-    due = due_for(game, seat_states(room, now=now))
+def due_at(game: Game, seats: dict[int, SeatState], *, now: datetime) -> datetime | None:
+    """When ``game``'s next automatic action falls due (None: nothing pending); the caller stores it.
+
+    Something due already wakes this process's scheduler once the transaction commits.
+    """
+    due = due_for(game, seats)
     at = due.at if due is not None else None
-    game_set_due(game, at)
     if at is not None and at <= now:
         wakeup.kick_on_commit()
-    return due
+    return at
+
+
+def reschedule(
+    room: Room, *, now: datetime, game: Game | None = None, seats: list[Seat] | None = None
+) -> None:
+    """Recompute and store the current game's ``due_at``.
+
+    ``game`` and ``seats``: the room's current game and seat rows, when the caller holds them already
+    (else they are read).
+    """
+    game = game if game is not None else current_game(room)
+    if game is None or game.status != GameStatus.PLAYING:
+        return
+    game_set_due(game, due_at(game, seat_states(room, seats=seats), now=now))

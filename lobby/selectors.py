@@ -1,16 +1,20 @@
-"""Reads: the room snapshot every client sees (the protocol adds ``type`` and ``you``)."""
+"""Reads: the room snapshot every client sees (the protocol adds ``type`` and ``you``).
+
+A snapshot is built from the rows a service already holds under the room's lock where it can be
+(:func:`snapshot_of`), so a change costs no second read of the room.
+"""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
 
+from django.db import transaction
 from django.utils import timezone
 
 from common.iso import iso
-from games.engine import Colour
+from games.engine import Colour, Position
 from games.models import Game, GameStatus
-from games.selectors import game_position
 from lobby import scheduling
 from lobby.models import Connection, Room, Seat
 from lobby.rules import HouseRules
@@ -25,39 +29,69 @@ def player_json(player: Player | None) -> dict[str, Any] | None:
 
 def room_snapshot(code: str, *, now: datetime | None = None, include_closed: bool = False) -> dict[str, Any] | None:
     """The room as everyone sees it, or None for an unknown room (and a closed one unless ``include_closed``:
-    its last snapshot, sent to the sockets a closing room shuts)."""
-    rooms = Room.objects.filter(code=code)
-    room = (rooms if include_closed else rooms.filter(closed_at=None)).first()
-    if room is None:
-        return None
-    now = now or timezone.now()
-    seats = list(Seat.objects.filter(room=room).select_related("player").order_by("number"))
-    live = scheduling.live_players(room, now=now)
-    seated = {seat.player_id for seat in seats if seat.player_id is not None}
-    game = scheduling.current_game(room)
-    ratings = seat_ratings(room=room, seats=seats, game=game, now=now)
+    its last snapshot, sent to the sockets a closing room shuts).
+
+    Read under the room's row lock, so that the version and what it describes belong together (every
+    change of a room is written under that lock).
+    """
+    with transaction.atomic():
+        rooms = Room.objects.select_for_update().filter(code=code)
+        room = (rooms if include_closed else rooms.filter(closed_at=None)).first()
+        if room is None:
+            return None
+        return snapshot_of(room, game=scheduling.current_game(room), now=now or timezone.now())
+
+
+def snapshot_of(room: Room, *, game: Game | None, now: datetime, seats: list[Seat] | None = None) -> dict[str, Any]:
+    """The snapshot of ``room`` built from the rows the caller holds.
+
+    ``game``: the room's current game (None before the first); ``seats``: the room's seats with their
+    players (read when not given). The caller holds the room's lock, so the rows are the ones the
+    snapshot's version describes.
+    """
+    if seats is None:
+        seats = room_seats(room)
+    current = game
+    ratings = seat_ratings(room=room, seats=seats, game=current, now=now)
     return {
         "version": room.version,
         "code": room.code,
         "host": str(room.host_id),
         "rules": HouseRules.of(room).as_dict(),
-        "seats": [{**_seat_json(seat, game, live), "rating": ratings.get(seat.number)} for seat in seats],
-        "spectators": _spectator_count(room, seated),
-        "game": None if game is None else _game_json(game),
+        "seats": [{**seat_json(seat, current), "rating": ratings.get(seat.number)} for seat in seats],
+        "spectators": room.spectators,
+        "game": None if current is None else game_json(current),
         "closed_at": iso(room.closed_at),
     }
+
+
+def room_seats(room: Room) -> list[Seat]:
+    """The room's two seats with their players, in seat order (one query)."""
+    return list(Seat.objects.filter(room=room).select_related("player").order_by("number"))
 
 
 def seat_ratings(*, room: Room, seats: list[Seat], game: Game | None, now: datetime) -> dict[int, dict[str, Any]]:
     """Each person's rating per seat number, with what a win, a draw and a loss would change it by.
 
     Shown while the room's games count: in a ranked room between games, and during a ranked game.
+    During a game they are the stakes fixed when it started (``Game.stakes``: no query); between
+    games they are read as they are ``now``.
+    """
+    if game is not None and game.status == GameStatus.PLAYING:
+        return {int(number): entry for number, entry in game.stakes.items()}
+    if not room.ranked:
+        return {}
+    return live_seat_ratings(seats, now=now)
+
+
+def live_seat_ratings(seats: list[Seat], *, now: datetime) -> dict[int, dict[str, Any]]:
+    """Each seated person's rating at ``now`` and what each result against the other seat would do.
+
     Seats without a person are left out (their ``rating`` is null). The changes are null while the
     other seat holds no person (no rated game can be played then).
     """
-    counts = game.ranked if (game is not None and game.status == GameStatus.PLAYING) else room.ranked
     people = {seat.number: seat.player_id for seat in seats if seat.player_id is not None}
-    if not counts or not people:
+    if not people:
         return {}
     ratings = ratings_of(people.values(), now=now)
     shown: dict[int, dict[str, Any]] = {}
@@ -78,8 +112,9 @@ def seat_ratings(*, room: Room, seats: list[Seat], game: Game | None, now: datet
     return shown
 
 
-def _seat_json(seat: Seat, game: Game | None, live: set[object]) -> dict[str, Any]:
-    connected = seat.cpu or seat.player_id in live
+def seat_json(seat: Seat, game: Game | None) -> dict[str, Any]:
+    """A seat as the room shows it (without its rating). Presence is read from the row."""
+    connected = seat.is_connected
     countdown = None
     if game is not None and game.to_move_seat == seat.number and not connected and not seat.away:
         countdown = iso(game.due_at)  # when the CPU stands in (the earlier of grace and turn timer)
@@ -94,25 +129,33 @@ def _seat_json(seat: Seat, game: Game | None, live: set[object]) -> dict[str, An
     }
 
 
-def _spectator_count(room: Room, seated: set[object]) -> int:
+def spectator_count(room: Room) -> int:
     """People watching: each unseated player once (however many tabs), each anonymous connection once."""
-    unseated = Connection.objects.filter(room=room).exclude(player_id__in=seated)
-    watchers = list(unseated.values_list("player_id", flat=True))
+    seated = Seat.objects.filter(room=room, player__isnull=False).values("player_id")
+    watchers = list(
+        Connection.objects.filter(room=room).exclude(player_id__in=seated).values_list("player_id", flat=True)
+    )
     return len({p for p in watchers if p is not None}) + watchers.count(None)
 
 
-def _game_json(game: Game) -> dict[str, Any]:
-    position = game_position(game)
-    with_cpu = game.red_cpu or game.yellow_cpu
-    threats = None
-    if with_cpu and game.status == GameStatus.PLAYING:
-        threats = {
-            colour.value: [
-                {"peg": str(t.cell.peg), "level": t.cell.level, "playable": t.playable}
-                for t in position.threats(colour)
-            ]
-            for colour in Colour
-        }
+def threats_json(game: Game, position: Position) -> dict[str, list[dict[str, Any]]] | None:
+    """The threats hint: shown in games with a CPU seat while they are played (None otherwise)."""
+    if not (game.red_cpu or game.yellow_cpu) or game.status != GameStatus.PLAYING:
+        return None
+    return {
+        colour.value: [
+            {"peg": str(t.cell.peg), "level": t.cell.level, "playable": t.playable} for t in position.threats(colour)
+        ]
+        for colour in Colour
+    }
+
+
+def game_json(game: Game, position: Position | None = None) -> dict[str, Any]:
+    """The ``game`` part of a room snapshot. ``position``: the game's position, if the caller has it."""
+    moves = game.record.split()
+    needs_position = (game.red_cpu or game.yellow_cpu) and game.status == GameStatus.PLAYING
+    if position is None and needs_position:
+        position = Position.from_record(game.record)
     return {
         "id": str(game.id),
         "number": game.number,
@@ -121,13 +164,18 @@ def _game_json(game: Game) -> dict[str, Any]:
         "red_seat": game.red_seat,
         "to_move_seat": game.to_move_seat,
         "ply": game.ply,
-        "moves": [str(peg) for peg in position.moves],
+        "moves": moves,
         "winner_seat": game.winner_seat,
         "line": game.line,
-        "deadline": iso(game.deadline) if game.status == GameStatus.PLAYING else None,
+        "deadline": deadline_json(game),
         "ranked": game.ranked,
-        "threats": threats,
+        "threats": threats_json(game, position) if position is not None else None,
     }
+
+
+def deadline_json(game: Game) -> str | None:
+    """When the current turn runs out, while the game is played (None without a turn timer)."""
+    return iso(game.deadline) if game.status == GameStatus.PLAYING else None
 
 
 def player_rooms(player: Player, *, limit: int = 5) -> list[dict[str, Any]]:

@@ -1,30 +1,44 @@
-"""Every state change of rooms and seats: one transaction each.
+"""Every state change of rooms and seats, and presence: one transaction each.
 
-A service locks the room row, validates, writes, bumps the room's ``version`` and, on commit, has the
-new snapshot sent to the room. Services take ``now``; only the edges read the clock.
+A service locks the room row, validates, writes, bumps the room's ``version``, builds the new
+snapshot from what it holds and, on commit, has it sent to the room. Services take ``now``; only the
+edges read the clock.
+
+Presence: a connection is a row naming the server process that holds its socket; it is live while
+that process renews its heartbeat (:class:`lobby.models.ServerProcess`). Pings cost no database write.
+A seat's connected state is kept on its row, changed only when its player's first connection opens,
+their last one closes, or a dead process's connections are swept. People joining or leaving as
+spectators change no seat: the count the room shows is refreshed at most about once a second
+(:func:`room_refresh_spectators`, called by the process's presence loop).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from common.errors import Refused
 from games.models import EndReason
 from games.services import game_abandon, game_hand_over
 from lobby import events, lobby_events, scheduling
-from lobby.models import SEAT_NUMBERS, Connection, Room, Seat, new_room_code
+from lobby.models import SEAT_NUMBERS, Connection, Room, Seat, ServerProcess, new_room_code
 from lobby.rules import HouseRules
+from lobby.selectors import room_seats, snapshot_of, spectator_count
 from players.models import Player
 
 log = logging.getLogger(__name__)
 
 BANNED_MESSAGE = "This player is banned by a moderator: it cannot play or watch here."
+# How long a swept process's row is kept (so that a late write of its cannot leave a connection that
+# no sweep would find), before it is forgotten.
+FORGET_SWEPT_AFTER = timedelta(hours=1)
 
 
 # --- rooms ---------------------------------------------------------------------------------------
@@ -40,17 +54,58 @@ def lock_room(code: str) -> Room:
         raise Refused("no_room", f"There is no open room {code}.") from None
 
 
+def lock_room_for_change(code: str, *, now: datetime) -> Room:
+    """Lock the open room with this code and bump its version, in one statement.
+
+    For a service that changes the room whenever it succeeds (a move): the lock and the bump are one
+    ``UPDATE ... RETURNING`` (PostgreSQL, SQLite 3.35+). A refusal raised afterwards rolls the
+    transaction back, and the bump with it. The returned room carries the new version.
+
+    Raises:
+        Refused(no_room): no open room has this code.
+    """
+    table = Room._meta.db_table
+    rows = list(
+        Room.objects.raw(
+            f"UPDATE {table} SET version = version + 1, last_activity_at = %s "  # the table name is ours
+            f"WHERE code = %s AND closed_at IS NULL RETURNING *",
+            [now, code],
+        )
+    )
+    if not rows:
+        raise Refused("no_room", f"There is no open room {code}.")
+    return rows[0]
+
+
 def room_code(room_id: object) -> str:
     """The code of the room with this id (open or closed)."""
     return str(Room.objects.values_list("code", flat=True).get(pk=room_id))
 
 
-def room_touch(room: Room, *, now: datetime) -> None:
-    """Record that ``room`` changed: bump its version, and send the snapshot once committed."""
+def room_touch(room: Room, *, now: datetime, fields: tuple[str, ...] = (), recount: bool = True) -> dict[str, Any]:
+    """Record that ``room`` changed: bump its version (saving ``fields`` of the row with it), build the
+    snapshot and have it sent once committed; returns the snapshot.
+
+    The spectator count is recounted here too: a change (someone sitting down or standing up) may
+    change who counts as a spectator. Call it last in the transaction, after every other write, with
+    the room locked: the snapshot is read now, under the lock, so that it is exactly the state its
+    version names. (``recount=False``: the caller has just recounted.)
+    """
+    if recount:
+        _recount(room)
     room.version += 1
     room.last_activity_at = now
-    room.save(update_fields=["version", "last_activity_at"])
-    events.room_changed_on_commit(room.code)
+    room.save(update_fields=["version", "last_activity_at", "spectators", *(f for f in fields if f != "spectators")])
+    return room_broadcast(room, game=scheduling.current_game(room), now=now)
+
+
+def room_broadcast(room: Room, *, game: Any, now: datetime, seats: list[Seat] | None = None) -> dict[str, Any]:
+    """Build the snapshot of ``room`` at its (already bumped) version from the rows the caller holds,
+    and have it sent once committed; returns it."""
+    snapshot = snapshot_of(room, game=game, now=now, seats=seats)
+    events.snapshot_on_commit(room.code, snapshot)
+    lobby_events.lists_changed_on_commit()  # the lobby's lists (open rooms, live games) are built from rooms
+    return snapshot
 
 
 def room_create(*, host: Player, rules: Mapping[str, Any], now: datetime, guest: Player | None = None) -> Room:
@@ -70,9 +125,11 @@ def room_create(*, host: Player, rules: Mapping[str, Any], now: datetime, guest:
                     code=new_room_code(), host=host, created_at=now, last_activity_at=now,
                     open_since=now if house.open else None, **house.as_dict()
                 )
-                Seat.objects.bulk_create(
-                    [Seat(room=room, number=n, player=host if n == 1 else guest) for n in SEAT_NUMBERS]
-                )
+                # Nobody has connected yet: a seated person counts as disconnected until they do.
+                Seat.objects.bulk_create([
+                    Seat(room=room, number=n, player=player, disconnected_at=None if player is None else now)
+                    for n, player in zip(SEAT_NUMBERS, (host, guest), strict=True)
+                ])
                 return room
         except IntegrityError:  # a code already in use: draw again
             continue
@@ -97,8 +154,7 @@ def room_set_rules(*, code: str, player: Player, changes: Mapping[str, Any], now
             setattr(room, field, value)
         if house.open and not before.open:
             room.open_since = now  # listed in the lobby as waiting since now
-        room.save(update_fields=[*house.as_dict(), "open_since"])
-        room_touch(room, now=now)
+        room_touch(room, now=now, fields=(*house.as_dict(), "open_since"))
 
 
 def _seat_of(room: Room, player: Player) -> Seat | None:
@@ -126,7 +182,7 @@ def room_sit(*, code: str, player: Player, now: datetime) -> int:
                 seat.away = False
                 seat.wants_again = False
                 seat.timeouts_in_row = 0
-                seat.disconnected_at = None if _is_connected(room, player, now) else now
+                seat.disconnected_at = None if _has_connection(room, player) else now
                 seat.save()
                 room_touch(room, now=now)
                 return seat.number
@@ -202,16 +258,23 @@ def rooms_close_idle(*, now: datetime, idle: timedelta) -> list[str]:
 
 
 # --- presence ------------------------------------------------------------------------------------
-def _live_since(now: datetime) -> datetime:
-    return now - timedelta(seconds=settings.PING_TIMEOUT_SECONDS)
+def _has_connection(room: Room, player: Player) -> bool:
+    return Connection.objects.filter(room=room, player=player).exists()
 
 
-def _is_connected(room: Room, player: Player, now: datetime) -> bool:
-    return Connection.objects.filter(room=room, player=player, last_seen_at__gte=_live_since(now)).exists()
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """A connection opened: the room as the new connection must first see it, and whether the joiner
+    is a spectator (then the count the room shows is stale until the next refresh)."""
+
+    snapshot: dict[str, Any]
+    spectator: bool
 
 
-def connection_open(*, code: str, channel_name: str, player: Player | None, now: datetime) -> None:
-    """A websocket to the room opened. A seated player returning takes their seat back at once.
+def connection_open(*, code: str, channel_name: str, player: Player | None, process: str, now: datetime) -> Opened:
+    """A websocket to the room opened in server process ``process`` (or opens again there, after its
+    process was swept). A seated player returning takes their seat back at once: connected again, no
+    longer away (the room hears ``back``), and the room gets the new snapshot.
 
     Raises:
         Refused: no_room (no room has this code), room_closed, banned (the player is banned).
@@ -232,63 +295,142 @@ def connection_open(*, code: str, channel_name: str, player: Player | None, now:
                 raise Refused("banned", BANNED_MESSAGE)
         Connection.objects.update_or_create(
             channel_name=channel_name,
-            defaults={"room": room, "player": player, "opened_at": now, "last_seen_at": now},
+            defaults={"room": room, "player": player, "process": process, "opened_at": now},
         )
-        seat = _seat_of(room, player) if player is not None else None
-        if seat is not None:
-            seat.disconnected_at = None
-            if seat.away:
-                seat.away = False
-                seat.timeouts_in_row = 0
-                events.notice_on_commit(room.code, "back", seat.number)
-            seat.save(update_fields=["disconnected_at", "away", "timeouts_in_row"])
-        scheduling.reschedule(room, now=now)
-        room_touch(room, now=now)
+        seats = room_seats(room)
+        seat = next((s for s in seats if player is not None and s.player_id == player.id), None)
+        game = scheduling.current_game(room)
+        if seat is None or (seat.disconnected_at is None and not seat.away):
+            return Opened(snapshot_of(room, game=game, now=now, seats=seats), spectator=seat is None)
+        seat.disconnected_at = None
+        if seat.away:
+            seat.away = False
+            seat.timeouts_in_row = 0
+            events.notice_on_commit(room.code, "back", seat.number)
+        seat.save(update_fields=["disconnected_at", "away", "timeouts_in_row"])
+        scheduling.reschedule(room, now=now, game=game, seats=seats)
+        room.version += 1
+        room.last_activity_at = now
+        room.save(update_fields=["version", "last_activity_at"])
+        return Opened(room_broadcast(room, game=game, now=now, seats=seats), spectator=False)
 
 
-def connection_close(*, channel_name: str, now: datetime) -> None:
-    """A websocket closed (or went silent). A seat whose player has no other connection is disconnected."""
-    with transaction.atomic():
-        conn = Connection.objects.select_related("room").filter(channel_name=channel_name).first()
-        if conn is None:
-            return
-        room = lock_room(conn.room.code) if conn.room.closed_at is None else None
-        conn.delete()
-        if room is None:
-            return
-        if conn.player_id is not None and not Connection.objects.filter(
-            room=room, player_id=conn.player_id, last_seen_at__gte=_live_since(now)
-        ).exists():
-            room.seats.filter(player_id=conn.player_id, disconnected_at=None).update(disconnected_at=now)
-        scheduling.reschedule(room, now=now)
-        room_touch(room, now=now)
+def connection_close(*, channel_name: str, now: datetime) -> bool:
+    """A websocket closed. A seat whose player has no other connection to the room is disconnected
+    (and the room gets the new snapshot). Returns whether a spectator left (the count is stale)."""
+    code = Connection.objects.filter(channel_name=channel_name).values_list("room__code", flat=True).first()
+    if code is None:
+        return False
+    return _close_connections(code, channel_name=channel_name, now=now)
 
 
-def connection_seen(*, code: str, channel_name: str, player: Player | None, now: datetime) -> None:
-    """A sign of life (a ping or any frame) on an open connection.
+def _close_connections(code: str, *, now: datetime, channel_name: str | None = None, process: str | None = None,
+                       recount: bool = False) -> bool:
+    """Close one connection (``channel_name``) or all of a process's (``process``) in the room ``code``.
 
-    A connection swept as silent (a stalled process, say) that speaks again is opened anew, so its
-    seat is connected again rather than stuck disconnected behind a live socket.
+    Seats left without a connection are disconnected, with one version bump and snapshot. With
+    ``recount`` the spectator count is refreshed here too; otherwise returns whether it is stale.
     """
-    if not Connection.objects.filter(channel_name=channel_name).update(last_seen_at=now):
-        connection_open(code=code, channel_name=channel_name, player=player, now=now)
+    with transaction.atomic():
+        room = Room.objects.select_for_update().filter(code=code).first()
+        if room is None:
+            return False
+        rows = Connection.objects.filter(room=room)
+        rows = rows.filter(channel_name=channel_name) if channel_name is not None else rows.filter(process=process)
+        gone = list(rows.values_list("player_id", flat=True))
+        rows.delete()
+        if not gone or room.closed_at is not None:
+            return False
+        seats = room_seats(room)
+        seated = {seat.player_id for seat in seats if seat.player_id is not None}
+        leaving = {player_id for player_id in gone if player_id in seated}
+        spectator_left = len(leaving) < len(gone)
+        if leaving:
+            leaving -= set(
+                Connection.objects.filter(room=room, player_id__in=leaving).values_list("player_id", flat=True)
+            )
+        dropped = [seat for seat in seats if seat.player_id in leaving and seat.disconnected_at is None]
+        for seat in dropped:
+            seat.disconnected_at = now
+            seat.save(update_fields=["disconnected_at"])
+        recounted = recount and spectator_left and _recount(room)
+        if dropped or recounted:
+            game = scheduling.current_game(room)
+            if dropped:
+                scheduling.reschedule(room, now=now, game=game, seats=seats)
+            room.version += 1
+            room.last_activity_at = now
+            room.save(update_fields=["version", "last_activity_at", "spectators"])
+            room_broadcast(room, game=game, now=now, seats=seats)
+        return spectator_left and not recount
 
 
-def connections_sweep(*, now: datetime) -> int:
-    """Close connections silent for longer than the ping timeout (their process may have died)."""
-    stale = list(
-        Connection.objects.filter(last_seen_at__lt=_live_since(now)).values_list("channel_name", flat=True)[:200]
-    )
-    for channel_name in stale:
-        connection_close(channel_name=channel_name, now=now)
-    return len(stale)
+def _recount(room: Room) -> bool:
+    """Count the room's spectators into ``room.spectators``; whether the count changed."""
+    count = spectator_count(room)
+    changed = count != room.spectators
+    room.spectators = count
+    return changed
+
+
+def room_refresh_spectators(*, code: str, now: datetime) -> bool:
+    """Show the room's spectator count as it is now (one version bump and snapshot, if it changed).
+
+    Called by a process's presence loop after people joined or left as spectators, at most about once
+    a second per room; returns whether the count changed.
+    """
+    with transaction.atomic():
+        room = Room.objects.select_for_update().filter(code=code, closed_at=None).first()
+        if room is None or not _recount(room):
+            return False
+        room_touch(room, now=now, recount=False)
+        return True
+
+
+# --- server processes: heartbeats and the sweep of dead ones ------------------------------------------
+def heartbeat_lapse() -> timedelta:
+    """How long a process's heartbeat may be silent before its connections count as gone."""
+    return timedelta(seconds=settings.PING_TIMEOUT_SECONDS)
+
+
+def process_register(*, process: str, now: datetime) -> None:
+    """A server process starts holding connections under the id ``process`` (its first heartbeat)."""
+    ServerProcess.objects.update_or_create(id=process, defaults={"started_at": now, "beat_at": now, "swept": False})
+
+
+def process_beat(*, process: str, now: datetime) -> bool:
+    """Renew ``process``'s heartbeat. False: it was swept meanwhile (its connections are closed): it must
+    register again under a new id and open its connections anew."""
+    return bool(ServerProcess.objects.filter(id=process, swept=False).update(beat_at=now))
+
+
+def processes_sweep(*, now: datetime, limit: int = 50) -> int:
+    """Close the connections of processes whose heartbeat lapsed; returns how many rooms were swept.
+
+    Any process may sweep: marking a process swept is one conditional UPDATE, and each room's
+    connections are closed under that room's lock, conditioned on the process, so two sweepers (or a
+    sweeper and the process coming back to life) never undo each other's work.
+    """
+    ServerProcess.objects.filter(swept=False, beat_at__lt=now - heartbeat_lapse()).update(swept=True)
+    dead = ServerProcess.objects.filter(swept=True).values("id")
+    rooms = list(Connection.objects.filter(process__in=dead).values_list("room__code", "process").distinct()[:limit])
+    for code, process in rooms:
+        _close_connections(code, process=process, now=now, recount=True)
+    for process in ServerProcess.objects.filter(swept=True, beat_at__lt=now - FORGET_SWEPT_AFTER).values_list(
+        "id", flat=True
+    ):
+        if not Connection.objects.filter(process=process).exists():
+            ServerProcess.objects.filter(id=process, swept=True).delete()
+    return len(rooms)
 
 
 # --- hooks from the layers below ---------------------------------------------------------------------
 def rooms_player_renamed(player: Player) -> None:
-    """Registered with the players' rename hooks: the open rooms that seat ``player`` are sent again."""
+    """Registered with the players' rename hooks: the open rooms that seat ``player`` change (a new
+    version showing the new name), inside the rename's transaction."""
+    now = timezone.now()  # the players layer calls its hooks without an instant: this edge reads the clock
     for code in Room.objects.filter(seats__player=player, closed_at=None).values_list("code", flat=True):
-        events.room_changed_on_commit(code)
+        room_touch(lock_room(code), now=now)
 
 
 def rooms_player_banned(player: Player) -> None:
@@ -318,7 +460,7 @@ def rooms_guest_replaced(guest: Player, account: Player, now: datetime) -> None:
             continue
         if seat is not None:
             seat.player = account
-            seat.disconnected_at = None if _is_connected(room, account, now) else (seat.disconnected_at or now)
+            seat.disconnected_at = None if _has_connection(room, account) else (seat.disconnected_at or now)
             seat.save(update_fields=["player", "disconnected_at"])
             game = scheduling.current_game_playing(room)
             if game is not None:

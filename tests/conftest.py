@@ -77,6 +77,14 @@ def _quick_cpu(settings):
     settings.CPU_TIME_SCALE = 0.05
 
 
+@pytest.fixture(autouse=True)
+def _one_database_thread(settings):
+    """In-process tests run the websockets' database work on Channels' one thread, as on SQLite: work
+    still running in another thread when a test ends would race the flush of its tables. The threads
+    (DB_THREADS) are exercised by the live servers of tests/integration and by the benchmark."""
+    settings.DB_THREADS = 1
+
+
 @pytest.fixture
 async def scheduler_cleanup():
     """Stop this test loop's game scheduler before the loop closes."""

@@ -25,6 +25,8 @@ from typing import Any
 
 import websockets
 
+from lobby.protocol import apply_move
+
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 
@@ -202,8 +204,14 @@ class WsClient:
     async def next_frame(self, timeout: float) -> dict[str, Any]:
         frame: dict[str, Any] = json.loads(await asyncio.wait_for(self.conn.recv(), timeout))
         self.log.append(frame)
-        if frame["type"] == "room" and (self.room is None or frame["version"] > self.room["version"]):
+        if frame["type"] == "room" and (self.room is None or frame["version"] >= self.room["version"]):
             self.room = frame
+        elif frame["type"] == "move" and self.room is not None and frame["version"] > self.room["version"]:
+            applied = apply_move(self.room, frame)
+            if applied is None:  # a gap (two processes' sends may cross): ask for the room, as the page does
+                await self.send(type="sync")
+            else:
+                self.room = applied
         return frame
 
     async def wait(self, kind: str, predicate: Callable[[dict[str, Any]], bool] | None = None,
@@ -216,9 +224,12 @@ class WsClient:
                 return frame
 
     async def wait_room(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 20) -> dict[str, Any]:
-        if self.room is not None and predicate(self.room):
-            return self.room
-        return await self.wait("room", predicate, timeout)
+        """The room (room frames with move frames applied) once it satisfies ``predicate``."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while self.room is None or not predicate(self.room):
+            await self.next_frame(max(0.01, end - loop.time()))
+        return self.room
 
     async def drop(self, peg: str) -> None:
         assert self.room is not None and self.room["game"] is not None

@@ -12,6 +12,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.utils import timezone
 
 from config.asgi import application
+from lobby.protocol import apply_move
 from lobby.services import room_create
 from players.identity import session_attach
 from players.models import Player
@@ -35,7 +36,11 @@ def make_room(host: Player, **rules: Any) -> str:
 
 
 class Client:
-    """A websocket client in a room: sends frames, and waits for the frames it wants."""
+    """A websocket client in a room: sends frames, and waits for the frames it wants.
+
+    It keeps the room as the page does: the last ``room`` frame with every ``move`` frame applied since
+    (``self.room``), and each state it went through (``self.rooms``).
+    """
 
     def __init__(self, code: str, session_key: str | None, *, origin: bytes = b"http://localhost") -> None:
         headers = [(b"origin", origin), (b"host", b"localhost")]
@@ -44,6 +49,7 @@ class Client:
         self.comm = WebsocketCommunicator(application, f"/ws/rooms/{code}/", headers=headers)
         self.session_key = session_key
         self.room: dict[str, Any] | None = None
+        self.rooms: list[dict[str, Any]] = []
         self.log: list[dict[str, Any]] = []
 
     async def connect(self) -> Client:
@@ -62,8 +68,15 @@ class Client:
         frame: dict[str, Any] = json.loads(await self.comm.receive_from(timeout=timeout))
         self.log.append(frame)
         if frame["type"] == "room":
-            assert self.room is None or frame["version"] > self.room["version"], "snapshots arrive in order"
+            assert self.room is None or frame["version"] >= self.room["version"], "snapshots arrive in order"
             self.room = frame
+            self.rooms.append(frame)
+        elif frame["type"] == "move":
+            assert self.room is not None, "a move frame comes after a room frame"
+            applied = apply_move(self.room, frame)
+            assert applied is not None, f"move {frame} does not follow version {self.room['version']}"
+            self.room = applied
+            self.rooms.append(applied)
         return frame
 
     async def wait(self, kind: str, predicate: Any = None, timeout: float = 10) -> dict[str, Any]:
@@ -76,9 +89,13 @@ class Client:
                 return frame
 
     async def wait_room(self, predicate: Any, timeout: float = 10) -> dict[str, Any]:
-        if self.room is not None and predicate(self.room):
-            return self.room
-        return await self.wait("room", predicate, timeout)
+        """The room once it satisfies ``predicate`` (after a room or a move frame)."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while self.room is None or not predicate(self.room):
+            while (await self.next_frame(timeout=max(0.01, end - loop.time())))["type"] not in ("room", "move"):
+                pass
+        return self.room
 
     async def error(self, timeout: float = 10) -> dict[str, Any]:
         return await self.wait("error", timeout=timeout)
@@ -88,7 +105,9 @@ class Client:
         await self.send(type="drop", peg=peg, ply=self.room["game"]["ply"])
 
     async def close(self) -> None:
-        await self.comm.disconnect()
+        # The consumer closes its connection in the database as it leaves: give it time on a busy
+        # machine (the communicator's default second cancels it half-way).
+        await self.comm.disconnect(timeout=10)
 
 
 make_player_async = database_sync_to_async(make_player)

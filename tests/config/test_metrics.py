@@ -20,6 +20,7 @@ from games.engine import Peg
 from games.services import game_play
 from lobby import events
 from lobby.play import game_drop, game_start
+from lobby.selectors import room_snapshot
 from lobby.services import room_close, room_create, room_sit
 from players.services import player_create
 from tests.lobby.test_timers import run_due, setup_game
@@ -209,7 +210,8 @@ def test_a_failed_channel_layer_send_is_counted():
     channel_layers.backends.clear()
     try:
         with override_settings(CHANNEL_LAYERS=broken):
-            events.send_room_snapshot(code)  # logs and carries on: a broadcast never undoes a change
+            # logs and carries on: a broadcast never undoes a change
+            events.send(code, {"type": "room.snapshot", "snapshot": room_snapshot(code)})
     finally:
         channel_layers.backends.clear()
     assert value("fourinarow_channel_layer_send_failures_total") - before == 1

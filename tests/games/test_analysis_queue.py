@@ -22,7 +22,7 @@ from games.services import (
 )
 from lobby import scheduler
 from lobby.play import game_drop, game_resign, game_start
-from lobby.services import connection_open, room_close, room_create
+from lobby.services import connection_open, process_register, room_close, room_create
 from players.services import player_create
 from tests.games.analysiskit import BLUNDER_GAME, T0, at, two_player_game
 from tests.records import DRAWN_RECORD
@@ -135,7 +135,8 @@ def test_a_game_finished_before_analyses_existed_is_queued_when_asked():
 def _solo_game_against_the_cpu():
     ann = player_create(name="Solo", now=T0)
     room = room_create(host=ann, rules={"cpu_level": 2}, now=T0)
-    connection_open(code=room.code, channel_name="chan-solo", player=ann, now=T0)
+    process_register(process="solo-process", now=T0)
+    connection_open(code=room.code, channel_name="chan-solo", player=ann, process="solo-process", now=T0)
     game = game_start(code=room.code, player=ann, now=T0)
     assert game.red_seat == 1 and game.yellow_cpu
     return room.code, ann, game

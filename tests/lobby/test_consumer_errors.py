@@ -8,18 +8,16 @@ does); everything else is the real ASGI application on the real test database.
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.db import OperationalError
-from django.utils import timezone
 
 from config.asgi import application
 from config.logformat import TextFormatter
 from games.models import Move
-from lobby import chat, consumers, play, scheduling
+from lobby import chat, consumers, play, presence, scheduling
 from lobby import services as lobby_services
 from lobby.models import Connection
 from tests.roomkit import Client, at_ply, make_player_async, make_room_async, seated_pair
@@ -70,8 +68,9 @@ async def test_a_drop_that_fails_inside_its_transaction_is_answered_and_rolled_b
     await a.send(type="start")
     await a.wait_room(at_ply(0))
     version = a.room["version"]
-    # The move's row is written, then rescheduling the game fails: the whole transaction must go.
-    monkeypatch.setattr(scheduling, "reschedule", failing)
+    # The move row is written, then working out the game's next due time fails: the whole transaction
+    # must go (the version bump with it).
+    monkeypatch.setattr(scheduling, "due_at", failing)
     await a.drop("b2")
     error = await a.error()
     assert error["code"] == "server_error" and error["message"]
@@ -102,6 +101,7 @@ async def test_a_drop_that_fails_inside_its_transaction_is_answered_and_rolled_b
         ({"type": "resign"}, play, "game_resign"),
         ({"type": "again"}, play, "game_again"),
         ({"type": "say", "chat": "players", "text": "hello"}, chat, "chat_say"),
+        ({"type": "sync"}, consumers, "room_snapshot"),
     ],
 )
 async def test_every_frame_type_is_answered_with_server_error_when_its_service_fails(frame, module, name,
@@ -171,7 +171,7 @@ async def test_recording_a_closed_socket_is_retried_and_the_seat_disconnects(mon
     await a.close()
 
 
-async def test_a_close_that_cannot_be_recorded_is_left_to_the_sweep(monkeypatch, logged, settings):
+async def test_a_close_that_cannot_be_recorded_is_left_to_the_presence_loop(monkeypatch, logged):
     monkeypatch.setattr(consumers, "RECORD_CLOSE_RETRY_DELAYS", (0.01, 0.01), raising=False)
     code, a, b = await seated_pair()
     monkeypatch.setattr(lobby_services, "connection_close", failing)
@@ -180,14 +180,13 @@ async def test_a_close_that_cannot_be_recorded_is_left_to_the_sweep(monkeypatch,
     assert [line.split(" lobby.consumers ")[1].split(";")[0] for line in lines] == [
         f"could not record the closed socket (attempt {n} of 3" for n in (1, 2, 3)
     ]
-    assert "(attempt 3 of 3; the sweep will)" in lines[-1] and all(is_line_about(line, code) for line in lines)
+    assert "(attempt 3 of 3; the presence loop will)" in lines[-1] and all(is_line_about(line, code) for line in lines)
     monkeypatch.undo()
     bob = b.room["you"]["player"]
     assert await database_sync_to_async(Connection.objects.filter(room__code=code, player_id=bob).count)() == 1
-    # Time passes: Bob's dead connection stays silent past the ping timeout, and the sweep closes it.
-    silent_since = timezone.now() - timedelta(seconds=settings.PING_TIMEOUT_SECONDS + 1)
-    await database_sync_to_async(Connection.objects.filter(player_id=bob).update)(last_seen_at=silent_since)
-    assert await database_sync_to_async(lobby_services.connections_sweep)(now=timezone.now()) == 1
+    # The presence loop's next sweep (every few seconds) records the close: Bob's seat disconnects.
+    await presence.of_this_loop().close_unclosed()
+    assert await database_sync_to_async(Connection.objects.filter(room__code=code, player_id=bob).count)() == 0
     room = await a.wait_room(lambda r: not r["seats"][1]["connected"])
     assert room["seats"][0]["connected"] is True
     await a.close()

@@ -10,7 +10,15 @@ from django.test import Client
 from common.errors import Refused
 from lobby.listings import LIVE_IDLE, live_games, open_rooms
 from lobby.play import game_drop, game_resign, game_start
-from lobby.services import connection_open, room_create, room_set_rules, room_sit, rooms_close_idle
+from lobby.services import (
+    connection_close,
+    connection_open,
+    process_register,
+    room_create,
+    room_set_rules,
+    room_sit,
+    rooms_close_idle,
+)
 from players.models import Player
 from players.services import player_create
 from ratings.models import PlayerRating
@@ -67,7 +75,8 @@ def test_an_open_room_is_listed_only_while_someone_could_join_and_play():
     hana = person("Hana", 1650)
     code = room_create(host=hana, rules={"open": True}, now=T0).code
     assert open_rooms(now=T0) == []  # the host is not there
-    connection_open(code=code, channel_name="hana-tab", player=hana, now=T0)
+    process_register(process="p1", now=T0)
+    connection_open(code=code, channel_name="hana-tab", player=hana, process="p1", now=T0)
     [listed] = open_rooms(now=T0)
     assert listed == {
         "code": code,
@@ -86,6 +95,8 @@ def test_an_open_room_is_listed_only_while_someone_could_join_and_play():
     assert open_rooms(now=later) == []
     room_set_rules(code=code, player=hana, changes={"open": True}, now=later)
     assert open_rooms(now=later)[0]["since"] == "2026-12-01T12:00:20.000Z"  # waiting since it reopened
+    connection_close(channel_name="hana-tab", now=later)  # the host's last tab closes
+    assert open_rooms(now=later) == []
 
 
 def test_the_open_rule_is_validated_like_the_others():

@@ -17,7 +17,9 @@ from lobby.play import game_cpu_move, game_drop, game_due_job, game_start
 from lobby.services import (
     connection_close,
     connection_open,
-    connections_sweep,
+    process_beat,
+    process_register,
+    processes_sweep,
     room_create,
     room_sit,
 )
@@ -27,11 +29,12 @@ pytestmark = pytest.mark.django_db
 
 T0 = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 LEASE = timedelta(seconds=15)
+PROCESS = "test-process"
 
 
 @pytest.fixture(autouse=True)
 def _connections_stay_alive(settings):
-    """These tests jump the clock by minutes without pings; only the sweep test lets connections lapse."""
+    """These tests jump the clock by minutes without heartbeats; only the sweep tests let them lapse."""
     settings.PING_TIMEOUT_SECONDS = 10**6
 
 
@@ -59,8 +62,9 @@ def setup_game(*, turn_seconds=None, solo=False, connect=(1, 2)):
     if not solo:
         room_sit(code=room.code, player=bob, now=T0)
     players = {1: ann, 2: bob}
+    process_register(process=PROCESS, now=T0)
     for seat in connect:
-        connection_open(code=room.code, channel_name=f"chan-{seat}", player=players[seat], now=T0)
+        connection_open(code=room.code, channel_name=f"chan-{seat}", player=players[seat], process=PROCESS, now=T0)
     game = game_start(code=room.code, player=ann, now=T0)
     return room.code, players, game
 
@@ -147,7 +151,7 @@ def test_reclaim_during_a_stand_in_computation_discards_its_move(settings):
     [game_id] = games_claim_due(now=at(5), lease=LEASE)
     job = game_due_job(game_id=game_id, now=at(5))
     assert job is not None and seat(code, 1).away
-    connection_open(code=code, channel_name="chan-1b", player=players[1], now=at(5.5))  # Ann is back
+    connection_open(code=code, channel_name="chan-1b", player=players[1], process=PROCESS, now=at(5.5))  # Ann is back
     assert not seat(code, 1).away
     assert game_cpu_move(job=job, peg="a1", now=at(6)) is False
     assert moves(game) == []
@@ -171,18 +175,23 @@ def test_nothing_moves_while_nobody_is_there(settings):
     connection_close(channel_name="chan-1", now=at(1))
     connection_close(channel_name="chan-2", now=at(1))
     assert run_due(at(600)) == []
-    connection_open(code=code, channel_name="chan-2b", player=players[2], now=at(700))
+    connection_open(code=code, channel_name="chan-2b", player=players[2], process=PROCESS, now=at(700))
     # Bob is back; Ann's grace (from her turn's start, long past) has run out: the CPU stands in now
     assert run_due(at(700)) == [(0, 1, "away")]
 
 
-def test_silent_connections_are_swept_after_the_ping_timeout(settings):
+def test_a_dead_processs_connections_are_swept_once_its_heartbeat_lapses(settings):
     settings.PING_TIMEOUT_SECONDS = 30
     settings.DISCONNECT_GRACE_SECONDS = 10
     code, players, game = setup_game()
-    assert connections_sweep(now=at(29)) == 0
-    assert connections_sweep(now=at(31)) == 2  # neither pinged: a dead server process, say
-    assert seat(code, 1).disconnected_at == at(31)
+    assert process_beat(process=PROCESS, now=at(10))
+    assert processes_sweep(now=at(39)) == 0  # beat at 10: live until 40
+    assert seat(code, 1).disconnected_at is None
+    assert processes_sweep(now=at(41)) == 1  # no beat since: a dead server process; its one room is swept
+    assert seat(code, 1).disconnected_at == at(41) and seat(code, 2).disconnected_at == at(41)
+    assert processes_sweep(now=at(42)) == 0  # nothing left to sweep
+    game.refresh_from_db()
+    assert game.due_at is None  # nobody is there: the game waits
 
 
 def test_a_due_game_is_leased_to_one_process_at_a_time():
@@ -192,16 +201,20 @@ def test_a_due_game_is_leased_to_one_process_at_a_time():
     assert games_claim_due(now=at(46), lease=LEASE) == [str(game.id)]  # the lease lapsed: retry
 
 
-def test_a_swept_connection_that_speaks_again_is_connected_again(settings):
-    from lobby.services import connection_seen
-
+def test_a_swept_process_that_wakes_up_registers_again_and_its_seat_is_connected_again(settings):
     settings.PING_TIMEOUT_SECONDS = 30
-    code, players, game = setup_game()
-    connection_seen(code=code, channel_name="chan-1", player=players[1], now=at(20))
-    assert connections_sweep(now=at(40)) == 1  # Bob's was silent
-    assert seat(code, 2).disconnected_at == at(40)
-    connection_seen(code=code, channel_name="chan-2", player=players[2], now=at(41))
+    code, players, game = setup_game(connect=(1,))
+    process_register(process="stalled", now=T0)
+    connection_open(code=code, channel_name="chan-2", player=players[2], process="stalled", now=T0)
+    assert process_beat(process=PROCESS, now=at(20))
+    assert processes_sweep(now=at(40)) == 1  # the stalled process's one room
+    assert seat(code, 2).disconnected_at == at(40) and seat(code, 1).disconnected_at is None
+    # It wakes up: its heartbeat finds it was swept, so it registers anew and opens its sockets again.
+    assert not process_beat(process="stalled", now=at(41))
+    process_register(process="stalled-2", now=at(41))
+    connection_open(code=code, channel_name="chan-2", player=players[2], process="stalled-2", now=at(41))
     assert seat(code, 2).disconnected_at is None
+    assert processes_sweep(now=at(42)) == 0
 
 
 def test_next_due_names_the_earliest_unleased_deadline():

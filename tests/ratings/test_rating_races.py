@@ -57,7 +57,7 @@ def test_a_timeout_racing_a_drop_is_rated_once():
     for _ in range(ROUNDS):
         table = make_table(turn_seconds=30)
         for player in (table.ann, table.bob):
-            connection_open(code=table.code, channel_name=f"chan-{player.pk}", player=player, now=at())
+            connection_open(code=table.code, channel_name=f"chan-{player.pk}", player=player, process="p", now=at())
         game = table.play(table.start(now=at()), SIX_PLIES, now=at())
         red, _yellow = table.red_and_yellow(game)
         late = at(60)  # red's turn started at 5 s and ran out at 35 s
