@@ -145,11 +145,21 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 DB_THREADS = int(os.environ.get("DB_THREADS", "4" if DATABASE_URL else "1"))
 
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+# Messages a process's channel-layer inbox holds before the layer drops new ones (see below).
+CHANNEL_CAPACITY = int(os.environ.get("CHANNEL_CAPACITY", "100000"))
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNEL_PREFIX", "asgi")},
+            "CONFIG": {
+                "hosts": [REDIS_URL],
+                "prefix": os.environ.get("CHANNEL_PREFIX", "asgi"),
+                # channels-redis keeps every socket's messages of one process in one Redis inbox, and
+                # its capacity (100 by default) counts that inbox: past it, messages are dropped. A
+                # process holding thousands of sockets gets a burst of more than 100 at once (a move
+                # reaches every socket of its room), so the limit is per process, not per socket.
+                "capacity": CHANNEL_CAPACITY,
+            },
         }
     }
     # Shared by every process: login attempt limits hold across them.

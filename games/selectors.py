@@ -9,6 +9,7 @@ from typing import Any
 from django.db.models import Q
 
 from common.iso import iso
+from common.rows import Rows
 from games.engine import Position
 from games.models import AnalysisStatus, Game, GameAnalysis, GameStatus, Move
 from players.models import Player
@@ -22,9 +23,21 @@ def game_get(game_id: object) -> Game | None:
     return Game.objects.filter(pk=game_id).first()
 
 
+_GAMES = Rows(Game)
+
+
 def room_latest_game(room_id: object) -> Game | None:
-    """The last game started in a room (being played or finished), or None before the first."""
-    return Game.objects.filter(room_id=room_id).order_by("-number").first()
+    """The last game started in a room (being played or finished), or None before the first.
+
+    On every move's path: SQL written once (:mod:`common.rows`), not a queryset compiled each time.
+    """
+    games = _GAMES
+    sql = (f"SELECT {games.columns('g')} FROM {games.quoted(games.table)} g WHERE g.{games.quoted('room_id')} = %s "
+           f"ORDER BY g.{games.quoted('number')} DESC LIMIT 1")
+    with games.connection.cursor() as cursor:
+        cursor.execute(sql, [room_id])
+        row = cursor.fetchone()
+    return None if row is None else games.load(row)
 
 
 def game_pegs(game: Game) -> list[str]:

@@ -18,6 +18,7 @@ from django.db.models import Min, Q
 
 from common import metrics
 from common.errors import Refused
+from common.rows import Rows
 from games.engine import EngineError, Peg, Position
 from games.engine.analyse import ANALYSIS_VERSION
 from games.models import AnalysisStatus, EndReason, Game, GameAnalysis, GameStatus, Move
@@ -79,6 +80,10 @@ class Played:
 
 # The fields a move changes on a game still being played: written in one UPDATE.
 _MOVE_FIELDS = ["ply", "record", "lease_until", "turn_started_at", "deadline", "due_at"]
+# A move's row, and the game row it changes, on every move's path: SQL written once (common.rows).
+_MOVE_COLUMNS = ["game_id", "ply", "peg", "seat", "cpu", "cpu_reason", "played_at"]
+_MOVES = Rows(Move)
+_GAMES = Rows(Game)
 
 
 def game_play(
@@ -101,10 +106,10 @@ def game_play(
         after = game_position(game).play(peg)
     except EngineError as exc:
         raise Refused(exc.code, exc.message) from None
-    Move.objects.create(
-        game=game, ply=game.ply, peg=str(peg), seat=seat, cpu=bool(cpu_reason), cpu_reason=cpu_reason,
-        played_at=now,
-    )
+    move = Move(game=game, ply=game.ply, peg=str(peg), seat=seat, cpu=bool(cpu_reason), cpu_reason=cpu_reason,
+                played_at=now)
+    with _MOVES.connection.cursor() as cursor:  # SQL written once (common.rows): this is every move's path
+        cursor.execute(_MOVES.insert_sql(_MOVE_COLUMNS), _MOVES.params(move, _MOVE_COLUMNS))
     counter = metrics.MOVES.labels(kind=MOVE_KINDS[cpu_reason])
     transaction.on_commit(counter.inc)  # counted once applied: a rolled-back move is not a move
     game.ply += 1
@@ -115,7 +120,8 @@ def game_play(
         game.turn_started_at = now
         game.deadline = turn_deadline(game.turn_seconds, now)
         game.due_at = schedule(game) if schedule is not None else game.due_at
-        game.save(update_fields=_MOVE_FIELDS)
+        with _GAMES.connection.cursor() as cursor:
+            cursor.execute(_GAMES.update_sql(_MOVE_FIELDS), _GAMES.update_params(game, _MOVE_FIELDS))
     elif outcome.winner is None:
         game_finish(game, status=GameStatus.DRAWN, reason=EndReason.FULL_BOARD, winner_seat=None, line=None,
                     now=now)

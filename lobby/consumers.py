@@ -21,7 +21,6 @@ import json
 import logging
 from typing import Any
 
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone
 
 from common import logcontext, metrics
@@ -31,6 +30,7 @@ from lobby import chat, events, play, presence, protocol
 from lobby import services as lobby_services
 from lobby.offload import offload
 from lobby.selectors import room_snapshot
+from lobby.websocket import Consumer
 from players.identity import session_player
 from players.models import Player
 
@@ -43,7 +43,7 @@ FRAME_BURST = 40
 RECORD_CLOSE_RETRY_DELAYS = (0.5, 2.0)
 
 
-class RoomConsumer(AsyncWebsocketConsumer):
+class RoomConsumer(Consumer):
     code: str
     player: Player | None
     last_version: int
@@ -337,7 +337,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         return asyncio.get_running_loop().time()
 
 
-class UnknownPathConsumer(AsyncWebsocketConsumer):
+class UnknownPathConsumer(Consumer):
     """Any websocket path without a route (``/ws/``, a room code without its trailing slash): refused
     like an unknown room, with close code 4404, so that nothing raises and the page stops retrying."""
 

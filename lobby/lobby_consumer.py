@@ -15,7 +15,6 @@ from datetime import datetime
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone
 
 from common.ratelimit import TokenBucket
@@ -26,6 +25,7 @@ from lobby.matchmaker import pool_call
 from lobby.pairing import DEFAULT_POLICY, Pool, RatingRange, Seeker, rating_range, waited_seconds
 from lobby.protocol import BadFrame, Ping, error_frame, pong_frame
 from lobby.seeks import CancelOutcome, SeekStatus, max_wait, seek_cancel, seek_enter, seek_leave, seek_replaced
+from lobby.websocket import Consumer
 from players.identity import session_player
 from players.models import Player
 
@@ -33,7 +33,7 @@ from players.models import Player
 SEEK_SILENCE_SECONDS = 15.0
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(Consumer):
     player: Player | None
     seeker: Seeker | None
 

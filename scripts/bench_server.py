@@ -52,6 +52,8 @@ BIN = Path(sys.executable).parent
 PEGS = [f"{row}{column}" for row in "abcd" for column in "1234"]
 LEVELS = 4
 HTTP_TIMEOUT = 30.0
+# The page sends {"type": "ping"} this often (frontend/static/frontend/net.js).
+PING_EVERY = 15.0
 
 
 # --- clients -------------------------------------------------------------------------------------------
@@ -132,6 +134,7 @@ class Socket:
         self.changed = asyncio.Event()
         self.conn: Any = None
         self.reader: asyncio.Task[None] | None = None
+        self.pinger: asyncio.Task[None] | None = None
 
     async def open(self, timeout: float) -> Socket:
         headers = {"Cookie": self.device.cookie_header(), "Origin": self.device.base}
@@ -140,8 +143,18 @@ class Socket:
                                              max_queue=None, ping_interval=None)
         self.close_code = None
         self.reader = asyncio.get_running_loop().create_task(self._read())
+        self.pinger = asyncio.get_running_loop().create_task(self._ping())
         await self.wait(lambda room: True, timeout)
         return self
+
+    async def _ping(self) -> None:
+        """Send the protocol's ping every PING_EVERY seconds, as the page does (the server counts a socket
+        silent for PING_TIMEOUT_SECONDS as gone, and its seat disconnects)."""
+        await asyncio.sleep(random.uniform(0, PING_EVERY))
+        with contextlib.suppress(websockets.ConnectionClosed):
+            while True:
+                await self.conn.send('{"type":"ping"}')
+                await asyncio.sleep(PING_EVERY)
 
     async def _read(self) -> None:
         try:
@@ -189,6 +202,8 @@ class Socket:
                 await self.changed.wait()
 
     async def close(self) -> None:
+        if self.pinger is not None:
+            self.pinger.cancel()
         if self.conn is not None:
             await self.conn.close()
         if self.reader is not None:
