@@ -96,12 +96,12 @@ TEMPLATES = [
 ]
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "").strip()
-# PostgreSQL connections: "pool" (default) uses Django's psycopg pool per process (DB_POOL_SIZE);
-# "persistent" keeps each database thread's connection open (CONN_MAX_AGE=None, with health checks; the
-# DB_THREADS threads of the websockets and the scheduler hold one each, and HTTP requests, one thread
-# each, close theirs as they end: config.asgi); "none" opens one per database call, as before.
-# docs/benchmarks.md compares them: "persistent" did about 1.6x the moves of the pool here.
-DB_CONNECTIONS = os.environ.get("DB_CONNECTIONS", "pool").strip() or "pool"
+# PostgreSQL connections: "persistent" (default) keeps each database thread's connection open
+# (CONN_MAX_AGE=None, with a health check before each use, so a restarted database costs no failed
+# call): the DB_THREADS threads of the websockets and the scheduler hold one each, and HTTP requests, one
+# thread each, close theirs as they end (config.asgi). "pool" uses Django's psycopg pool per process
+# (DB_POOL_SIZE); "none" opens one per database call. docs/benchmarks.md compares them.
+DB_CONNECTIONS = os.environ.get("DB_CONNECTIONS", "persistent").strip() or "persistent"
 if DB_CONNECTIONS not in {"pool", "persistent", "none"}:
     raise ValueError(f"DB_CONNECTIONS must be pool, persistent or none, not {DB_CONNECTIONS!r}")
 if DATABASE_URL:

@@ -47,3 +47,25 @@ async def test_redis_layer_sends_and_receives_between_two_layer_instances():
         await sender.flush()
         await sender.close_pools()
         await receiver.close_pools()
+
+
+@pytest.mark.redis
+async def test_a_busy_process_receives_every_broadcast_sent_before_it_reads(settings):
+    """channels-redis counts its capacity over a whole process's inbox (one entry per message sent to any
+    of its sockets), not per socket: with its default (100), moves in 150 rooms of one process that were
+    not read yet made it drop the last 50."""
+    config = {**settings.CHANNEL_LAYERS["default"]["CONFIG"], "hosts": [os.environ["REDIS_URL"]],
+              "prefix": f"test-{uuid.uuid4().hex[:8]}"}
+    sender, receiver = RedisChannelLayer(**config), RedisChannelLayer(**config)
+    try:
+        sockets = [await receiver.new_channel() for _ in range(150)]
+        for n, channel in enumerate(sockets):
+            await receiver.group_add(f"room-{n}", channel)
+        for n in range(len(sockets)):  # a move in every room before the process reads any
+            await sender.group_send(f"room-{n}", {"type": "room.move", "n": n})
+        received = [await asyncio.wait_for(receiver.receive(channel), 5) for channel in sockets]
+        assert [message["n"] for message in received] == list(range(150))
+    finally:
+        await sender.flush()
+        await sender.close_pools()
+        await receiver.close_pools()
