@@ -111,9 +111,14 @@ class Outbox:
                 await asyncio.gather(*(_send_in_order(layer, code, messages) for code, messages in batch.items()))
 
     async def flush(self) -> None:
-        """Wait until everything put so far has been sent (tests, and a server shutting down)."""
+        """Wait until everything put so far has been sent (a socket leaving, tests, a server shutting down).
+
+        The drain task is shared by every socket of the loop: a waiter that is cancelled (daphne cancels a
+        closed socket's handler that overruns its time) must not cancel it, and with it every room's
+        messages still waiting to be sent.
+        """
         while self.task is not None and not self.task.done():
-            await self.task
+            await asyncio.shield(self.task)
 
 
 async def _send_in_order(layer: Any, code: str, messages: list[dict[str, Any]]) -> None:

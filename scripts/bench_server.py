@@ -322,11 +322,11 @@ class GameDriver:
         loop = asyncio.get_running_loop()
         next_at = loop.time() + self.rng.uniform(0, interval)
         while True:
+            if next_at >= until:  # not one sleep past the window: the rate is counted over the window
+                return
             delay = next_at - loop.time()
             if delay > 0:
                 await asyncio.sleep(delay)
-            if loop.time() >= until:
-                return
             try:
                 await self._move()
             except SocketClosed as exc:
@@ -628,11 +628,11 @@ class EchoPair:
         loop = asyncio.get_running_loop()
         next_at = loop.time() + self.rng.uniform(0, interval)
         while True:
+            if next_at >= until:  # not one sleep past the window: the rate is counted over the window
+                return
             delay = next_at - loop.time()
             if delay > 0:
                 await asyncio.sleep(delay)
-            if loop.time() >= until:
-                return
             mover = self.count % 2
             self.count += 1
             tag = f"{self.index}:{self.count}"
