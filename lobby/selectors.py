@@ -36,7 +36,7 @@ def room_snapshot(code: str, *, now: datetime | None = None, include_closed: boo
     change of a room is written under that lock).
     """
     with transaction.atomic():
-        rooms = Room.objects.select_for_update().filter(code=code)
+        rooms = Room.objects.select_for_update(no_key=True).filter(code=code)
         room = (rooms if include_closed else rooms.filter(closed_at=None)).first()
         if room is None:
             return None

@@ -49,11 +49,15 @@ _ROOMS = Rows(Room)
 def lock_room(code: str) -> Room:
     """The open room with this code, its row locked until the transaction ends.
 
+    The lock is PostgreSQL's ``FOR NO KEY UPDATE``, as an ``UPDATE`` of the row takes: it excludes every
+    other change of the room, but not the key-share lock that a new row referring to the room (a
+    spectator's connection) takes, so a spectator joining never waits for a change of the room.
+
     Raises:
         Refused(no_room): no open room has this code.
     """
     try:
-        return Room.objects.select_for_update().get(code=code, closed_at=None)
+        return Room.objects.select_for_update(no_key=True).get(code=code, closed_at=None)
     except Room.DoesNotExist:
         raise Refused("no_room", f"There is no open room {code}.") from None
 
@@ -180,6 +184,9 @@ def room_sit(*, code: str, player: Player, now: datetime) -> int:
         if mine is not None:
             return mine.number
         playing = scheduling.current_game_playing(room)
+        # Locked after the room's, as a spectator's join locks it: that join and this sit take turns, so
+        # the connection check below sees a socket the player opens at this very moment.
+        list(Player.objects.select_for_update().filter(pk=player.pk).values_list("pk", flat=True))
         for seat in room.seats.select_for_update().order_by("number"):
             if seat.player_id is None and not (seat.cpu and playing is not None):
                 seat.player = player
@@ -253,7 +260,7 @@ def rooms_close_idle(*, now: datetime, idle: timedelta) -> list[str]:
     closed = []
     for code in codes:
         with transaction.atomic():
-            idle_rooms = Room.objects.select_for_update().filter(closed_at=None, last_activity_at__lt=cutoff)
+            idle_rooms = Room.objects.select_for_update(no_key=True).filter(closed_at=None, last_activity_at__lt=cutoff)
             room = idle_rooms.filter(code=code).first()
             if room is None:  # something happened there since the first look
                 continue
@@ -281,27 +288,51 @@ def connection_open(*, code: str, channel_name: str, player: Player | None, proc
     process was swept). A seated player returning takes their seat back at once: connected again, no
     longer away (the room hears ``back``), and the room gets the new snapshot.
 
+    A spectator (anyone without a seat here) changes nothing the room shows but its count, refreshed
+    later: their socket is recorded without the room's lock, so a crowd joining never queues the
+    players' moves (see :func:`_open_as_spectator`).
+
     Raises:
         Refused: no_room (no room has this code), room_closed, banned (the player is banned).
     """
+    if player is None or not Seat.objects.filter(room__code=code, player=player).exists():
+        opened = _open_as_spectator(code=code, channel_name=channel_name, player=player, process=process, now=now)
+        if opened is not None:
+            return opened
+    return _open_seated(code=code, channel_name=channel_name, player=player, process=process, now=now)
+
+
+def _open_as_spectator(*, code: str, channel_name: str, player: Player | None, process: str,
+                       now: datetime) -> Opened | None:
+    """Record a spectator's socket without the room's lock; None when ``player`` turns out to be seated.
+
+    The player's row is locked first, as :func:`room_sit` does after the room's: a sit and this join of
+    the same player take turns, so either the sit sees this connection or this join sees the seat. The
+    snapshot's reads are not under the room's lock: the room row is read first, so what follows is as
+    new as its version or newer, never older, and a move frame a client cannot apply to it (its ply is
+    already there) makes that client ask for the room again.
+    """
+    with transaction.atomic():
+        if player is not None:
+            _refuse_if_banned(player)
+        room = _open_room(code)
+        seats = room_seats(room)
+        if player is not None and any(seat.player_id == player.id for seat in seats):
+            return None  # seated meanwhile: the locked path
+        _record_connection(channel_name=channel_name, room=room, player=player, process=process, now=now)
+        return Opened(snapshot_of(room, game=scheduling.current_game(room), now=now, seats=seats), spectator=True)
+
+
+def _open_seated(*, code: str, channel_name: str, player: Player | None, process: str, now: datetime) -> Opened:
     with transaction.atomic():
         try:
             room = lock_room(code)
         except Refused:
-            if Room.objects.filter(code=code).exists():
-                raise Refused("room_closed", f"Room {code} was closed.") from None
+            _open_room(code)  # says whether the room was closed or never existed
             raise
-        # The player's row stays locked until commit, so a ban committing meanwhile is either seen here
-        # or sees this connection (and closes it).
         if player is not None:
-            banned_at = Player.objects.select_for_update().filter(pk=player.pk).values_list("banned_at", flat=True)
-            if banned_at.first() is not None:
-                log.info("refused a socket of a banned player")  # the socket's context names room and player
-                raise Refused("banned", BANNED_MESSAGE)
-        Connection.objects.update_or_create(
-            channel_name=channel_name,
-            defaults={"room": room, "player": player, "process": process, "opened_at": now},
-        )
+            _refuse_if_banned(player)
+        _record_connection(channel_name=channel_name, room=room, player=player, process=process, now=now)
         seats = room_seats(room)
         seat = next((s for s in seats if player is not None and s.player_id == player.id), None)
         game = scheduling.current_game(room)
@@ -318,6 +349,41 @@ def connection_open(*, code: str, channel_name: str, player: Player | None, proc
         room.last_activity_at = now
         room.save(update_fields=["version", "last_activity_at"])
         return Opened(room_broadcast(room, game=game, now=now, seats=seats), spectator=False)
+
+
+def _open_room(code: str) -> Room:
+    """The open room ``code``, read without a lock.
+
+    Raises:
+        Refused: no_room (no room has this code), room_closed.
+    """
+    room = Room.objects.filter(code=code).first()
+    if room is None:
+        raise Refused("no_room", f"There is no open room {code}.")
+    if room.closed_at is not None:
+        raise Refused("room_closed", f"Room {code} was closed.")
+    return room
+
+
+def _refuse_if_banned(player: Player) -> None:
+    """Lock the player's row until commit, so a ban committing meanwhile is either seen here or sees this
+    connection (and closes it).
+
+    Raises:
+        Refused(banned): the player is banned.
+    """
+    banned_at = Player.objects.select_for_update().filter(pk=player.pk).values_list("banned_at", flat=True)
+    if banned_at.first() is not None:
+        log.info("refused a socket of a banned player")  # the socket's context names room and player
+        raise Refused("banned", BANNED_MESSAGE)
+
+
+def _record_connection(*, channel_name: str, room: Room, player: Player | None, process: str, now: datetime) -> None:
+    """Insert the connection row, or move it here (a socket opening again): one statement."""
+    Connection.objects.bulk_create(
+        [Connection(channel_name=channel_name, room=room, player=player, process=process, opened_at=now)],
+        update_conflicts=True, unique_fields=["channel_name"], update_fields=["room", "player", "process", "opened_at"],
+    )
 
 
 def connection_close(*, channel_name: str, now: datetime) -> bool:
@@ -337,7 +403,7 @@ def _close_connections(code: str, *, now: datetime, channel_name: str | None = N
     ``recount`` the spectator count is refreshed here too; otherwise returns whether it is stale.
     """
     with transaction.atomic():
-        room = Room.objects.select_for_update().filter(code=code).first()
+        room = Room.objects.select_for_update(no_key=True).filter(code=code).first()
         if room is None:
             return False
         rows = Connection.objects.filter(room=room)
@@ -385,7 +451,7 @@ def room_refresh_spectators(*, code: str, now: datetime) -> bool:
     a second per room; returns whether the count changed.
     """
     with transaction.atomic():
-        room = Room.objects.select_for_update().filter(code=code, closed_at=None).first()
+        room = Room.objects.select_for_update(no_key=True).filter(code=code, closed_at=None).first()
         if room is None or not _recount(room):
             return False
         room_touch(room, now=now, recount=False)
