@@ -751,6 +751,7 @@ async def idle_cost(server: SpawnedServer, sockets: int, settle: float, measure:
     async def open_one(i: int) -> None:
         url = server.url.replace("http", "ws", 1) + f"/ws/rooms/{codes[i % len(codes)]}/"
         conn = await websockets.connect(url, additional_headers={"Origin": server.url}, open_timeout=30)
+        await asyncio.wait_for(conn.recv(), 30)  # the room: the server has recorded the socket
         conns.append(conn)
 
     gate = asyncio.Semaphore(50)
