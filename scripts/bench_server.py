@@ -748,20 +748,6 @@ async def idle_cost(server: SpawnedServer, sockets: int, settle: float, measure:
     baseline = ((server.cpu_seconds() or 0.0) - cpu_start) / measure
     conns: list[Any] = []
 
-    async def open_one(i: int) -> None:
-        url = server.url.replace("http", "ws", 1) + f"/ws/rooms/{codes[i % len(codes)]}/"
-        conn = await websockets.connect(url, additional_headers={"Origin": server.url}, open_timeout=30)
-        await asyncio.wait_for(conn.recv(), 30)  # the room: the server has recorded the socket
-        conns.append(conn)
-
-    gate = asyncio.Semaphore(50)
-
-    async def gated(i: int) -> None:
-        async with gate:
-            await open_one(i)
-
-    await asyncio.gather(*(gated(i) for i in range(sockets)))
-
     async def ping_forever(conn: Any, offset: float) -> None:
         await asyncio.sleep(offset)
         with contextlib.suppress(websockets.ConnectionClosed):
@@ -774,8 +760,26 @@ async def idle_cost(server: SpawnedServer, sockets: int, settle: float, measure:
             async for _ in conn:
                 pass
 
-    tasks = [asyncio.get_running_loop().create_task(ping_forever(c, random.uniform(0, 15))) for c in conns]
-    tasks += [asyncio.get_running_loop().create_task(drain(c)) for c in conns]
+    async def open_one(i: int) -> None:
+        url = server.url.replace("http", "ws", 1) + f"/ws/rooms/{codes[i % len(codes)]}/"
+        # As a browser: no websocket-level keepalive of the client's own, the protocol's ping from the start
+        # (a socket silent for PING_TIMEOUT_SECONDS while the others open would count as gone, and reopen).
+        conn = await websockets.connect(url, additional_headers={"Origin": server.url}, open_timeout=30,
+                                        ping_interval=None)
+        await asyncio.wait_for(conn.recv(), 30)  # the room: the server has recorded the socket
+        conns.append(conn)
+        tasks.append(asyncio.get_running_loop().create_task(ping_forever(conn, random.uniform(0, 15))))
+        tasks.append(asyncio.get_running_loop().create_task(drain(conn)))
+
+    gate = asyncio.Semaphore(50)
+    tasks: list[asyncio.Task[None]] = []
+
+    async def gated(i: int) -> None:
+        async with gate:
+            await open_one(i)
+
+    await asyncio.gather(*(gated(i) for i in range(sockets)))
+
     await asyncio.sleep(settle)
     cpu_before, rss_after = server.cpu_seconds() or 0.0, server.rss_bytes() or 0
     await asyncio.sleep(measure)
