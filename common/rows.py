@@ -31,6 +31,7 @@ class Rows(Generic[M]):
         self.width = len(self.fields)
         self._by_name = {field.attname: field for field in self.fields}
         self._converters: list[list[Converter]] | None = None
+        self._statements: dict[object, str] = {}
 
     @property
     def connection(self) -> Any:
@@ -73,13 +74,33 @@ class Rows(Generic[M]):
         """The parameters of :meth:`update_sql` for ``instance``: its values of these fields, then its key."""
         return [*self.params(instance, attnames), self.prep(self.model._meta.pk.attname, instance.pk)]
 
+    def statement(self, key: object, build: Callable[[], str]) -> str:
+        """The SQL ``build`` returns, built on first use under ``key`` and kept: a hot path's statement
+        costs its text once per process, not once per call."""
+        sql = self._statements.get(key)
+        if sql is None:
+            sql = self._statements[key] = build()
+        return sql
+
+    def execute(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+        """Run ``sql``; the rows it returns (none for a write without ``RETURNING``)."""
+        with self.connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return list(cursor.fetchall()) if cursor.description is not None else []
+
     def insert_sql(self, attnames: Sequence[str]) -> str:
         """``INSERT`` of these fields (the primary key left to the database when it is not among them)."""
+        return self.statement(("insert", *attnames), lambda: self._insert_sql(attnames))
+
+    def _insert_sql(self, attnames: Sequence[str]) -> str:
         columns = ", ".join(self.quoted(self._by_name[name].column) for name in attnames)
         return f"INSERT INTO {self.quoted(self.table)} ({columns}) VALUES ({', '.join(['%s'] * len(attnames))})"
 
     def update_sql(self, attnames: Sequence[str]) -> str:
         """``UPDATE`` of these fields of the row whose primary key is the last parameter."""
+        return self.statement(("update", *attnames), lambda: self._update_sql(attnames))
+
+    def _update_sql(self, attnames: Sequence[str]) -> str:
         sets = ", ".join(f"{self.quoted(self._by_name[name].column)} = %s" for name in attnames)
         pk = self.quoted(self.model._meta.pk.column)
         return f"UPDATE {self.quoted(self.table)} SET {sets} WHERE {pk} = %s"

@@ -32,12 +32,11 @@ def room_latest_game(room_id: object) -> Game | None:
     On every move's path: SQL written once (:mod:`common.rows`), not a queryset compiled each time.
     """
     games = _GAMES
-    sql = (f"SELECT {games.columns('g')} FROM {games.quoted(games.table)} g WHERE g.{games.quoted('room_id')} = %s "
-           f"ORDER BY g.{games.quoted('number')} DESC LIMIT 1")
-    with games.connection.cursor() as cursor:
-        cursor.execute(sql, [room_id])
-        row = cursor.fetchone()
-    return None if row is None else games.load(row)
+    sql = games.statement("latest", lambda: (
+        f"SELECT {games.columns('g')} FROM {games.quoted(games.table)} g WHERE g.{games.quoted('room_id')} = %s "
+        f"ORDER BY g.{games.quoted('number')} DESC LIMIT 1"))
+    rows = games.execute(sql, [room_id])
+    return games.load(rows[0]) if rows else None
 
 
 def game_pegs(game: Game) -> list[str]:

@@ -108,8 +108,7 @@ def game_play(
         raise Refused(exc.code, exc.message) from None
     move = Move(game=game, ply=game.ply, peg=str(peg), seat=seat, cpu=bool(cpu_reason), cpu_reason=cpu_reason,
                 played_at=now)
-    with _MOVES.connection.cursor() as cursor:  # SQL written once (common.rows): this is every move's path
-        cursor.execute(_MOVES.insert_sql(_MOVE_COLUMNS), _MOVES.params(move, _MOVE_COLUMNS))
+    _MOVES.execute(_MOVES.insert_sql(_MOVE_COLUMNS), _MOVES.params(move, _MOVE_COLUMNS))  # every move's path
     counter = metrics.MOVES.labels(kind=MOVE_KINDS[cpu_reason])
     transaction.on_commit(counter.inc)  # counted once applied: a rolled-back move is not a move
     game.ply += 1
@@ -120,8 +119,7 @@ def game_play(
         game.turn_started_at = now
         game.deadline = turn_deadline(game.turn_seconds, now)
         game.due_at = schedule(game) if schedule is not None else game.due_at
-        with _GAMES.connection.cursor() as cursor:
-            cursor.execute(_GAMES.update_sql(_MOVE_FIELDS), _GAMES.update_params(game, _MOVE_FIELDS))
+        _GAMES.execute(_GAMES.update_sql(_MOVE_FIELDS), _GAMES.update_params(game, _MOVE_FIELDS))
     elif outcome.winner is None:
         game_finish(game, status=GameStatus.DRAWN, reason=EndReason.FULL_BOARD, winner_seat=None, line=None,
                     now=now)

@@ -76,12 +76,11 @@ def room_seats(room: Room) -> list[Seat]:
     On every move's path: SQL written once (:mod:`common.rows`), not a queryset compiled each time.
     """
     seats, players = _SEATS, _PLAYERS
-    sql = (f"SELECT {seats.columns('s')}, {players.columns('p')} FROM {seats.quoted(seats.table)} s "
-           f"LEFT JOIN {players.quoted(players.table)} p ON p.{players.quoted('id')} = s.{seats.quoted('player_id')} "
-           f"WHERE s.{seats.quoted('room_id')} = %s ORDER BY s.{seats.quoted('number')}")
-    with seats.connection.cursor() as cursor:
-        cursor.execute(sql, [room.pk])
-        rows = cursor.fetchall()
+    sql = seats.statement("with players", lambda: (
+        f"SELECT {seats.columns('s')}, {players.columns('p')} FROM {seats.quoted(seats.table)} s "
+        f"LEFT JOIN {players.quoted(players.table)} p ON p.{players.quoted('id')} = s.{seats.quoted('player_id')} "
+        f"WHERE s.{seats.quoted('room_id')} = %s ORDER BY s.{seats.quoted('number')}"))
+    rows = seats.execute(sql, [room.pk])
     found = []
     for row in rows:
         seat = seats.load(row)

@@ -73,17 +73,14 @@ def lock_room_for_change(code: str, *, now: datetime) -> Room:
         Refused(no_room): no open room has this code.
     """
     rooms = _ROOMS
-    with rooms.connection.cursor() as cursor:  # SQL written once (common.rows): this is every move's path
-        cursor.execute(
-            f"UPDATE {rooms.quoted(rooms.table)} SET {rooms.quoted('version')} = {rooms.quoted('version')} + 1, "
-            f"{rooms.quoted('last_activity_at')} = %s WHERE {rooms.quoted('code')} = %s "
-            f"AND {rooms.quoted('closed_at')} IS NULL RETURNING {rooms.columns(rooms.quoted(rooms.table))}",
-            [rooms.prep("last_activity_at", now), code],
-        )
-        row = cursor.fetchone()
-    if row is None:
+    sql = rooms.statement("lock for change", lambda: (
+        f"UPDATE {rooms.quoted(rooms.table)} SET {rooms.quoted('version')} = {rooms.quoted('version')} + 1, "
+        f"{rooms.quoted('last_activity_at')} = %s WHERE {rooms.quoted('code')} = %s "
+        f"AND {rooms.quoted('closed_at')} IS NULL RETURNING {rooms.columns(rooms.quoted(rooms.table))}"))
+    found = rooms.execute(sql, [rooms.prep("last_activity_at", now), code])
+    if not found:
         raise Refused("no_room", f"There is no open room {code}.")
-    return rooms.load(row)
+    return rooms.load(found[0])
 
 
 def room_code(room_id: object) -> str:

@@ -284,6 +284,19 @@ def _game_of(room: dict[str, Any]) -> dict[str, Any] | None:
     return game
 
 
+async def paced(step: Callable[[], Awaitable[None]], until: float, interval: float, rng: random.Random) -> None:
+    """Run ``step`` every ``interval`` seconds (0: back to back) from a random offset until loop time
+    ``until``; a step that overruns its slot delays the next one rather than piling them up."""
+    loop = asyncio.get_running_loop()
+    next_at = loop.time() + rng.uniform(0, interval)
+    while next_at < until:  # not one sleep past the window: the rate is counted over the window
+        delay = next_at - loop.time()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        await step()
+        next_at = max(next_at + interval, loop.time())
+
+
 class GameDriver:
     """Two devices in one room playing random legal moves, one every ``interval`` seconds."""
 
@@ -319,26 +332,20 @@ class GameDriver:
 
     async def play(self, until: float, interval: float) -> None:
         """Move every ``interval`` seconds until loop time ``until``; failures are counted, play goes on."""
-        loop = asyncio.get_running_loop()
-        next_at = loop.time() + self.rng.uniform(0, interval)
-        while True:
-            if next_at >= until:  # not one sleep past the window: the rate is counted over the window
-                return
-            delay = next_at - loop.time()
-            if delay > 0:
-                await asyncio.sleep(delay)
-            try:
-                await self._move()
-            except SocketClosed as exc:
-                self.stats.error(f"socket closed {exc}")
-                await self._reopen()
-            except TimeoutError:
-                self.stats.error("move lost (no room frame)")
-                await self._reopen()
-            except Exception as exc:  # keep loading; the table shows what went wrong
-                self.stats.error(f"client {type(exc).__name__}")
-                await self._reopen()
-            next_at = max(next_at + interval, loop.time())
+        await paced(self._move_counted, until, interval, self.rng)
+
+    async def _move_counted(self) -> None:
+        try:
+            await self._move()
+        except SocketClosed as exc:
+            self.stats.error(f"socket closed {exc}")
+            await self._reopen()
+        except TimeoutError:
+            self.stats.error("move lost (no room frame)")
+            await self._reopen()
+        except Exception as exc:  # keep loading; the table shows what went wrong
+            self.stats.error(f"client {type(exc).__name__}")
+            await self._reopen()
 
     def _newest_room(self) -> dict[str, Any] | None:
         """The newest room either player's socket has seen (the other may not have the last move yet)."""
@@ -625,28 +632,23 @@ class EchoPair:
                 queue.put_nowait(json.loads(raw)["n"])
 
     async def play(self, until: float, interval: float) -> None:
+        await paced(self._echo, until, interval, self.rng)
+
+    async def _echo(self) -> None:
         loop = asyncio.get_running_loop()
-        next_at = loop.time() + self.rng.uniform(0, interval)
-        while True:
-            if next_at >= until:  # not one sleep past the window: the rate is counted over the window
-                return
-            delay = next_at - loop.time()
-            if delay > 0:
-                await asyncio.sleep(delay)
-            mover = self.count % 2
-            self.count += 1
-            tag = f"{self.index}:{self.count}"
-            sent = loop.time()
-            try:
-                await self.conns[mover].send(json.dumps({"type": "drop", "peg": "a1", "n": tag}))
-                async with asyncio.timeout(self.timeout):
-                    while await self.seen[mover].get() != tag:
-                        pass
-                done = loop.time()
-                self.stats.round_trips.append((done, done - sent))
-            except Exception as exc:
-                self.stats.error(f"echo {type(exc).__name__}")
-            next_at = max(next_at + interval, loop.time())
+        mover = self.count % 2
+        self.count += 1
+        tag = f"{self.index}:{self.count}"
+        sent = loop.time()
+        try:
+            await self.conns[mover].send(json.dumps({"type": "drop", "peg": "a1", "n": tag}))
+            async with asyncio.timeout(self.timeout):
+                while await self.seen[mover].get() != tag:
+                    pass
+            done = loop.time()
+            self.stats.round_trips.append((done, done - sent))
+        except Exception as exc:
+            self.stats.error(f"echo {type(exc).__name__}")
 
     async def close(self) -> None:
         for conn in self.conns:
