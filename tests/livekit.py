@@ -25,7 +25,7 @@ from typing import Any
 
 import websockets
 
-from lobby.protocol import apply_move
+from lobby.protocol.room import apply_move
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent

@@ -19,7 +19,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from lobby.pairing import DEFAULT_POLICY
+from lobby.pairing.matching import DEFAULT_POLICY
 from tests.livekit import Device, LiveServer, WsClient, postgres_database, server_env
 from tests.livelobby import LiveLobby
 
