@@ -15,6 +15,7 @@ Modules:
   database  a throwaway PostgreSQL database per run, or a migrated SQLite file
   device    ``Device``: a browser-like HTTP client (cookies, CSRF)
   room      ``RoomSocket``: the room websocket, following the room as the page does
+  djangoready  sets Django up in a script, while the wire format still needs it (a bridge; see there)
   lobby     ``LobbySocket``: the lobby websocket, as the home page holds it
   bench     the load benchmark (``scripts/bench_server.py`` runs it)
 """
