@@ -1,7 +1,5 @@
-"""A lobby websocket client for real server processes (integration tests and ``scripts/bench_pairing.py``).
-
-It behaves like the home page: the device's cookies, an ``Origin`` header, a ping every few seconds
-while it waits (a silent page's seek is dropped), and every frame kept with the instant it arrived.
+"""The lobby websocket as the home page holds it: the device's cookies, an ``Origin`` header, a ping every
+few seconds while it waits (a silent page's seek is dropped), every frame kept with the instant it arrived.
 """
 
 from __future__ import annotations
@@ -14,13 +12,16 @@ from typing import Any
 
 import websockets
 
-from tests.livekit import Device
+from harness.device import Device
 
 PING_EVERY = 5.0
+OPEN_TIMEOUT = 20.0
+WAIT_TIMEOUT = 30.0
 
 
-class LiveLobby:
-    """One lobby socket; ``log`` holds ``(time.time(), frame)`` for every frame received."""
+class LobbySocket:
+    """One lobby socket of ``device`` on the server at ``server_ws``; ``log`` holds ``(time.time(), frame)``
+    for every frame received."""
 
     def __init__(self, server_ws: str, device: Device, origin: str) -> None:
         self.url = f"{server_ws}/ws/lobby/"
@@ -29,9 +30,10 @@ class LiveLobby:
         self.conn: Any = None
         self.pinger: asyncio.Task[None] | None = None
 
-    async def connect(self) -> LiveLobby:
-        self.conn = await websockets.connect(self.url, additional_headers=self.headers, open_timeout=20)
-        await self.wait("live_games")  # the lists arrive first, then the socket is ready
+    async def connect(self) -> LobbySocket:
+        """Open the socket; return once the lists have arrived (then it is ready), pinging from then on."""
+        self.conn = await websockets.connect(self.url, additional_headers=self.headers, open_timeout=OPEN_TIMEOUT)
+        await self.wait("live_games")
         self.pinger = asyncio.get_running_loop().create_task(self._ping())
         return self
 
@@ -42,12 +44,16 @@ class LiveLobby:
                 await self.send(type="ping")
 
     async def send(self, **frame: Any) -> float:
-        """Send a frame; returns the instant it was sent (``time.time()``)."""
+        """Send a frame; the instant it was sent (``time.time()``)."""
         await self.conn.send(json.dumps(frame))
         return time.time()
 
-    async def wait(self, *kinds: str, timeout: float = 30) -> dict[str, Any]:
-        """The next frame whose type is one of ``kinds`` (every frame before it is kept in ``log``)."""
+    async def wait(self, *kinds: str, timeout: float = WAIT_TIMEOUT) -> dict[str, Any]:
+        """The next frame whose type is one of ``kinds`` (every frame before it is kept in ``log``).
+
+        Raises:
+            TimeoutError: none within ``timeout`` seconds. websockets.ConnectionClosed: the socket closed.
+        """
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         while True:
@@ -58,10 +64,11 @@ class LiveLobby:
                 return frame
 
     def frames(self, kind: str) -> list[dict[str, Any]]:
+        """The frames of type ``kind`` received so far, in order."""
         return [frame for _, frame in self.log if frame["type"] == kind]
 
     async def close(self) -> float:
-        """Close the socket (as closing the page does); returns the instant the close began."""
+        """Close the socket (as closing the page does); the instant the close began."""
         started = time.time()
         if self.pinger is not None:
             self.pinger.cancel()
