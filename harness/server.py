@@ -134,16 +134,32 @@ def terminate(proc: subprocess.Popen[bytes] | None, sig: int = signal.SIGTERM) -
         proc.wait(STOP_TIMEOUT)
 
 
+def command(runner: str, app: str, port: int) -> list[str]:
+    """The command line that serves ``app`` on ``HOST:port`` with ``runner``: ``daphne`` (what the project
+    runs on), ``uvicorn`` (a reference line of the benchmark) or ``python`` (``app`` is a script serving
+    itself, given the host and port)."""
+    if runner == "daphne":
+        return [str(BIN / "daphne"), "-b", HOST, "-p", str(port), app]
+    if runner == "uvicorn":
+        return [str(BIN / "uvicorn"), "--host", HOST, "--port", str(port), "--lifespan", "off",
+                "--log-level", "warning", "--no-access-log", app]
+    if runner == "python":
+        return [str(BIN / "python"), app, HOST, str(port)]
+    raise ValueError(f"unknown runner {runner!r}: daphne, uvicorn or python")
+
+
 class LiveServer:
-    """One daphne process serving ``app`` on a free port of 127.0.0.1, logging to ``log_dir``.
+    """One server process (``runner``: daphne unless told) serving ``app`` on a free port of 127.0.0.1,
+    logging to ``log_dir``.
 
     The caller migrates the database first (``migrate``) and stops the server in a ``finally``.
     """
 
     def __init__(self, env: dict[str, str], *, log_dir: Path, app: str = APP, health: str = HEALTH,
-                 name: str = "daphne") -> None:
+                 name: str = "daphne", runner: str = "daphne") -> None:
         self.env = env
         self.app = app
+        self.runner = runner
         self.health = health
         self.port = free_port()
         self.log_path = log_dir / f"{name}-{self.port}.log"
@@ -165,8 +181,8 @@ class LiveServer:
         """
         with self.log_path.open("ab") as log:
             self.proc = subprocess.Popen(
-                [str(BIN / "daphne"), "-b", HOST, "-p", str(self.port), self.app],
-                cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+                command(self.runner, self.app, self.port), cwd=ROOT, env=self.env, stdout=log,
+                stderr=subprocess.STDOUT,
             )
         wait_healthy(self.http + self.health, self.proc, self.log_path, timeout)
         return self
@@ -212,10 +228,11 @@ class LiveServer:
 
 @contextlib.contextmanager
 def running(env: dict[str, str], count: int, *, log_dir: Path, app: str = APP, health: str = HEALTH,
-            name: str = "daphne") -> Iterator[tuple[LiveServer, ...]]:
+            name: str = "daphne", runner: str = "daphne") -> Iterator[tuple[LiveServer, ...]]:
     """``count`` servers of ``env`` started one after the other (``LiveServer``), all stopped afterwards,
     also when one fails to start. The caller has migrated the database."""
-    servers = tuple(LiveServer(env, log_dir=log_dir, app=app, health=health, name=name) for _ in range(count))
+    servers = tuple(LiveServer(env, log_dir=log_dir, app=app, health=health, name=name, runner=runner)
+                    for _ in range(count))
     try:
         for server in servers:
             server.start()

@@ -1,7 +1,9 @@
 """The baseline: pairs of sockets on the bare Channels echo (``scripts/echo_asgi.py``), timed as moves are.
 
 That is the transport a move costs at the least: one frame in, one group send through the same channel
-layer, one frame out to each member of the pair.
+layer, one frame out to each member of the pair. Two reference lines show where that floor itself stands:
+the same echo served by uvicorn, and a bare ``websockets`` echo without Django or a channel layer
+(``scripts/echo_websockets.py``).
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ from harness.room import ws_base
 
 ECHO_APP = "scripts.echo_asgi:application"
 ECHO_HEALTH = "/"
+# The reference lines beside the daphne echo: (label, runner, app) for harness.server.command.
+REFERENCE_ECHOES = (("echo on uvicorn", "uvicorn", ECHO_APP),
+                    ("bare websockets echo", "python", "scripts/echo_websockets.py"))
 
 
 class EchoPair:

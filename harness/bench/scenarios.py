@@ -72,10 +72,13 @@ async def game_phases(url: str, guest_url: str | None, games: int, phases: list[
     drivers = [GameDriver(i, config, setup_stats) for i in range(games)]
     started = time.monotonic()
     ready = await set_up_all(drivers, config.setup_concurrency, setup_stats)
-    print(f"  {label}: {len(ready)} games set up in {time.monotonic() - started:.0f} s "
+    setup_seconds = time.monotonic() - started
+    print(f"  {label}: {len(ready)} games set up in {setup_seconds:.0f} s "
           f"({sum(setup_stats.errors.values())} failed)", flush=True)
     try:
-        return await play_phases(ready, phases, server_cpu, label)
+        results = await play_phases(ready, phases, server_cpu, label)
+        results[0].setup_seconds = setup_seconds
+        return results
     finally:
         await asyncio.gather(*(d.close() for d in ready))
 
@@ -114,9 +117,10 @@ async def idle_cost(server: LiveServer, sockets: int, settle: float, measure: fl
     return (rss_after - rss_before) * per, cpu_share * per
 
 
-async def spectator_storm(url: str, joins: int, spread: float) -> dict[str, Any]:
+async def spectator_storm(url: str, joins: int, spread: float, server_cpu: CpuReader) -> dict[str, Any]:
     """Two players move every half second while ``joins`` anonymous sockets join their room within
-    ``spread`` seconds; the players' round trips meanwhile, and the frames the room's sockets received."""
+    ``spread`` seconds; the players' round trips meanwhile, the frames the room's sockets received, and
+    the server's CPU seconds from the first join until every socket has joined and the play stopped."""
     stats = Stats()
     driver = GameDriver(0, LoadConfig(url=url, games=1), stats)
     await driver.set_up()
@@ -133,17 +137,20 @@ async def spectator_storm(url: str, joins: int, spread: float) -> dict[str, Any]
             failed += 1
 
     stats.started_at = loop.time()
+    cpu_before = server_cpu()
     storm = asyncio.gather(*(watch(i) for i in range(joins)))
     await driver.play(loop.time() + spread + 5, 0.5)
     await storm
     stats.ended_at = loop.time()
+    cpu_after = server_cpu()
     await asyncio.sleep(2)  # the last coalesced refresh
     sockets = [*watchers, *driver.sockets.values()]
     rtts = [rtt for _, rtt in stats.round_trips]
     result = {"joins": joins, "joined": len(watchers), "failed": failed, "moves": len(rtts),
               "p50": percentile(rtts, 0.5), "p99": percentile(rtts, 0.99),
               "frames": sum(sum(s.frames.values()) for s in sockets),
-              "room_frames": sum(w.frames["room"] for w in watchers), "errors": sum(stats.errors.values())}
+              "room_frames": sum(w.frames["room"] for w in watchers), "errors": sum(stats.errors.values()),
+              "cpu": None if cpu_before is None or cpu_after is None else cpu_after - cpu_before}
     with contextlib.suppress(Exception):
         await asyncio.gather(*(w.close() for w in watchers), return_exceptions=True)
     await driver.close()

@@ -24,6 +24,7 @@ class Stats:
     ended_at: float | None = None
     client_cpu: float = 0.0  # CPU seconds this process used while the games played
     server_cpu: float | None = None  # CPU seconds the spawned servers used meanwhile (None: not known)
+    setup_seconds: float | None = None  # how long setting every game up took (the first phase only)
 
     def error(self, kind: str) -> None:
         self.errors[kind] += 1

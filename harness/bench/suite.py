@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.bench.echo import ECHO_APP, ECHO_HEALTH
+from harness.bench.echo import ECHO_APP, ECHO_HEALTH, REFERENCE_ECHOES
 from harness.bench.report import Row, row_of
 from harness.bench.scenarios import echo_phases, game_phases, idle_cost, spectator_storm
 from harness.bench.stats import CpuReader
@@ -30,6 +30,7 @@ class SuiteSize:
     games: int = 1000  # the paced run of target 1
     paced_rate: float = 100.0
     saturate_games: int = 200
+    two_rate: float = 400.0  # the paced run of two processes
     seconds: float = 20.0
     embedded_games: int = 200
     embedded_rate: float = 200.0
@@ -37,9 +38,9 @@ class SuiteSize:
     storm_joins: int = 300
 
 
-QUICK = SuiteSize(games=100, saturate_games=50, seconds=8.0, embedded_games=50, embedded_rate=50.0,
+QUICK = SuiteSize(games=100, saturate_games=50, two_rate=100.0, seconds=8.0, embedded_games=50, embedded_rate=50.0,
                   idle_sockets=200, storm_joins=60)
-PARTS = ("embedded", "pg1", "pg2", "storm", "idle")
+PARTS = ("embedded", "pg1", "reference", "pg2", "storm", "idle")
 
 
 def bench_env(**overrides: str) -> dict[str, str]:
@@ -76,12 +77,14 @@ def describe(env: dict[str, str]) -> str:
 
 
 @contextlib.contextmanager
-def servers(workdir: Path, env: dict[str, str], count: int, *, echo: bool = False) -> Iterator[tuple[LiveServer, ...]]:
-    """``count`` started servers of ``env`` (the echo baseline with ``echo``), logging into ``workdir``;
-    stopped afterwards. The database is migrated already."""
+def servers(workdir: Path, env: dict[str, str], count: int, *, echo: bool = False, runner: str = "daphne",
+            app: str = ECHO_APP) -> Iterator[tuple[LiveServer, ...]]:
+    """``count`` started servers of ``env`` (an echo with ``echo``: ``app`` run by ``runner``), logging into
+    ``workdir``; stopped afterwards. The database is migrated already."""
     workdir.mkdir(parents=True, exist_ok=True)
     if echo:
-        with running(env, count, log_dir=workdir, app=ECHO_APP, health=ECHO_HEALTH, name="echo") as started:
+        with running(env, count, log_dir=workdir, app=app, health=ECHO_HEALTH, name=f"echo-{runner}",
+                     runner=runner) as started:
             yield started
     else:
         with running(env, count, log_dir=workdir) as started:
@@ -126,39 +129,66 @@ def _embedded(s: SuiteSize, workdir: Path, rows: list[Row]) -> None:
 
 
 def _postgres(s: SuiteSize, workdir: Path, parts: tuple[str, ...], rows: list[Row], extra: dict[str, Any]) -> None:
-    """2. and 3. PostgreSQL + Redis on one process (with the storm) and on two; then idle sockets."""
-    for processes in (1, 2):
-        if f"pg{processes}" not in parts and not (processes == 1 and "storm" in parts):
-            continue
-        label = f"PostgreSQL + Redis, {processes} process{'es' if processes > 1 else ''}"
-        print(f"== {label}", flush=True)
-        with configured_env(workdir) as env, servers(workdir / f"pg{processes}", env, processes) as games, \
-                servers(workdir / f"pg{processes}-echo", env, processes, echo=True) as echoes:
-            other = games[-1].http if processes > 1 else None
-            echo_urls = (echoes[0].http, echoes[-1].http)
-            cpu, echo_cpu = sum_cpu(games), sum_cpu(echoes)
-            if processes == 1 and "storm" in parts:
-                print("== spectator storm", flush=True)
-                extra["storm"] = asyncio.run(spectator_storm(games[0].http, s.storm_joins, 3.0))
-            if f"pg{processes}" not in parts:
-                continue
-            if processes == 1:
-                [e] = asyncio.run(echo_phases(echo_urls, s.games, [(s.paced_rate, s.seconds)], echo_cpu, "echo"))
-                rows.append(row_of(label, f"echo, {s.games} pairs", s.paced_rate, e))
-                [g] = asyncio.run(game_phases(games[0].http, other, s.games, [(s.paced_rate, s.seconds)], cpu,
-                                              "game"))
-                rows.append(row_of(label, f"game, {s.games} games", s.paced_rate, g))
-            e_paced, e_sat = asyncio.run(echo_phases(
-                echo_urls, s.saturate_games, [(s.paced_rate, s.seconds), (0, s.seconds)], echo_cpu, "echo"))
-            rows.append(row_of(label, f"echo, {s.saturate_games} pairs", s.paced_rate, e_paced))
-            rows.append(row_of(label, f"echo, {s.saturate_games} pairs", 0, e_sat))
-            g_paced, g_sat = asyncio.run(game_phases(
-                games[0].http, other, s.saturate_games, [(s.paced_rate, s.seconds), (0, s.seconds)], cpu, "game"))
-            rows.append(row_of(label, f"game, {s.saturate_games} games", s.paced_rate, g_paced))
-            rows.append(row_of(label, f"game, {s.saturate_games} games", 0, g_sat,
-                               f"server-log errors {sum(len(log_errors(x.log_path)) for x in games)}"))
+    """2. and 3. PostgreSQL + Redis on one process (with the storm and the reference echoes) and on two;
+    then idle sockets."""
+    if {"pg1", "storm", "reference"} & set(parts):
+        _one_process(s, workdir, parts, rows, extra)
+    if "pg2" in parts:
+        _two_processes(s, workdir, rows)
     if "idle" in parts:
         print("== idle sockets", flush=True)
         with configured_env(workdir) as env, servers(workdir / "idle", env, 1) as (server,):
             rss, cpu_share = asyncio.run(idle_cost(server, s.idle_sockets, settle=20, measure=30))
             extra["idle"] = {"sockets": s.idle_sockets, "rss_per_1000": rss, "cpu_per_1000": cpu_share}
+
+
+ONE, TWO = "PostgreSQL + Redis, 1 process", "PostgreSQL + Redis, 2 processes"
+
+
+def _one_process(s: SuiteSize, workdir: Path, parts: tuple[str, ...], rows: list[Row], extra: dict[str, Any]) -> None:
+    """One process: the storm, 1,000 games paced, 200 games paced and saturated, each beside the echo."""
+    print(f"== {ONE}", flush=True)
+    with configured_env(workdir) as env, servers(workdir / "pg1", env, 1) as (game,), \
+            servers(workdir / "pg1-echo", env, 1, echo=True) as (echo,):
+        if "storm" in parts:
+            print("== spectator storm", flush=True)
+            extra["storm"] = asyncio.run(spectator_storm(game.http, s.storm_joins, 3.0, game.cpu_seconds))
+        if "pg1" in parts:
+            [e] = asyncio.run(echo_phases((echo.http, echo.http), s.games, [(s.paced_rate, s.seconds)],
+                                          echo.cpu_seconds, "echo"))
+            rows.append(row_of(ONE, f"echo, {s.games} pairs", s.paced_rate, e))
+            [g] = asyncio.run(game_phases(game.http, None, s.games, [(s.paced_rate, s.seconds)], game.cpu_seconds,
+                                          "game"))
+            rows.append(row_of(ONE, f"game, {s.games} games", s.paced_rate, g))
+            _paced_and_saturated(s, (echo,), (game,), s.paced_rate, ONE, rows)
+        if "reference" in parts:
+            for label, runner, app in REFERENCE_ECHOES:
+                with servers(workdir / f"pg1-{runner}", env, 1, echo=True, runner=runner, app=app) as (ref,):
+                    phases = [(s.paced_rate, s.seconds), (0, s.seconds)]
+                    for rate, stats in zip((s.paced_rate, 0), asyncio.run(echo_phases(
+                            (ref.http, ref.http), s.saturate_games, phases, ref.cpu_seconds, label)), strict=True):
+                        rows.append(row_of(ONE, f"{label}, {s.saturate_games} pairs", rate, stats))
+
+
+def _two_processes(s: SuiteSize, workdir: Path, rows: list[Row]) -> None:
+    """Two processes, the two players of each game on different ones: paced at ``two_rate``, saturated."""
+    print(f"== {TWO}", flush=True)
+    with configured_env(workdir) as env, servers(workdir / "pg2", env, 2) as games, \
+            servers(workdir / "pg2-echo", env, 2, echo=True) as echoes:
+        _paced_and_saturated(s, echoes, games, s.two_rate, TWO, rows)
+
+
+def _paced_and_saturated(s: SuiteSize, echoes: tuple[LiveServer, ...], games: tuple[LiveServer, ...], rate: float,
+                         label: str, rows: list[Row]) -> None:
+    """``saturate_games`` echo pairs, then as many games, paced at ``rate`` and then saturated; the players
+    (and the echo's pair) on the first and the last of the servers."""
+    phases = [(rate, s.seconds), (0, s.seconds)]
+    e_paced, e_sat = asyncio.run(echo_phases((echoes[0].http, echoes[-1].http), s.saturate_games, phases,
+                                             sum_cpu(echoes), "echo"))
+    rows.append(row_of(label, f"echo, {s.saturate_games} pairs", rate, e_paced))
+    rows.append(row_of(label, f"echo, {s.saturate_games} pairs", 0, e_sat))
+    other = games[-1].http if len(games) > 1 else None
+    g_paced, g_sat = asyncio.run(game_phases(games[0].http, other, s.saturate_games, phases, sum_cpu(games), "game"))
+    rows.append(row_of(label, f"game, {s.saturate_games} games", rate, g_paced))
+    rows.append(row_of(label, f"game, {s.saturate_games} games", 0, g_sat,
+                       f"server-log errors {sum(len(log_errors(x.log_path)) for x in games)}"))
