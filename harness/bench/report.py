@@ -197,6 +197,8 @@ def result_table(config: LoadConfig, stats: Stats, server_errors: list[str] | No
         ("games restarted", str(stats.games_restarted)),
         ("rooms created beside", str(stats.rooms_created)),
         ("server CPU", "not known" if stats.server_cpu is None else f"{stats.server_cpu / elapsed:.0%} of a core"),
+        ("server CPU per move", "not known" if stats.server_cpu is None or not rtts
+         else f"{stats.server_cpu / len(rtts) * 1000:.2f} ms"),
         ("load generator CPU", f"{stats.client_cpu / elapsed:.0%} of a core"),
         ("client errors", str(sum(stats.errors.values()))),
     ]
