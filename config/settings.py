@@ -254,6 +254,8 @@ METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "").strip()
 # --- game settings ---------------------------------------------------------------------------------
 # Seconds a disconnected seat may stay away on its turn before the CPU stands in.
 DISCONNECT_GRACE_SECONDS = _env_float("DISCONNECT_GRACE_SECONDS", 20.0)
+# The garbage collector's thresholds (``gc.set_threshold``), set once start-up is done (config/asgi.py).
+GC_THRESHOLDS = tuple(int(x) for x in os.environ.get("GC_THRESHOLDS", "50000,20,100").split(","))
 # A connection that has not pinged for this long counts as gone.
 PING_TIMEOUT_SECONDS = _env_float("PING_TIMEOUT_SECONDS", 30.0)
 # Worker processes that compute CPU moves (0 = compute in a thread; tests use that).
