@@ -25,7 +25,7 @@ $(NPM_STAMP): frontend/package.json frontend/package-lock.json
 
 run: deps
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
+	$(BIN)/python -m config.serve -b $(HOST) -p $(PORT) config.asgi:application
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -24,8 +24,8 @@ from lobby.protocol.room import apply_move
 
 OPEN_TIMEOUT = 10.0  # seconds for the websocket handshake
 WAIT_TIMEOUT = 20.0  # seconds for a frame or a room that a test waits for
-# The page sends {"type": "ping"} this often (frontend/static/frontend/net.js).
-PING_EVERY = 15.0
+# The room page sends no ping frame of its own (daphne's websocket pings prove a socket alive, and the
+# websockets library answers them as a browser does); the lobby page still does (harness.lobby).
 
 Room = dict[str, Any]
 

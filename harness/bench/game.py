@@ -20,7 +20,7 @@ import websockets
 
 from harness.bench.stats import CpuReader, CpuWindow, Stats, paced, report_every, set_up_all
 from harness.device import Device, HttpError
-from harness.room import PING_EVERY, Room, RoomSocket, SocketClosed
+from harness.room import Room, RoomSocket, SocketClosed
 
 PEGS = [f"{row}{column}" for row in "abcd" for column in "1234"]
 LEVELS = 4
@@ -71,10 +71,10 @@ async def join(device: Device, name: str) -> str:
 
 
 async def open_socket(device: Device, code: str, timeout: float) -> RoomSocket:
-    """A followed room socket of ``device``, pinging as the page does from a random instant, keeping no log."""
+    """A followed room socket of ``device``, held as the page holds it (no ping frame: its library answers
+    the server's websocket pings), keeping no log."""
     sock = RoomSocket.of(device, code, keep_log=False)
-    return await sock.connect(ping_every=PING_EVERY, ping_offset=random.uniform(0, PING_EVERY),
-                              open_timeout=timeout, room_timeout=timeout, follow=True)
+    return await sock.connect(open_timeout=timeout, room_timeout=timeout, follow=True)
 
 
 class GameDriver:

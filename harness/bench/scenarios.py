@@ -88,8 +88,8 @@ def _cpu(server: LiveServer) -> float:
 
 
 async def idle_cost(server: LiveServer, sockets: int, settle: float, measure: float) -> tuple[float, float]:
-    """RSS (bytes) and CPU (share of a core) per 1,000 idle sockets that ping every 15 s, as the page does,
-    above what the process uses at rest without them."""
+    """RSS (bytes) and CPU (share of a core) per 1,000 idle sockets held as the page holds them (answering
+    the server's websocket pings), above what the process uses at rest without them."""
     device = Device(server.http)
     await join(device, "Idle host")
     codes = [await asyncio.to_thread(device.create_room, {"ranked": False}) for _ in range(max(1, sockets // 20))]
@@ -102,8 +102,7 @@ async def idle_cost(server: LiveServer, sockets: int, settle: float, measure: fl
     socks: list[RoomSocket] = []
 
     async def open_one(i: int) -> None:
-        # An anonymous visitor, pinging from the start (a socket silent for PING_TIMEOUT_SECONDS while the
-        # others open would count as gone, and reopen); it returns once the server has sent the room.
+        # An anonymous visitor; it returns once the server has sent the room.
         async with gate:
             socks.append(await open_socket(Device(server.http), codes[i % len(codes)], 30))
 

@@ -2,12 +2,12 @@
 has made stale. One :class:`Presence` per event loop (one per server process in production), part of
 the loop's runtime and run by its ticker (:mod:`lobby.realtime.ticker`).
 
-- **Liveness without a database write per ping.** Each socket's last frame is kept in memory; a socket
-  silent for ``PING_TIMEOUT_SECONDS`` has its connection closed (its seat shows disconnected) until it
-  speaks again. The process renews one heartbeat row every few
-  seconds; if it lapses (the process was killed, or hung), another process sweeps its connections
-  (:func:`lobby.rooms.connections.processes_sweep`). A process that finds it was swept registers again under a
-  new id and opens every socket it holds anew.
+- **Liveness without a frame through the consumer.** A socket is alive while it is open: daphne's own
+  websocket pings (``config.serve``) close a socket that stops answering them, so one gone silent or
+  half-open counts as gone within ``PING_TIMEOUT_SECONDS`` (its seat shows disconnected). The process
+  renews one heartbeat row every few seconds; if it lapses (the process was killed, or hung), another
+  process sweeps its connections (:func:`lobby.rooms.connections.processes_sweep`). A process that finds
+  it was swept registers again under a new id and opens every socket it holds anew.
 - **Spectators coalesced.** A join or leave of a spectator does not bump the room; it marks the room's
   count stale here, and the count is refreshed (one version bump and snapshot for the room) at once if
   the room was not refreshed in the last ``COALESCE_SECONDS``, else when that time is up. So 300 people
@@ -43,10 +43,6 @@ class Held(Protocol):
 
     code: str
     channel_name: str
-    heard_at: float  # loop time of its last frame
-
-    async def expire(self) -> None:
-        """Its client went silent: its connection counts as closed until it speaks again."""
 
     async def reopen(self, process: str) -> None:
         """Open the connection again under the process id ``process`` (this process was swept)."""
@@ -93,7 +89,7 @@ class Presence:
         return self.process
 
     async def tick(self) -> None:
-        """Called by the ticker every tick: renew the heartbeat, close silent sockets, and sweep the
+        """Called by the ticker every tick: renew the heartbeat, retry failed clean-ups, and sweep the
         connections of dead processes, each at its own pace."""
         loop = asyncio.get_running_loop()
         now = loop.time()
@@ -105,7 +101,6 @@ class Presence:
         if now - self.last_sweep >= SWEEP_EVERY_SECONDS:
             self.last_sweep = now
             await self.close_unclosed()
-            await self.expire_silent(now=now)
             await offload(connections.processes_sweep)(now=timezone.now())
 
     async def _register_again(self) -> None:
@@ -119,17 +114,6 @@ class Presence:
                 await held.reopen(process)
             except Exception:
                 log.exception("presence: could not reopen %s", held.channel_name)
-
-    async def expire_silent(self, *, now: float) -> None:
-        """Close the connections of the sockets silent at loop time ``now`` for longer than the ping
-        timeout (their seats show disconnected until they speak again)."""
-        silent = [h for h in self.held.values() if now - h.heard_at > settings.PING_TIMEOUT_SECONDS]
-        # (expire() of one already silent does nothing)
-        for held in silent:
-            try:
-                await held.expire()
-            except Exception:
-                log.exception("presence: could not close silent %s", held.channel_name)
 
     def close_later(self, channel_name: str) -> None:
         """A closed socket's connection could not be recorded as closed: retry it every sweep."""

@@ -2,7 +2,9 @@
 
 Transport only. State changes go through the services; what they change reaches every connection
 through the room's group once the change has committed: a ``move`` frame for a move, the whole room
-for any other change. Pings are answered here and only noted in memory (:mod:`lobby.realtime.presence`).
+for any other change. A socket is alive while it is open: daphne's own websocket pings (``config.serve``)
+close one that stops answering within ``PING_TIMEOUT_SECONDS``, and the page sends nothing to prove it;
+the protocol's ``ping`` frame is still answered (:mod:`lobby.realtime.presence`).
 
 Failures of the services underneath never end a socket silently. A frame whose handling fails (the
 database is down) is answered with an ``error`` frame coded ``server_error``; nothing changed, and the
@@ -55,9 +57,7 @@ class RoomConsumer(Consumer):
     code: str
     player: Player | None
     last_version: int
-    heard_at: float
-    joined: bool = False  # in the room's group, with a connection row (unless silent)
-    silent: bool = False  # its connection row was closed for silence: the next frame opens it again
+    joined: bool = False  # in the room's group, with a connection row
     # The last room snapshot sent (a game's end that comes as a move frame updates what the chat shows).
     last_snapshot: dict[str, Any] | None = None
     # What this connection may read of the chat (None before its first room frame), and the ids of
@@ -72,7 +72,6 @@ class RoomConsumer(Consumer):
         self.bucket = TokenBucket(rate=FRAMES_PER_SECOND, burst=FRAME_BURST)
         self.runtime = runtime.of_this_loop()
         self.presence = self.runtime.presence
-        self.heard_at = self._loop_time()
         try:
             await self._join()
         except Refused as exc:  # unknown room (4404), closed room (4410), banned player (4403)
@@ -170,18 +169,9 @@ class RoomConsumer(Consumer):
             await self._leave()
 
     # --- presence (called by this process's presence loop) ----------------------------------------------
-    async def expire(self) -> None:
-        """The client has been silent past the ping timeout: its connection counts as closed (its seat
-        disconnected) while the socket stays open; a frame from it opens the connection again. (A socket
-        that is really dead is closed by daphne's own websocket pings.)"""
-        if self.joined and not self.silent:
-            self.silent = True
-            await self._record_close()
-
     async def reopen(self, process: str) -> None:
         """Open the connection row again under ``process``: this process was swept while it held the
-        socket, or the socket spoke again after a silence. The client gets the room as it is now."""
-        self.silent = False
+        socket. The client gets the room as it is now."""
         opened = await offload(connections.connection_open)(
             code=self.code, channel_name=self.channel_name, player=self.player, process=process, now=timezone.now()
         )
@@ -193,7 +183,6 @@ class RoomConsumer(Consumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self.joined:
             return
-        self.heard_at = self._loop_time()  # any frame is a sign of life; kept in memory only
         if not self.bucket.allow():
             await self._send_error("rate_limited", "Too many frames: slow down.")
             return
@@ -213,25 +202,14 @@ class RoomConsumer(Consumer):
             await self._resync()
 
     async def _handle(self, command: protocol.Command) -> None:
-        """Answer a ping or a sync, or run the command's service (a silent connection is opened again
-        first).
+        """Answer a ping or a sync, or run the command's service.
 
         Raises:
             Refused: the service refused the command (nothing changed).
         """
-        if isinstance(command, frames.Ping):
-            # Liveness is the frame itself (``heard_at``, in memory), never a database write. A ping is
-            # answered even when a silent connection cannot be opened again (the database is down): the
-            # socket itself is fine, and the page has nothing to retry.
-            if self.silent:
-                try:
-                    await self.reopen(await self.presence.ready())
-                except Exception as exc:
-                    log.debug("presence not reopened: %s", _one_line(exc))
+        if isinstance(command, frames.Ping):  # answered from memory: liveness is the open socket itself
             await self._send(frames.pong_frame())
             return
-        if self.silent:
-            await self.reopen(await self.presence.ready())
         if isinstance(command, protocol.Sync):
             snapshot = await offload(room_snapshot)(self.code)
             if snapshot is not None:
@@ -341,10 +319,6 @@ class RoomConsumer(Consumer):
 
     async def _send(self, frame: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(frame, separators=(",", ":")))
-
-    @staticmethod
-    def _loop_time() -> float:
-        return asyncio.get_running_loop().time()
 
 
 class UnknownPathConsumer(Consumer):

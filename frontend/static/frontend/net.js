@@ -5,7 +5,9 @@
 
 import { ReconnectingSocket } from "./socket.js";
 
-const PING_EVERY = 15000;
+// No ping of its own: the server's websocket-level pings, which the browser answers by itself, prove the
+// socket alive (a {"type":"ping"} frame is still answered with a pong).
+const PING_EVERY = null;
 // 4404 unknown room, 4410 room closed, 4403 banned player: reconnecting would not help.
 const GONE = { 4404: "gone", 4410: "closed", 4403: "banned" };
 

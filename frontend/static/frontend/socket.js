@@ -1,5 +1,5 @@
-// A websocket that reconnects with exponential backoff and jitter, pings on a timer, and parses each
-// frame as a JSON object. The room socket (net.js) and the lobby socket (lobbynet.js) build on it; a
+// A websocket that reconnects with exponential backoff and jitter, pings on a timer (if given one), and
+// parses each frame as a JSON object. The room socket (net.js) and the lobby socket (lobbynet.js) build on it; a
 // subclass says what a frame means (onFrame), what an open and a close mean (onOpened, onClosed), and
 // may stop reconnecting for good (a close code after which retrying cannot help).
 
@@ -7,7 +7,7 @@ const MIN_DELAY = 500;
 const MAX_DELAY = 10000;
 
 export class ReconnectingSocket {
-  /** @param {string} path e.g. "/ws/lobby/"  @param {number} pingEvery milliseconds between pings */
+  /** @param {string} path e.g. "/ws/lobby/"  @param {?number} pingEvery milliseconds between pings (null: none) */
   constructor(path, pingEvery) {
     this.path = path;
     this.pingEvery = pingEvery;
@@ -93,7 +93,7 @@ export class ReconnectingSocket {
 
   setPing(every) {
     clearInterval(this.pinger);
-    this.pinger = setInterval(() => this.send({ type: "ping" }), every);
+    this.pinger = every ? setInterval(() => this.send({ type: "ping" }), every) : null;
   }
 
   send(frame) {

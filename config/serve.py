@@ -1,0 +1,45 @@
+"""Serve the project: daphne, with its websocket pings set from ``PING_TIMEOUT_SECONDS``.
+
+``python -m config.serve -b 127.0.0.1 -p 8000 config.asgi:application`` runs daphne's own command line
+with these arguments and ``--ping-interval`` and ``--ping-timeout`` (unless given). Those pings prove a
+socket alive: daphne sends one to a socket that has sent nothing for the interval, every browser and
+websocket library answers it without the page's code, and a socket whose answer does not come within
+the timeout is closed (its connection recorded as closed, its seat disconnected). Set as here, a socket
+gone silent or half-open counts as gone within ``PING_TIMEOUT_SECONDS`` (for 4 s or more), and an idle
+socket costs no frame through the consumer at all.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+# daphne looks at its sockets' pings every 2 seconds (daphne.server.Server.timeout_checker).
+DAPHNE_CHECK_SECONDS = 2
+
+
+def ping_arguments(timeout: float) -> list[str]:
+    """daphne's ping arguments for a socket to count as gone within ``timeout`` seconds of silence: the
+    ping goes out at most interval + 2 s after the last frame, and its answer is awaited as long again
+    (daphne takes whole seconds)."""
+    each = max(1, int((timeout - DAPHNE_CHECK_SECONDS) // 2))
+    return ["--ping-interval", str(each), "--ping-timeout", str(each)]
+
+
+def arguments(argv: list[str], timeout: float) -> list[str]:
+    """``argv`` with the ping arguments for ``timeout`` added, unless ``argv`` sets them itself."""
+    if any(a.startswith(("--ping-interval", "--ping-timeout")) for a in argv):
+        return argv
+    return [*ping_arguments(timeout), *argv]
+
+
+def main() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    from daphne.cli import CommandLineInterface
+    from django.conf import settings
+
+    CommandLineInterface().run(arguments(sys.argv[1:], float(settings.PING_TIMEOUT_SECONDS)))
+
+
+if __name__ == "__main__":
+    main()
