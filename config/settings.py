@@ -107,6 +107,8 @@ if DB_CONNECTIONS not in {"pool", "persistent", "none"}:
 if DATABASE_URL:
     _db = dj_database_url.parse(DATABASE_URL, conn_max_age=None if DB_CONNECTIONS == "persistent" else 0,
                                 conn_health_checks=DB_CONNECTIONS == "persistent")
+    if _db["ENGINE"] == "django.db.backends.postgresql":
+        _db["ENGINE"] = "config.postgres"  # the same, checking a kept connection without a round trip
     if DB_CONNECTIONS == "pool" and _db["ENGINE"] == "django.db.backends.postgresql":
         _db.setdefault("OPTIONS", {})["pool"] = {
             "min_size": 2,
