@@ -21,7 +21,7 @@ from django.db import transaction
 from common.errors import Refused
 from lobby import events, timers
 from lobby.models import Connection, Room, Seat, ServerProcess
-from lobby.rooms.selectors import current_game, room_seats, snapshot_of
+from lobby.rooms.selectors import SPECTATOR_SNAPSHOTS, current_game, room_seats, snapshot_of
 from lobby.rooms.services import BANNED_MESSAGE, lock_room, room_broadcast, room_touch, spectators_recount
 from players.models import Player
 
@@ -68,17 +68,28 @@ def _open_as_spectator(*, code: str, channel_name: str, player: Player | None, p
     the same player take turns, so either the sit sees this connection or this join sees the seat. The
     snapshot's reads are not under the room's lock: the room row is read first, so what follows is as
     new as its version or newer, never older, and a move frame a client cannot apply to it (its ply is
-    already there) makes that client ask for the room again.
+    already there) makes that client ask for the room again. For the same reason, a snapshot of the same
+    version read by another join of this process a moment ago is as good as a new one (and says who sits:
+    a seat taken since came with a new version).
     """
     with transaction.atomic():
         if player is not None:
             _refuse_if_banned(player)
         room = _open_room(code)
-        seats = room_seats(room)
-        if player is not None and any(seat.player_id == player.id for seat in seats):
+        snapshot = SPECTATOR_SNAPSHOTS.get(room.code, room.version, now=now)
+        if snapshot is None:
+            seats = room_seats(room)
+            seated = player is not None and any(seat.player_id == player.id for seat in seats)
+        else:
+            seated = player is not None and any(
+                seat["player"] is not None and seat["player"]["id"] == str(player.id) for seat in snapshot["seats"])
+        if seated:
             return None  # seated meanwhile: the locked path
         _record_connection(channel_name=channel_name, room=room, player=player, process=process, now=now)
-        return Opened(snapshot_of(room, game=current_game(room), now=now, seats=seats), spectator=True)
+        if snapshot is None:
+            snapshot = snapshot_of(room, game=current_game(room), now=now, seats=seats)
+            SPECTATOR_SNAPSHOTS.put(room.code, room.version, snapshot, now=now)
+        return Opened(snapshot, spectator=True)
 
 
 def _open_seated(*, code: str, channel_name: str, player: Player | None, process: str, now: datetime) -> Opened:

@@ -2,12 +2,15 @@
 room's seats and their ratings, its current game, the spectators, and a player's rooms.
 
 A snapshot is built from the rows a service already holds under the room's lock where it can be
-(:func:`snapshot_of`), so a change costs no second read of the room.
+(:func:`snapshot_of`), so a change costs no second read of the room; a crowd joining a room at one
+version shares one snapshot per process (:class:`RecentSnapshots`).
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+import threading
+from collections import OrderedDict
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
@@ -51,6 +54,45 @@ def snapshot_of(room: Room, *, game: Game | None, now: datetime, seats: list[Sea
     current = game
     ratings = seat_ratings(room=room, seats=seats, game=current, now=now)
     return room_json(room=room, rules=HouseRules.of(room).as_dict(), seats=seats, ratings=ratings, game=current)
+
+
+class RecentSnapshots:
+    """The last snapshots read in this process, by room code and version, each reused for ``reuse`` after
+    it was read (``now`` is the caller's clock): every join of a spectator sends the room as it is, and a
+    room's version changes with everything the room shows, so joins at one version can share one read.
+    (The reuse is bounded because a snapshot also shows what depends on the time: ratings' deviations.)
+    Used from every database thread at once: guarded by a lock. At most ``size`` rooms are kept."""
+
+    def __init__(self, *, reuse: timedelta, size: int = 1024) -> None:
+        self.reuse = reuse
+        self.size = size
+        self._lock = threading.Lock()
+        self._kept: OrderedDict[str, tuple[int, datetime, dict[str, Any]]] = OrderedDict()
+
+    def get(self, code: str, version: int, *, now: datetime) -> dict[str, Any] | None:
+        """The snapshot of room ``code`` at ``version`` read within ``reuse`` of ``now``, if kept."""
+        with self._lock:
+            kept = self._kept.get(code)
+        if kept is None or kept[0] != version or not kept[1] <= now < kept[1] + self.reuse:
+            return None
+        return kept[2]
+
+    def put(self, code: str, version: int, snapshot: dict[str, Any], *, now: datetime) -> None:
+        """Keep ``snapshot``, read at ``now``, as room ``code``'s at ``version`` (its callers never change it)."""
+        with self._lock:
+            self._kept[code] = (version, now, snapshot)
+            self._kept.move_to_end(code)
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+
+
+# What a join of a spectator sends (lobby.rooms.connections); one second of reuse is what the spectator
+# count already lags by (it is refreshed at most once a second).
+SPECTATOR_SNAPSHOTS = RecentSnapshots(reuse=timedelta(seconds=1))
 
 
 def current_game(room: Room) -> Game | None:
