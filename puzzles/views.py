@@ -30,7 +30,8 @@ REFUSAL_STATUS = {"not_found": 404, "busy": 503}
 class PuzzleOut(serializers.Serializer[Any]):
     id = serializers.CharField()
     record = serializers.CharField(help_text="The game up to the puzzle's position: pegs separated by spaces.")
-    to_move = serializers.ChoiceField(choices=["red", "yellow"], help_text="The solver's colour.")
+    # A plain string: the enum of colours is named ColourEnum already, and one set may have one name.
+    to_move = serializers.CharField(help_text='The solver\'s colour: "red" or "yellow".')
     plies = serializers.IntegerField(help_text="The shortest forced win, in plies (3, 5, 7 or 9).")
     rating = serializers.IntegerField(help_text="The puzzle's Glicko-2 rating.")
     themes = serializers.ListField(child=serializers.ChoiceField(choices=list(THEMES)))

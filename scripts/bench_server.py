@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 import websockets
+from docblock import write_between_markers  # scripts/, beside this file
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -1062,13 +1063,7 @@ END_MARK = "<!-- bench-server: end -->"
 
 def write_docs(report: str, path: Path) -> None:
     """Put ``report`` between the markers in ``path`` (appended with them if they are missing)."""
-    text = path.read_text() if path.exists() else ""
-    block = f"{BEGIN_MARK}\n{report}\n{END_MARK}"
-    if BEGIN_MARK in text and END_MARK in text:
-        text = text.split(BEGIN_MARK)[0] + block + text.split(END_MARK, 1)[1]
-    else:
-        text = text.rstrip() + "\n\n" + block + "\n"
-    path.write_text(text)
+    write_between_markers(report, path, begin=BEGIN_MARK, end=END_MARK)
 
 
 # --- command line ----------------------------------------------------------------------------------------

@@ -59,3 +59,8 @@ def test_solve_a_win_in_3_then_fail_one_and_see_the_rating_change(new_page, arti
     page.wait_for_function(
         "(seen) => window.__puzzle.puzzle && !seen.includes(window.__puzzle.puzzle.id)", arg=[solved.id, failed.id]
     )
+    # The home page shows the daily puzzle, the one GET /api/puzzles/daily names, with a link to solve it.
+    daily = page.request.get("/api/puzzles/daily").json()
+    page.goto("/")
+    expect(page.locator("#daily-task")).to_have_text(re.compile(r"^(Red|Yellow) to play and win in [357]$"))
+    expect(page.locator("#daily-link")).to_have_attribute("href", f"/puzzles/{daily['id']}")

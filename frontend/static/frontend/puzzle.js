@@ -3,7 +3,7 @@
 // solver's moves so far). The server sends no solution before the attempt is solved or failed.
 
 import { apiGet, apiPost, getSession, rememberedName, saveName, signedPoints } from "./api.js";
-import { createBoard3D } from "./board3d.js";
+import { mountBoard } from "./board3d.js";
 import { SIZE, capitalise, fullPegMessage, replay } from "./game.js";
 import { TopView } from "./topview.js";
 
@@ -18,16 +18,7 @@ const P = {
 window.__puzzle = P;
 
 const topview = new TopView($("#topview"), { onSelect: pick });
-const board = new URLSearchParams(location.search).has("flat") ? null : createBoard3D($("#board3d"), {
-  onPick: pick,
-  onView: (az) => topview.setAzimuth(az),
-  insetLabel: $("#inset-label"),
-});
-if (!board) {
-  $("#board-wrap").classList.add("no-webgl");
-  $("#inset-label").hidden = true;
-  $("#board-wrap").appendChild($("#topview"));
-}
+const board = mountBoard({ topview, onPick: pick });
 
 const solverColour = () => (P.puzzle ? P.puzzle.to_move : "red");
 const moves = () => [...P.start, ...P.line];
