@@ -61,11 +61,13 @@ def puzzles_from_analysis(*, game_id: str, result: dict[str, object], now: datet
     entries = result.get("plies")
     if not isinstance(entries, list):
         return
-    played = [entry.get("played") for entry in entries if isinstance(entry, dict)]
+    played = [entry.get("played") if isinstance(entry, dict) else None for entry in entries]
     with transaction.atomic():
         for ply, entry in enumerate(entries):
-            evaluation = entry.get("eval") if isinstance(entry, dict) else None
-            if entry.get("mark") != "missed_win" or not isinstance(evaluation, dict):
+            if not isinstance(entry, dict) or entry.get("mark") != "missed_win":
+                continue
+            evaluation = entry.get("eval")
+            if not isinstance(evaluation, dict):
                 continue
             plies = evaluation.get("plies")
             if evaluation.get("kind") != "forced_win" or plies not in PUZZLE_PLIES:

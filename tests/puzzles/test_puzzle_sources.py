@@ -62,3 +62,17 @@ def test_a_missed_win_on_a_symmetric_board_is_the_same_puzzle():
     puzzles_from_analysis(game_id=str(game.id), now=T0,
                           result=fake_analysis(" ".join([*pegs, "a1"]), {len(pegs): ("missed_win", "forced_win", 7)}))
     assert PuzzleSource.objects.get().puzzle_id == source.id
+
+
+def test_a_real_analysis_of_a_game_that_missed_a_win_links_that_puzzle():
+    from games.engine.analyse import analyse_game
+
+    # Red to move after the first 9 moves wins in 3 (a puzzle of the pool); Red's a1 lets it go.
+    record = "c4 a3 a1 d4 c1 d1 c2 c3 d4 a1"
+    _, _, _, game = two_player_game(record)
+    GameAnalysis.objects.create(game=game, status=AnalysisStatus.RUNNING, version=1, queued_at=T0)
+    result = analyse_game(record, node_budget=20_000, time_budget_s=10).to_json()
+    assert result["plies"][9]["mark"] == "missed_win"
+    analysis_store(game_id=str(game.id), result=result, now=T0)
+    source = PuzzleSource.objects.get(game=game)
+    assert (source.ply, source.puzzle.plies, source.puzzle.record) == (9, 3, "c4 a3 a1 d4 c1 d1 c2 c3 d4")
