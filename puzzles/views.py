@@ -14,8 +14,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from common.errors import Refused
-from players.identity import session_player
+from common.errors import RateLimited, Refused
+from players.identity import client_address, session_player
+from puzzles.limits import puzzle_move_quota_take
 from puzzles.models import Puzzle
 from puzzles.pool import THEMES, plies_of_theme
 from puzzles.selectors import attempt_of, player_puzzle_rating, puzzle_get, puzzle_json, puzzle_next, puzzles_of_game
@@ -142,6 +143,7 @@ class PuzzleMoveView(APIView):
         operation_id="puzzles_move",
         request=MoveIn,
         responses={200: MoveOut, 400: ErrorOut, 404: ErrorOut,
+                   429: OpenApiResponse(ErrorOut, description="rate_limited: 60 moves a minute per address"),
                    503: OpenApiResponse(ErrorOut, description="busy: the check ran past its budget")},
     )
     def post(self, request: Request, puzzle_id: str) -> Response:
@@ -149,7 +151,11 @@ class PuzzleMoveView(APIView):
         moves = request.data.get("moves") if isinstance(request.data, dict) else None
         player = _player(request)
         try:
+            puzzle_move_quota_take(address=client_address(request), now=timezone.now())
             outcome = puzzle_move(puzzle_id=puzzle_id, moves=moves, player=player, now=timezone.now())
+        except RateLimited as exc:
+            return Response({"code": exc.code, "message": exc.message}, status=429,
+                            headers={"Retry-After": str(exc.retry_after)})
         except Refused as exc:
             return Response({"code": exc.code, "message": exc.message}, status=REFUSAL_STATUS.get(exc.code, 400))
         body = move_json(outcome)

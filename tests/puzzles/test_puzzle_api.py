@@ -155,3 +155,14 @@ def test_the_schema_documents_the_puzzle_endpoints():
     for path in ("/api/puzzles", "/api/puzzles/next", "/api/puzzles/daily", "/api/puzzles/{puzzle_id}",
                  "/api/puzzles/{puzzle_id}/move"):
         assert path in schema["paths"]
+
+
+def test_moves_are_limited_per_client_address():
+    from puzzles.limits import MOVES_PER_MINUTE_PER_ADDRESS
+
+    client = Client()
+    puzzle = pool_puzzle(3)
+    for _ in range(MOVES_PER_MINUTE_PER_ADDRESS):
+        assert move(client, puzzle.id, ["z9"])[0] == 400  # refused moves count too: each is a request
+    answer = client.post(f"/api/puzzles/{puzzle.id}/move", {"moves": ["a1"]}, content_type="application/json")
+    assert answer.status_code == 429 and answer.json()["code"] == "rate_limited" and answer["Retry-After"]
