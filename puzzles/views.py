@@ -55,6 +55,8 @@ class MoveOut(serializers.Serializer[Any]):
                                            help_text="solved/failed: null when not rated (tried before, no player).")
     rating = RatingFields(required=False, allow_null=True, help_text="solved/failed: your puzzle rating now.")
     puzzle_rating = serializers.IntegerField(required=False, help_text="solved/failed: the puzzle's rating now.")
+    line = serializers.ListField(child=serializers.DictField(), required=False,
+                                 help_text='solved: the line of four, [{"peg", "level"}] (as in a game record).')
 
 
 def _player(request: Request) -> Any:
@@ -130,6 +132,8 @@ def move_json(outcome: MoveOutcome) -> dict[str, Any]:
     if result == "failed":
         body["refutation"] = [peg.value for peg in judgement.refutation]
     body["solution"] = [peg.value for peg in judgement.solution]
+    if result == "solved":
+        body["line"] = [{"peg": cell.peg.value, "level": cell.level} for cell in judgement.four]
     rated = outcome.rated
     body["rating_change"] = None if rated is None else round(rated.change, 2)
     body["rating"] = None if rated is None else rating_json(rated.after)

@@ -24,7 +24,7 @@ from games.engine.bitboard import threat_cells
 from games.engine.errors import EngineError
 from games.engine.position import Position
 from games.engine.proof import Prover
-from games.engine.values import Colour, Peg
+from games.engine.values import Cell, Colour, Peg
 
 PUZZLE_PLIES: tuple[int, ...] = (3, 5, 7, 9)
 """The lengths a puzzle's shortest win may have (win in 3, 5, 7 or 9 plies)."""
@@ -66,6 +66,8 @@ class Judgement:
     line: tuple[Peg, ...] = ()
     """The moves played in the attempt, the solver's and the defender's replies in turn (the wrong move
     last when it failed)."""
+    four: tuple[Cell, ...] = ()
+    """``SOLVED``: the cells of the line of four the last move completed."""
 
 
 def puzzle_board(position: Position) -> tuple[int, int, int, int]:
@@ -190,7 +192,8 @@ def judge_attempt(position: Position, *, plies: int, moves: Sequence[Peg], prove
         if after.outcome is not None and after.outcome.winner is position.to_move:
             if not last:
                 raise AttemptError("The puzzle was solved before the last of these moves.")
-            return Judgement(Verdict.SOLVED, line=tuple(line), solution=tuple(line))
+            four = after.outcome.line or ()
+            return Judgement(Verdict.SOLVED, line=tuple(line), solution=tuple(line), four=tuple(four))
         if not keeps_win(position, peg, within=left, prover=prover):
             if not last:
                 raise AttemptError("The attempt failed before the last of these moves.")

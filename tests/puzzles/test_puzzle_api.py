@@ -53,6 +53,7 @@ def test_solving_with_the_engines_line_rates_a_win_once():
     assert body["result"] == "continue"
     status, body = move(client, puzzle.id, moves)
     assert body["result"] == "solved" and body["rating_change"] > 0
+    assert len(body["line"]) == 4 and any(cell["peg"] == moves[-1] for cell in body["line"])
     assert body["rating"]["rating"] > 1500 and body["puzzle_rating"] < 1500
     rating_after = body["rating"]["rating"]
     # Replayed: judged again, rated no more.

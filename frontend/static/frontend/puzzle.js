@@ -194,7 +194,7 @@ async function finish(answer) {
   if (answer.rating) loadMyRating().then(() => showRating(answer.rating, change));
   $("#next-puzzle").hidden = false;
   $("#skip").hidden = true;
-  render();
+  render({ line: answer.line || null });
   if (answer.result === "failed") {
     for (const peg of answer.refutation.slice(0, 1)) {
       await wait(REPLY_DELAY_MS);

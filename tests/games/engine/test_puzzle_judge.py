@@ -64,6 +64,7 @@ def test_the_engines_line_solves_and_every_reply_is_a_longest_defence(plies):
             assert bf_shortest(f"{before_reply} {peg}") <= left
     final = judge_attempt(Position.from_record(record), plies=plies, moves=moves)
     assert final.verdict is Verdict.SOLVED and final.solution == line
+    assert len(final.four) == 4 and line[-1] in {cell.peg for cell in final.four}
 
 
 def test_another_winning_move_solves():
