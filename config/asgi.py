@@ -1,7 +1,8 @@
 """ASGI entry point: HTTP goes to Django, websockets to the room consumers. Routing only.
 
-Every request also makes sure this process's game scheduler runs (timers and CPU moves fire from any
-server process; a restarted process resumes as soon as a load balancer's health check reaches it).
+Every request also makes sure this process's runtime runs (:mod:`lobby.realtime.runtime`: timers and CPU
+moves fire from any server process; a restarted process resumes as soon as a load balancer's health
+check reaches it).
 A websocket path with no route is refused with close code 4404, like an unknown room.
 """
 
@@ -21,7 +22,7 @@ from django.core.signals import request_finished  # noqa: E402
 from django.db import connections  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
-from lobby import scheduler  # noqa: E402
+from lobby.realtime import runtime  # noqa: E402
 
 router = ProtocolTypeRouter(
     {
@@ -50,5 +51,5 @@ if settings.DATABASES["default"]["CONN_MAX_AGE"] != 0:
 
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
     if scope["type"] in {"http", "websocket"}:
-        scheduler.ensure_running()
+        runtime.ensure_running()
     await router(scope, receive, send)

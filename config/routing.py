@@ -2,8 +2,8 @@
 
 from django.urls import path, re_path
 
-from lobby.consumers import RoomConsumer, UnknownPathConsumer
-from lobby.lobby_consumer import LobbyConsumer
+from lobby.realtime.lobby import LobbyConsumer
+from lobby.realtime.room import RoomConsumer, UnknownPathConsumer
 
 websocket_urlpatterns = [
     path("ws/rooms/<str:code>/", RoomConsumer.as_asgi()),

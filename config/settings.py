@@ -141,9 +141,12 @@ else:
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
-# Threads running the websockets' and the scheduler's database work (lobby/offload.py): one on SQLite,
-# whose writers queue for the file lock anyway; on PostgreSQL several transactions run at once.
+# The lanes that take database work off the event loop (lobby/realtime/offload.py). DB_THREADS: the
+# websockets', the ticker's and the lobby feed's work: one on SQLite, whose writers queue for the file
+# lock anyway; on PostgreSQL several transactions run at once. PAIRING_THREADS: the seek pool's short
+# transactions on PostgreSQL, apart so that they never queue behind the rest (SQLite: the one thread).
 DB_THREADS = int(os.environ.get("DB_THREADS", "4" if DATABASE_URL else "1"))
+PAIRING_THREADS = int(os.environ.get("PAIRING_THREADS", "4"))
 
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 # Messages a process's channel-layer inbox holds before the layer drops new ones (see below).

@@ -8,7 +8,7 @@ import config.openapi  # noqa: F401  (registers the schema's extensions)
 from config.health import health
 from config.metrics import metrics
 from games.views import GameAnalysisView, GameDetailView, PlayerDetailView
-from lobby.views import LiveGamesView, RoomDetailView, RoomsView, SeatView, SessionView
+from lobby.rooms.views import LiveGamesView, RoomDetailView, RoomsView, SeatView, SessionView
 from players.views import LoginView, LogoutView, MeView, RegisterView
 
 urlpatterns = [

@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Min, Q
+from django.db.models import Q
 
 from common import metrics
 from common.errors import Refused
@@ -217,46 +217,6 @@ def game_result(game: Game) -> GameResult | None:
         return None
     return GameResult(game_id=game.pk, red_player_id=game.red_player_id, yellow_player_id=game.yellow_player_id,
                       red_score=scores[0])
-
-
-# --- automatic actions: due times and leases ---------------------------------------------------------
-def game_set_due(game: Game, at: datetime | None) -> None:
-    """Store when the game's next automatic action falls due (None: nothing pending)."""
-    if game.due_at != at:
-        game.due_at = at
-        Game.objects.filter(pk=game.pk).update(due_at=at)
-
-
-def game_release_lease(game_id: object) -> None:
-    """Give up this process's lease on the game's automatic action."""
-    Game.objects.filter(pk=game_id).update(lease_until=None)
-
-
-def games_claim_due(*, now: datetime, lease: timedelta, limit: int = 20) -> list[str]:
-    """Lease the games whose automatic action is due, so one process handles each; returns their ids."""
-    free = Q(lease_until__isnull=True) | Q(lease_until__lt=now)
-    candidates = list(
-        Game.objects.filter(free, status=GameStatus.PLAYING, due_at__lte=now)
-        .order_by("due_at")
-        .values_list("pk", flat=True)[:limit]
-    )
-    claimed = []
-    for pk in candidates:
-        taken = Game.objects.filter(free, pk=pk, status=GameStatus.PLAYING, due_at__lte=now).update(
-            lease_until=now + lease
-        )
-        if taken:
-            claimed.append(str(pk))
-    return claimed
-
-
-def games_next_due(*, now: datetime) -> datetime | None:
-    """When the earliest automatic action not already leased falls due (None: none pending)."""
-    free = Q(lease_until__isnull=True) | Q(lease_until__lt=now)
-    pending = Game.objects.filter(free, status=GameStatus.PLAYING, due_at__isnull=False)
-    at: datetime | None = pending.aggregate(at=Min("due_at"))["at"]
-    return at
-
 
 
 # --- post-game analysis: the queue --------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """Django admin for staff: rooms, read-only, with one action: close them.
 
-Closing goes through :func:`lobby.services.room_close`: the game being played ends as ``abandoned``
+Closing goes through :func:`lobby.rooms.services.room_close`: the game being played ends as ``abandoned``
 (unrated), and the room's open pages get its last snapshot and a ``room_closed`` error before their
 socket closes (4410); reopening the page says the room is closed.
 """
@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from games.selectors import room_latest_game
 from lobby.models import Room, Seat
-from lobby.services import room_close
+from lobby.rooms.services import room_close
 
 
 class SeatInline(admin.TabularInline):

@@ -30,8 +30,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.livekit import Device, LiveServer, migrate, postgres_database, server_env
-from tests.livelobby import LiveLobby
+from harness.bench.suite import configured_env, services
+from harness.device import Device
+from harness.lobby import LobbySocket
+from harness.server import LiveServer
 
 WAIT_AT_MOST = 120.0
 
@@ -48,21 +50,13 @@ def percentile(values: list[float], q: float) -> float:
 
 
 @contextlib.contextmanager
-def database(processes: int) -> Iterator[tuple[dict[str, str], str]]:
-    """The servers' environment and a database URL (``sqlite:///path`` for the embedded one)."""
-    base = os.environ.get("DATABASE_URL", "")
-    redis = os.environ.get("REDIS_URL", "")
-    if base.startswith(("postgres://", "postgresql://")) and redis:
-        with postgres_database(base) as url:
-            yield server_env(DATABASE_URL=url, REDIS_URL=redis, CHANNEL_PREFIX=f"b{uuid.uuid4().hex[:8]}"), url
-        return
-    if processes != 1:
+def database(processes: int, workdir: Path) -> Iterator[tuple[dict[str, str], str]]:
+    """The servers' environment and its database's URL (``sqlite:///path`` for the embedded one): a
+    throwaway PostgreSQL database and Redis with DATABASE_URL and REDIS_URL, else a SQLite file."""
+    if processes != 1 and services() is None:
         raise SystemExit("several processes need DATABASE_URL (PostgreSQL) and REDIS_URL")
-    with tempfile.TemporaryDirectory() as tmp:
-        path = str(Path(tmp) / "bench.sqlite3")
-        env = server_env(SQLITE_PATH=path)
-        migrate(env)
-        yield env, f"sqlite:///{path}"
+    with configured_env(workdir, embedded=services() is None) as env:
+        yield env, env.get("DATABASE_URL") or f"sqlite:///{env['SQLITE_PATH']}"
 
 
 def execute(url: str, sql: str, rows: list[tuple[object, ...]]) -> list[tuple[object, ...]]:
@@ -83,7 +77,7 @@ def execute(url: str, sql: str, rows: list[tuple[object, ...]]) -> list[tuple[ob
         return list(conn.execute(sql).fetchall())
 
 
-async def seek_once(lobby: LiveLobby, at: float) -> tuple[float, str] | None:
+async def seek_once(lobby: LobbySocket, at: float) -> tuple[float, str] | None:
     """Send ``seek`` at loop time ``at``; the seconds until ``paired`` and the code (None: never paired)."""
     loop = asyncio.get_running_loop()
     await asyncio.sleep(max(0.0, at - loop.time()))
@@ -98,8 +92,8 @@ async def seek_once(lobby: LiveLobby, at: float) -> tuple[float, str] | None:
 async def run(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     load_before = Path("/proc/loadavg").read_text().strip()
-    with database(args.processes) as (env, url), tempfile.TemporaryDirectory() as logs:
-        servers = [LiveServer(env, log_dir=Path(logs)).start() for _ in range(args.processes)]
+    with tempfile.TemporaryDirectory() as workdir, database(args.processes, Path(workdir)) as (env, url):
+        servers = [LiveServer(env, log_dir=Path(workdir)).start() for _ in range(args.processes)]
         try:
             devices = [Device(servers[i % len(servers)].http) for i in range(args.seekers)]
             ids = [device.join(f"B{i:03d}")["id"] for i, device in enumerate(devices)]
@@ -115,7 +109,7 @@ async def run(args: argparse.Namespace) -> int:
             lobbies = []
             for i, device in enumerate(devices):
                 server = servers[i % len(servers)]
-                lobbies.append(await LiveLobby(server.ws, device, server.http).connect())
+                lobbies.append(await LobbySocket(server.ws, device, server.http).connect())
             loop = asyncio.get_running_loop()
             start = loop.time() + 1.0
             started = time.time()

@@ -87,11 +87,11 @@ def _one_database_thread(settings):
 
 @pytest.fixture
 async def scheduler_cleanup():
-    """Stop this test loop's game scheduler before the loop closes."""
+    """Stop this test loop's runtime (ticker, matchmaker, presence, feed, outbox) before the loop closes."""
     yield
-    from lobby import scheduler
+    from lobby.realtime import runtime
 
-    await scheduler.stop_running()
+    await runtime.stop_this_loop()
 
 
 @pytest.fixture(autouse=True)

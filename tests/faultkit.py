@@ -4,7 +4,8 @@ Other test runs share the machine's PostgreSQL (5432) and Redis (6379), so a fau
 those: it starts its own server on a free port in a temporary directory, points the daphne processes
 under test at it, then stops and starts it. Each is torn down in ``finally`` by its context manager.
 Also here: finding a daphne process's CPU worker processes (to kill one), and reconnecting a test
-client the way the page does.
+client the way the page does. Ports, /proc and the clients come from the harness (``harness/``); these
+servers stay with the tests: only a test breaks a service on purpose.
 """
 
 from __future__ import annotations
@@ -24,23 +25,11 @@ from pathlib import Path
 
 import websockets
 
+from harness.ports import free_port, wait_for_port
+from harness.procfs import child_pids, command_line, cpu_seconds
+from harness.room import RoomSocket
+from harness.server import terminate
 from tests.conftest import POSTGRES_BINDIR, REDIS_SERVER, RUNUSER
-from tests.livekit import WsClient, free_port
-
-
-def _wait_for_port(port: int, ready: bool, timeout: float) -> None:
-    """Until a TCP connection to ``port`` succeeds (``ready``) or is refused (not ``ready``)."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                accepted = True
-        except OSError:
-            accepted = False
-        if accepted == ready:
-            return
-        time.sleep(0.05)
-    raise TimeoutError(f"port {port} did not {'open' if ready else 'close'} within {timeout} s")
 
 
 # --- Redis ------------------------------------------------------------------------------------------
@@ -85,14 +74,8 @@ class PrivateRedis:
 
     def stop(self) -> None:
         """SIGTERM, as ``systemctl stop`` does: the clients' connections are closed under them."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
-        _wait_for_port(self.port, ready=False, timeout=10)
+        terminate(self.proc)
+        wait_for_port(self.port, ready=False, timeout=10)
 
 
 @contextlib.contextmanager
@@ -151,7 +134,7 @@ class PrivatePostgres:
         if self.running:
             self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "-t", "60", "stop")
             self.running = False
-        _wait_for_port(self.port, ready=False, timeout=10)
+        wait_for_port(self.port, ready=False, timeout=10)
 
     def create_database(self, name: str) -> str:
         import psycopg
@@ -177,33 +160,14 @@ def private_postgres() -> Iterator[PrivatePostgres]:
 
 
 # --- CPU workers ------------------------------------------------------------------------------------
-def _children(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        with contextlib.suppress(OSError):
-            # /proc/PID/stat: "pid (comm) state ppid ...", where comm may itself hold spaces or parentheses
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            if int(fields[1]) == pid:
-                found.append(int(entry.name))
-    return found
-
-
 def cpu_worker_pids(parent: int) -> list[int]:
     """The CPU worker processes (``multiprocessing`` spawned) of process ``parent``."""
     workers = []
-    for pid in _children(parent):
+    for pid in child_pids(parent):
         with contextlib.suppress(OSError):
-            if b"spawn_main" in (Path("/proc") / str(pid) / "cmdline").read_bytes():
+            if b"spawn_main" in command_line(pid):
                 workers.append(pid)
     return workers
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time used so far by process ``pid``."""
-    fields = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def busy_worker(*parents: int, timeout: float = 20) -> tuple[int, int]:
@@ -225,7 +189,7 @@ def kill(pid: int) -> None:
 
 
 # --- clients ----------------------------------------------------------------------------------------
-async def until_cut_off(client: WsClient, timeout: float = 30) -> int:
+async def until_cut_off(client: RoomSocket, timeout: float = 30) -> int:
     """Read until the server closes the socket; its close code."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
@@ -236,7 +200,7 @@ async def until_cut_off(client: WsClient, timeout: float = 30) -> int:
         return closed.rcvd.code if closed.rcvd is not None else 1006
 
 
-async def reconnect(client: WsClient, timeout: float = 60) -> dict:
+async def reconnect(client: RoomSocket, timeout: float = 60) -> dict:
     """Open ``client``'s socket again as the page does (backoff from 0.25 s, at most 2 s here) until the
     server accepts it and sends the room; that snapshot, which the client keeps if it is newer."""
     loop = asyncio.get_running_loop()
@@ -246,7 +210,7 @@ async def reconnect(client: WsClient, timeout: float = 60) -> dict:
         await client.conn.close()
     while True:
         try:
-            client.conn = await websockets.connect(client.url, additional_headers=client.headers, open_timeout=10)
+            await client.open(open_timeout=10)
             return await client.wait("room", timeout=10)
         except (OSError, TimeoutError, websockets.InvalidStatus, websockets.ConnectionClosed):
             if loop.time() + delay > end:

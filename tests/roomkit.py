@@ -6,14 +6,14 @@ import asyncio
 import json
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 from django.utils import timezone
 
 from config.asgi import application
-from lobby.protocol import apply_move
-from lobby.services import room_create
+from lobby.protocol.room import apply_move
+from lobby.realtime.offload import offload
+from lobby.rooms.services import room_create
 from players.identity import session_attach
 from players.models import Player
 from players.services import player_create
@@ -110,8 +110,8 @@ class Client:
         await self.comm.disconnect(timeout=10)
 
 
-make_player_async = database_sync_to_async(make_player)
-make_room_async = database_sync_to_async(make_room)
+make_player_async = offload(make_player)
+make_room_async = offload(make_room)
 
 
 def at_ply(n: int) -> Any:

@@ -8,10 +8,10 @@ import pytest
 
 from games.models import Game, Move
 from games.selectors import room_latest_game
-from lobby import play
 from lobby.models import Room, Seat
-from lobby.selectors import room_seats
-from lobby.services import lock_room_for_change, room_create, room_sit
+from lobby.play import moves as play
+from lobby.rooms.selectors import room_seats
+from lobby.rooms.services import lock_room_for_change, room_create, room_sit
 from players.services import player_create
 
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)

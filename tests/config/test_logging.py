@@ -99,7 +99,7 @@ async def test_a_room_socket_names_its_room_and_player_in_what_it_logs():
     code = await make_room_async(ann)
     await sync_to_async(player_ban)(player=ann, now=timezone.now())
     lines = Lines()
-    logger = logging.getLogger("lobby.services")
+    logger = logging.getLogger("lobby.rooms.connections")
     logger.addHandler(lines)
     try:
         client = Client(code, key)

@@ -19,9 +19,9 @@ from games import cpu
 from games.engine import Peg
 from games.services import game_play
 from lobby import events
-from lobby.play import game_drop, game_start
-from lobby.selectors import room_snapshot
-from lobby.services import room_close, room_create, room_sit
+from lobby.play.moves import game_drop, game_start
+from lobby.rooms.selectors import room_snapshot
+from lobby.rooms.services import room_close, room_create, room_sit
 from players.services import player_create
 from tests.lobby.test_timers import run_due, setup_game
 from tests.roomkit import Client, make_player_async, make_room_async
@@ -211,7 +211,8 @@ def test_a_failed_channel_layer_send_is_counted():
     try:
         with override_settings(CHANNEL_LAYERS=broken):
             # logs and carries on: a broadcast never undoes a change
-            events.send(code, {"type": "room.snapshot", "snapshot": room_snapshot(code)})
+            snapshot = {"type": "room.snapshot", "snapshot": room_snapshot(code)}
+            events.deliver(events.ToGroup(events.room_group(code), snapshot))
     finally:
         channel_layers.backends.clear()
     assert value("fourinarow_channel_layer_send_failures_total") - before == 1

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from games.models import Game
-from lobby.play import game_drop, game_start
-from lobby.services import room_create, room_sit
+from lobby.play.moves import game_drop, game_start
+from lobby.rooms.services import room_create, room_sit
 from players.models import Player
 from players.services import player_create
 

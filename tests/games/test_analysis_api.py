@@ -13,7 +13,7 @@ from games import cpu
 from games.engine.analyse import ANALYSIS_VERSION
 from games.models import AnalysisStatus, GameAnalysis
 from games.services import analyses_claim, analysis_store
-from lobby.services import room_close
+from lobby.rooms.services import room_close
 from tests.games.analysiskit import BLUNDER_GAME, at, two_player_game
 
 pytestmark = pytest.mark.django_db

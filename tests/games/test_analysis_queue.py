@@ -8,7 +8,6 @@ import threading
 from datetime import timedelta
 
 import pytest
-from channels.db import database_sync_to_async
 
 from games import cpu
 from games.engine.analyse import ANALYSIS_VERSION
@@ -20,9 +19,11 @@ from games.services import (
     analysis_request,
     analysis_store,
 )
-from lobby import scheduler
-from lobby.play import game_drop, game_resign, game_start
-from lobby.services import connection_open, process_register, room_close, room_create
+from lobby.play.moves import game_drop, game_resign, game_start
+from lobby.realtime import runtime
+from lobby.realtime.offload import offload
+from lobby.rooms.connections import connection_open, process_register
+from lobby.rooms.services import room_close, room_create
 from players.services import player_create
 from tests.games.analysiskit import BLUNDER_GAME, T0, at, two_player_game
 from tests.records import DRAWN_RECORD
@@ -145,7 +146,7 @@ def _solo_game_against_the_cpu():
 async def _until(check, *, what: str, timeout: float = 60.0):
     """Polls ``check`` (a sync DB read) until it returns something truthy; generous for a shared machine."""
     for _ in range(int(timeout / 0.05)):
-        value = await database_sync_to_async(check)()
+        value = await offload(check)()
         if value:
             return value
         await asyncio.sleep(0.05)
@@ -167,9 +168,9 @@ async def test_a_cpu_move_lands_while_an_analysis_occupies_its_lane(monkeypatch)
 
     monkeypatch.setattr(cpu, "_analyse", held)
     try:
-        _, _, _, finished = await database_sync_to_async(two_player_game)(BLUNDER_GAME)
-        code, ann, live = await database_sync_to_async(_solo_game_against_the_cpu)()
-        scheduler.ensure_running()
+        _, _, _, finished = await offload(two_player_game)(BLUNDER_GAME)
+        code, ann, live = await offload(_solo_game_against_the_cpu)()
+        runtime.ensure_running()
 
         def analysis_status() -> str:
             return GameAnalysis.objects.get(pk=finished.pk).status
@@ -178,14 +179,14 @@ async def test_a_cpu_move_lands_while_an_analysis_occupies_its_lane(monkeypatch)
                      what="the analysis to start")
 
         # A person's move in a live game against the CPU, then the CPU's answer, all while it runs.
-        await database_sync_to_async(game_drop)(code=code, player=ann, peg="b2", ply=0, now=at(1))
+        await offload(game_drop)(code=code, player=ann, peg="b2", ply=0, now=at(1))
         await _until(lambda: Game.objects.get(pk=live.pk).ply >= 2, what="the CPU's move")
-        assert await database_sync_to_async(analysis_status)() == AnalysisStatus.RUNNING
+        assert await offload(analysis_status)() == AnalysisStatus.RUNNING
         assert not release.is_set()
 
         release.set()
         await _until(lambda: analysis_status() == AnalysisStatus.DONE, what="the analysis to finish")
-        row = await database_sync_to_async(GameAnalysis.objects.get)(pk=finished.pk)
+        row = await offload(GameAnalysis.objects.get)(pk=finished.pk)
         assert [m["ply"] for m in row.result["moments"]] == [5, 6]
     finally:
         release.set()

@@ -15,14 +15,12 @@ directory. ``User=``/``Group=`` and the sandboxing lines are systemd's to apply 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import shlex
 import signal
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 import uuid
@@ -32,10 +30,9 @@ from pathlib import Path
 
 import pytest
 import websockets
-from prometheus_client.parser import text_string_to_metric_families
 
 from tests.conftest import NGINX
-from tests.livekit import ROOT, Device, WsClient, free_port, postgres_database
+from tests.livekit import ROOT, Device, RoomSocket, free_port, postgres_database, read_metric, terminate, wait_healthy
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.nginx, pytest.mark.slow]
 
@@ -136,18 +133,6 @@ def http_get(url: str, *, timeout: float = 5) -> tuple[int, bytes]:
         return err.code, err.read()
 
 
-def wait_until_healthy(url: str, proc: subprocess.Popen[bytes], log: Path, timeout: float = 60) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise RuntimeError(f"{proc.args} exited: {log.read_text()[-3000:]}")
-        with contextlib.suppress(OSError):
-            if http_get(url, timeout=2)[0] == 200:
-                return
-        time.sleep(0.2)
-    raise RuntimeError(f"{url} did not become healthy: {log.read_text()[-3000:]}")
-
-
 class UnitInstance:
     """``fourinarow@PORT``: one daphne process, started as the unit says, stopped as systemctl stops it."""
 
@@ -164,32 +149,19 @@ class UnitInstance:
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(self.unit.command(str(self.port)), cwd=self.unit.working_directory,
                                          env=self.unit.process_environment(), stdout=out, stderr=subprocess.STDOUT)
-        wait_until_healthy(f"http://127.0.0.1:{self.port}/api/health", self.proc, self.log)
+        wait_healthy(f"http://127.0.0.1:{self.port}/api/health", self.proc, self.log)
         return self
 
     def stop(self) -> None:
         """KillSignal=SIGTERM, then SIGKILL after TimeoutStopSec, as systemd does."""
-        if self.running:
-            assert self.proc is not None
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
+        terminate(self.proc)  # SIGTERM, SIGKILL after 15 s (the unit's TimeoutStopSec)
 
     def sockets_open(self) -> float:
         """This process's gauge of open room sockets, read from its own /metrics."""
         return self.metric("fourinarow_websocket_connections_open")
 
     def metric(self, name: str, **labels: str) -> float:
-        status, body = http_get(f"http://127.0.0.1:{self.port}/metrics")
-        assert status == 200, body
-        for family in text_string_to_metric_families(body.decode()):
-            for sample in family.samples:
-                if sample.name == name and sample.labels == labels:
-                    return float(sample.value)
-        raise AssertionError(f"{name} {labels} is not in the metrics of port {self.port}")
+        return read_metric(f"http://127.0.0.1:{self.port}", name, **labels)
 
 
 class Nginx:
@@ -234,17 +206,11 @@ http {{
         assert check.returncode == 0, check.stderr
         with (self.prefix / "nginx.out").open("ab") as out:
             self.proc = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT)
-        wait_until_healthy(self.http + "/api/health", self.proc, self.prefix / "error.log")
+        wait_healthy(self.http + "/api/health", self.proc, self.prefix / "error.log")
         return self
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGQUIT)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
+        terminate(self.proc, signal.SIGQUIT)  # nginx's graceful shutdown
 
 
 @dataclass
@@ -300,7 +266,7 @@ def deployment(tmp_path: Path) -> Iterator[Deployment]:
 
 
 # --- the players ------------------------------------------------------------------------------------------
-async def connect_through_nginx(d: Deployment, code: str, device: Device) -> tuple[WsClient, UnitInstance]:
+async def connect_through_nginx(d: Deployment, code: str, device: Device) -> tuple[RoomSocket, UnitInstance]:
     """A socket opened through nginx, and the process nginx gave it to (the one whose gauge grew).
 
     Retried like the page's reconnect: just after a process stopped, nginx may answer 502 for a moment.
@@ -311,7 +277,7 @@ async def connect_through_nginx(d: Deployment, code: str, device: Device) -> tup
         live = [p for p in d.processes if p.running]
         before = {p.port: p.sockets_open() for p in live}
         try:
-            client = await WsClient(d.nginx.ws, code, device, d.nginx.http).connect(ping_every=10)
+            client = await RoomSocket(d.nginx.ws, code, device, d.nginx.http).connect(ping_every=10)
         except (OSError, websockets.InvalidStatus, websockets.ConnectionClosed, TimeoutError):
             if loop.time() > end:
                 raise
@@ -322,7 +288,7 @@ async def connect_through_nginx(d: Deployment, code: str, device: Device) -> tup
         return client, grown[0]
 
 
-async def until_closed(client: WsClient) -> None:
+async def until_closed(client: RoomSocket) -> None:
     """Read until the socket is closed under it (its process stopped)."""
     with pytest.raises(websockets.ConnectionClosed):
         while True:
@@ -333,7 +299,7 @@ def at_ply(n: int):
     return lambda r: r["game"] is not None and r["game"]["ply"] == n
 
 
-async def play(clients: dict[str, WsClient], start: int, end: int) -> None:
+async def play(clients: dict[str, RoomSocket], start: int, end: int) -> None:
     """Moves ``start`` to ``end - 1`` of RECORD, each by its player once their page shows the move before."""
     for ply in range(start, end):
         mover = clients["ann"] if ply % 2 == 0 else clients["bob"]
@@ -343,7 +309,7 @@ async def play(clients: dict[str, WsClient], start: int, end: int) -> None:
         await client.wait_room(lambda r: r["game"] is not None and r["game"]["ply"] >= end)
 
 
-async def move_everyone_off(d: Deployment, code: str, clients: dict[str, WsClient], where: dict[str, UnitInstance],
+async def move_everyone_off(d: Deployment, code: str, clients: dict[str, RoomSocket], where: dict[str, UnitInstance],
                             devices: dict[str, Device], stopping: UnitInstance) -> list[str]:
     """Stop ``stopping``; each socket it served closes and reconnects through nginx. Returns who moved."""
     moved = [name for name in clients if where[name] is stopping]
@@ -370,7 +336,7 @@ async def test_a_game_through_nginx_goes_on_while_its_daphne_processes_stop_in_t
     status, room = devices["ann"].request("POST", "/api/rooms", {"ranked": True, "alternate_first": False})
     assert status == 201
     code = room["code"]
-    clients: dict[str, WsClient] = {}
+    clients: dict[str, RoomSocket] = {}
     where: dict[str, UnitInstance] = {}
     for name, device in devices.items():
         clients[name], where[name] = await connect_through_nginx(d, code, device)

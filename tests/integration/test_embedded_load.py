@@ -9,14 +9,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import re
 import threading
 from pathlib import Path
 
 import pytest
 import websockets
 
-from tests.livekit import Device, LiveServer, WsClient, migrate, server_env
+from tests.livekit import ROOM_QUOTAS, Device, LiveServer, RoomSocket, migrate, server_env
 from tests.records import DRAWN_RECORD
 
 pytestmark = [pytest.mark.slow]
@@ -24,17 +23,13 @@ pytestmark = [pytest.mark.slow]
 GAMES = 6
 MOVES = DRAWN_RECORD.split()[:24]  # a prefix of a drawn game: no line of four, so no game ends early
 ROOM_CREATORS = 3
-# Anything in the server log that reports a failure: a traceback, SQLite's lock, a line at ERROR, a
-# failed frame or clean-up.
-LOG_ERRORS = re.compile(r"database is locked|Traceback|Exception inside application|\b(ERROR|CRITICAL)\b|failed")
-# The quotas against scripts (README): here scripts are what the test is about.
-ROOM_QUOTAS = ("ROOMS_PER_HOUR_PER_DEVICE", "ROOMS_PER_HOUR_PER_ADDRESS", "ROOM_LOOKUPS_PER_MINUTE_PER_ADDRESS")
 
 
 @pytest.fixture(scope="module")
 def embedded(tmp_path_factory):
     """daphne on a fresh, migrated SQLite file, with none of the external services."""
     workdir = tmp_path_factory.mktemp("embedded")
+    # The quotas against scripts (README) are lifted: here scripts are what the test is about.
     env = server_env(SQLITE_PATH=str(workdir / "db.sqlite3"), DEBUG="0", SECRET_KEY="embedded-load-test",
                      **dict.fromkeys(ROOM_QUOTAS, str(10**9)))
     migrate(env)
@@ -43,10 +38,6 @@ def embedded(tmp_path_factory):
         yield server
     finally:
         server.stop()
-
-
-def log_errors(server: LiveServer) -> list[str]:
-    return [line for line in server.log_path.read_text().splitlines() if LOG_ERRORS.search(line)]
 
 
 def at_ply(n):
@@ -60,8 +51,8 @@ async def play_a_game(server: LiveServer, index: int) -> tuple[str, list[dict]]:
     await asyncio.to_thread(guest.join, f"Guest {index}")
     status, room = await asyncio.to_thread(host.request, "POST", "/api/rooms", {"ranked": False})
     assert status == 201, room
-    a = await WsClient(server.ws, room["code"], host, server.http).connect()
-    b = await WsClient(server.ws, room["code"], guest, server.http).connect()
+    a = await RoomSocket(server.ws, room["code"], host, server.http).connect()
+    b = await RoomSocket(server.ws, room["code"], guest, server.http).connect()
     await b.send(type="sit")
     await a.wait_room(lambda r: r["seats"][1]["player"] is not None, timeout=60)
     await a.send(type="start")
@@ -106,7 +97,7 @@ async def test_games_and_room_creators_write_at_once_and_no_move_is_lost(embedde
         # Every move stored exactly once, in order.
         assert [(m["ply"], m["peg"]) for m in record["moves"]] == list(enumerate(MOVES))
     assert len(statuses) >= ROOM_CREATORS and set(statuses) == {201}
-    assert log_errors(embedded) == []
+    assert embedded.log_errors() == []
 
 
 @pytest.mark.parametrize("path", ["/ws/rooms/ABCDEF", "/ws/", "/ws/nope"])
@@ -116,7 +107,7 @@ async def test_a_websocket_path_without_a_route_is_closed_with_4404(embedded, pa
     with pytest.raises(websockets.ConnectionClosed):
         await asyncio.wait_for(conn.recv(), 10)
     assert conn.close_code == 4404
-    assert log_errors(embedded) == []
+    assert embedded.log_errors() == []
 
 
 def sqlite_descriptors(server: LiveServer) -> int:

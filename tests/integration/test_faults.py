@@ -21,11 +21,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import websockets
 
 from games.engine import Position
 from tests.faultkit import busy_worker, cpu_worker_pids, kill, private_postgres, private_redis, reconnect, until_cut_off
-from tests.livekit import Device, LiveServer, WsClient, migrate, postgres_database, server_env
+from tests.livekit import Device, LiveServer, RoomSocket, migrate, postgres_database, running, server_env
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.faults, pytest.mark.slow]
 
@@ -37,14 +36,8 @@ GRACE = "300"
 
 @contextlib.contextmanager
 def two_servers(env: dict[str, str], log_dir: Path) -> Iterator[tuple[LiveServer, LiveServer]]:
-    servers = (LiveServer(env, log_dir=log_dir), LiveServer(env, log_dir=log_dir))
-    try:
-        for server in servers:
-            server.start()
-        yield servers
-    finally:
-        for server in servers:
-            server.stop()
+    with running(env, 2, log_dir=log_dir) as (one, two):
+        yield one, two
 
 
 def total(servers: tuple[LiveServer, ...], name: str, **labels: str) -> float:
@@ -74,7 +67,7 @@ def health(server: LiveServer) -> dict[str, Any]:
     return dict(body)
 
 
-async def play(clients: dict[str, WsClient], start: int, end: int) -> None:
+async def play(clients: dict[str, RoomSocket], start: int, end: int) -> None:
     """Moves ``start`` to ``end - 1`` of RECORD (Ann red, Bob yellow), each once the mover saw the one
     before; then until every client (Eve too) saw them."""
     for ply in range(start, end):
@@ -94,14 +87,14 @@ class Scene:
     """Ann (on one) against Bob (on two) watched by Eve (on one) in room ``code``; Cy (on two) alone
     against a level-5 CPU seat in room ``solo_code``."""
 
-    clients: dict[str, WsClient]  # ann, bob, eve
-    cy: WsClient
+    clients: dict[str, RoomSocket]  # ann, bob, eve
+    cy: RoomSocket
     devices: dict[str, Device]  # ann, bob, eve, cy
     code: str
     solo_code: str
 
     @property
-    def everyone(self) -> list[WsClient]:
+    def everyone(self) -> list[RoomSocket]:
         return [*self.clients.values(), self.cy]
 
     def room(self, code: str) -> dict[str, Any]:
@@ -126,9 +119,9 @@ async def open_rooms(one: LiveServer, two: LiveServer) -> Scene:
                                                                  "cpu_level": 5})
     assert status == 201
     clients = {
-        "ann": WsClient(one.ws, room["code"], devices["ann"], one.http),
-        "bob": WsClient(two.ws, room["code"], devices["bob"], two.http),
-        "eve": WsClient(one.ws, room["code"], devices["eve"], one.http),
+        "ann": RoomSocket(one.ws, room["code"], devices["ann"], one.http),
+        "bob": RoomSocket(two.ws, room["code"], devices["bob"], two.http),
+        "eve": RoomSocket(one.ws, room["code"], devices["eve"], one.http),
     }
     for client in clients.values():
         await client.connect(ping_every=5)
@@ -136,7 +129,7 @@ async def open_rooms(one: LiveServer, two: LiveServer) -> Scene:
     await clients["ann"].wait_room(lambda r: r["seats"][1]["player"] is not None and r["spectators"] == 1)
     await clients["ann"].send(type="start")
     await play(clients, 0, 3)
-    cy = await WsClient(two.ws, solo["code"], devices["cy"], two.http).connect(ping_every=5)
+    cy = await RoomSocket(two.ws, solo["code"], devices["cy"], two.http).connect(ping_every=5)
     await cy.send(type="start")
     await cy.wait_room(at_ply(0))
     await cy.drop("a1")
@@ -195,8 +188,8 @@ async def test_redis_restarting_mid_game_cuts_sockets_off_and_they_resync(tmp_pa
                 assert body["database"] == "ok" and body["channel_layer"].startswith("error"), body
             # The cut-off players' seats show disconnected (so no timer runs against them); no socket
             # is counted open; a page trying to come back now is turned away and leaves nothing behind.
-            probe = WsClient(one.ws, scene.code, scene.devices["ann"], one.http)
-            probe.conn = await websockets.connect(probe.url, additional_headers=probe.headers)
+            probe = RoomSocket(one.ws, scene.code, scene.devices["ann"], one.http)
+            await probe.open()
             assert await until_cut_off(probe) == 4503
             await eventually(lambda: [seat["connected"] for seat in scene.room(scene.code)["seats"]] == [False, False],
                              "the seats show disconnected", timeout=10)  # the sweep would take 30 s
@@ -279,8 +272,8 @@ async def test_a_cpu_worker_killed_while_thinking_is_replaced_and_the_move_made_
             status, room = ann.request("POST", "/api/rooms", {"ranked": False, "alternate_first": False,
                                                               "cpu_level": 5})
             assert status == 201
-            a = await WsClient(one.ws, room["code"], ann, one.http).connect(ping_every=5)
-            e = await WsClient(two.ws, room["code"], eve, two.http).connect(ping_every=5)
+            a = await RoomSocket(one.ws, room["code"], ann, one.http).connect(ping_every=5)
+            e = await RoomSocket(two.ws, room["code"], eve, two.http).connect(ping_every=5)
             await a.send(type="start")
             await a.wait_room(at_ply(0))
             await a.drop("a1")

@@ -19,9 +19,8 @@ from typing import Any
 import psycopg
 import pytest
 
-from lobby.pairing import DEFAULT_POLICY
-from tests.livekit import Device, LiveServer, WsClient, postgres_database, server_env
-from tests.livelobby import LiveLobby
+from lobby.pairing.matching import DEFAULT_POLICY
+from tests.livekit import Device, LiveServer, LobbySocket, RoomSocket, postgres_database, running, server_env
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 
@@ -42,14 +41,8 @@ def two_servers(tmp_path):
             CHANNEL_PREFIX=f"t{uuid.uuid4().hex[:8]}",
             SEEK_MAX_WAIT_SECONDS="600",
         )
-        servers = [LiveServer(env, log_dir=tmp_path), LiveServer(env, log_dir=tmp_path)]
-        try:
-            for server in servers:
-                server.start()
+        with running(env, 2, log_dir=tmp_path) as servers:
             yield url, servers
-        finally:
-            for server in servers:
-                server.stop()
 
 
 @dataclass
@@ -67,7 +60,7 @@ class Seeker:
     paired_at: float | None = None
     closed_at: float | None = None
     reseeks: int = 0
-    lobby: LiveLobby | None = None
+    lobby: LobbySocket | None = None
     frames: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -98,7 +91,7 @@ async def run_seeker(seeker: Seeker, server: LiveServer, start: float) -> None:
     loop = asyncio.get_running_loop()
     await asyncio.sleep(max(0.0, start + seeker.arrival - loop.time()))
     assert seeker.device is not None
-    lobby = seeker.lobby = await LiveLobby(server.ws, seeker.device, server.http).connect()
+    lobby = seeker.lobby = await LobbySocket(server.ws, seeker.device, server.http).connect()
     await lobby.send(type="seek", turn_seconds=None, ranked=True)
     seeking = await lobby.wait("seeking")
     seeker.since = datetime.fromisoformat(seeking["since"].replace("Z", "+00:00"))
@@ -220,8 +213,8 @@ async def test_lists_reach_lobby_sockets_on_the_other_process(two_servers):
     status, room = hana.request("POST", "/api/rooms", {"ranked": False})
     assert status == 201
     code = room["code"]
-    host = await WsClient(one.ws, code, hana, one.http).connect(ping_every=5)
-    lobby = await LiveLobby(two.ws, visitor, two.http).connect()
+    host = await RoomSocket(one.ws, code, hana, one.http).connect(ping_every=5)
+    lobby = await LobbySocket(two.ws, visitor, two.http).connect()
     await host.send(type="rules", open=True)
     frame = await lobby.wait("open_rooms", timeout=20)
     while [r["code"] for r in frame["rooms"]] != [code]:

@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from tests.livekit import Device, LiveServer, WsClient, postgres_database, server_env
+from tests.livekit import Device, LiveServer, RoomSocket, postgres_database, server_env
 
 PEGS = [c + r for c in "abcd" for r in "1234"]
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
@@ -78,8 +78,8 @@ async def test_twenty_timed_games_on_two_processes_each_expiry_one_cpu_move(serv
         pairs.append((room["code"], ann, bob))
     clients = []
     for code, ann, bob in pairs:
-        a = await WsClient(one.ws, code, ann, one.http).connect()
-        b = await WsClient(two.ws, code, bob, two.http).connect()
+        a = await RoomSocket(one.ws, code, ann, one.http).connect()
+        b = await RoomSocket(two.ws, code, bob, two.http).connect()
         await b.send(type="sit")
         await a.wait_room(lambda r: r["seats"][1]["player"] is not None)
         await a.send(type="start")
@@ -134,8 +134,8 @@ async def test_a_process_killed_mid_game_its_deadlines_still_fire_and_the_game_f
     bob.join("Bob")
     status, room = ann.request("POST", "/api/rooms", {"ranked": False})
     code = room["code"]
-    a = await WsClient(one.ws, code, ann, one.http).connect(ping_every=1)
-    b = await WsClient(one.ws, code, bob, one.http).connect(ping_every=1)
+    a = await RoomSocket(one.ws, code, ann, one.http).connect(ping_every=1)
+    b = await RoomSocket(one.ws, code, bob, one.http).connect(ping_every=1)
     await b.send(type="sit")
     await a.wait_room(lambda r: r["seats"][1]["player"] is not None)
     await a.send(type="start")
@@ -144,13 +144,13 @@ async def test_a_process_killed_mid_game_its_deadlines_still_fire_and_the_game_f
     await b.wait_room(lambda r: r["game"] is not None and r["game"]["ply"] == 1)
     one.kill()  # kill -9 while it is Bob's turn: both players' connections die with it
     # Ann comes back through the other process; Bob does not, so his grace period runs out there.
-    a = await WsClient(two.ws, code, ann, two.http).connect(ping_every=1)
+    a = await RoomSocket(two.ws, code, ann, two.http).connect(ping_every=1)
     away = await a.wait("notice", lambda f: f["code"] == "away", timeout=30)
     assert away["seat"] == 2
     room = await a.wait_room(lambda r: r["game"]["ply"] == 2, timeout=30)
     # The killed process comes back; Bob reopens the room there and has his seat at once.
     one_again = servers()
-    b = await WsClient(one_again.ws, code, bob, one_again.http).connect(ping_every=1)
+    b = await RoomSocket(one_again.ws, code, bob, one_again.http).connect(ping_every=1)
     assert b.room["you"]["seat"] == 2
     await a.wait("notice", lambda f: f["code"] == "back", timeout=30)
     # They play on (seeded random legal moves) until the game ends.
@@ -165,7 +165,7 @@ async def test_a_process_killed_mid_game_its_deadlines_still_fire_and_the_game_f
     await b.close()
 
 
-async def play_to_the_end(players: dict[int, WsClient], rng: random.Random) -> dict:
+async def play_to_the_end(players: dict[int, RoomSocket], rng: random.Random) -> dict:
     """Both seats play seeded random legal moves until the game ends; returns the final snapshot."""
     watcher = players[1]
     while True:
@@ -189,8 +189,8 @@ async def test_a_timed_game_whose_only_process_was_killed_fires_its_deadline_on_
     bob.join("Bob")
     status, room = ann.request("POST", "/api/rooms", {"ranked": False, "turn_seconds": 30})
     code = room["code"]
-    a = await WsClient(server.ws, code, ann, server.http).connect(ping_every=1)
-    b = await WsClient(server.ws, code, bob, server.http).connect(ping_every=1)
+    a = await RoomSocket(server.ws, code, ann, server.http).connect(ping_every=1)
+    b = await RoomSocket(server.ws, code, bob, server.http).connect(ping_every=1)
     await b.send(type="sit")
     await a.wait_room(lambda r: r["seats"][1]["player"] is not None)
     await a.send(type="start")
@@ -201,8 +201,8 @@ async def test_a_timed_game_whose_only_process_was_killed_fires_its_deadline_on_
     await b.close()
     await asyncio.sleep(max(0.0, (deadline - datetime.now(UTC)).total_seconds()) + 2)
     again = servers(no_grace)  # the same database, a new process: the deadline passed while it was down
-    a = await WsClient(again.ws, code, ann, again.http).connect(ping_every=1)
-    b = await WsClient(again.ws, code, bob, again.http).connect(ping_every=1)
+    a = await RoomSocket(again.ws, code, ann, again.http).connect(ping_every=1)
+    b = await RoomSocket(again.ws, code, bob, again.http).connect(ping_every=1)
     notice = await a.wait("notice", lambda f: f["code"] == "timeout", timeout=20)
     assert notice["seat"] == 1
     final = await play_to_the_end({1: a, 2: b}, random.Random(3))

@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 
-from tests.livekit import Device, LiveServer, WsClient, postgres_database, server_env
+from tests.livekit import Device, RoomSocket, postgres_database, running, server_env
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 
@@ -16,14 +16,8 @@ pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 def two_servers(tmp_path):
     with postgres_database(os.environ["DATABASE_URL"]) as url:
         env = server_env(DATABASE_URL=url, REDIS_URL=os.environ["REDIS_URL"], CHANNEL_PREFIX=f"t{uuid.uuid4().hex[:8]}")
-        servers = [LiveServer(env, log_dir=tmp_path), LiveServer(env, log_dir=tmp_path)]
-        try:
-            for server in servers:
-                server.start()
+        with running(env, 2, log_dir=tmp_path) as servers:
             yield servers
-        finally:
-            for server in servers:
-                server.stop()
 
 
 def at_ply(n):
@@ -38,8 +32,8 @@ async def test_a_player_on_each_process_plays_one_game(two_servers):
     status, room = ann.request("POST", "/api/rooms", {"ranked": False})
     assert status == 201
     code = room["code"]
-    a = await WsClient(one.ws, code, ann, one.http).connect()
-    b = await WsClient(two.ws, code, bob, two.http).connect()
+    a = await RoomSocket(one.ws, code, ann, one.http).connect()
+    b = await RoomSocket(two.ws, code, bob, two.http).connect()
     await b.send(type="sit")
     await a.wait_room(lambda r: r["seats"][1]["player"] is not None and r["seats"][1]["connected"])
     await a.send(type="start")
@@ -71,9 +65,9 @@ async def test_chat_crosses_processes(two_servers):
     status, room = ann.request("POST", "/api/rooms", {"ranked": False})
     assert status == 201
     code = room["code"]
-    a = await WsClient(one.ws, code, ann, one.http).connect()
-    b = await WsClient(two.ws, code, bob, two.http).connect()
-    c = await WsClient(two.ws, code, cy, two.http).connect()
+    a = await RoomSocket(one.ws, code, ann, one.http).connect()
+    b = await RoomSocket(two.ws, code, bob, two.http).connect()
+    c = await RoomSocket(two.ws, code, cy, two.http).connect()
     await b.send(type="sit")
     await a.wait_room(lambda r: r["seats"][1]["player"] is not None and r["spectators"] == 1)
 
@@ -87,7 +81,7 @@ async def test_chat_crosses_processes(two_servers):
     assert (await a.wait("chat", said("watching on two")))["chat"] == "spectators"
 
     # Ann's second tab is served by the other process: her rate counts both tabs.
-    a2 = await WsClient(two.ws, code, ann, two.http).connect()
+    a2 = await RoomSocket(two.ws, code, ann, two.http).connect()
     for i in range(5):
         await (a if i < 3 else a2).send(type="say", chat="players", text=f"m{i}")
         await b.wait("chat", said(f"m{i}"))
@@ -96,7 +90,7 @@ async def test_chat_crosses_processes(two_servers):
 
     # Cy comes back through process one: the history, once, with every message in order.
     await c.close()
-    c = await WsClient(one.ws, code, cy, one.http).connect()
+    c = await RoomSocket(one.ws, code, cy, one.http).connect()
     history = await c.wait("chat_history")
     assert [m["text"] for m in history["messages"]] == ["hi from two", "watching on two", "m0", "m1", "m2", "m3",
                                                         "m4"]

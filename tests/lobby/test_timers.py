@@ -11,18 +11,12 @@ import pytest
 
 from games.engine.cpu import choose_move
 from games.models import Game, Move
-from games.services import games_claim_due
 from lobby.models import Seat
-from lobby.play import game_cpu_move, game_drop, game_due_job, game_start
-from lobby.services import (
-    connection_close,
-    connection_open,
-    process_beat,
-    process_register,
-    processes_sweep,
-    room_create,
-    room_sit,
-)
+from lobby.play.automatic import game_cpu_move, game_due_job
+from lobby.play.moves import game_drop, game_start
+from lobby.rooms.connections import connection_close, connection_open, process_beat, process_register, processes_sweep
+from lobby.rooms.services import room_create, room_sit
+from lobby.timers import games_claim_due
 from players.services import player_create
 
 pytestmark = pytest.mark.django_db
@@ -218,7 +212,7 @@ def test_a_swept_process_that_wakes_up_registers_again_and_its_seat_is_connected
 
 
 def test_next_due_names_the_earliest_unleased_deadline():
-    from games.services import games_next_due
+    from lobby.timers import games_next_due
 
     code, players, game = setup_game(turn_seconds=30)
     assert games_next_due(now=at(1)) == at(30)

@@ -8,7 +8,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from common.errors import Refused
-from lobby.services import room_create, room_sit
+from lobby.rooms.services import room_create, room_sit
 from players.accounts import (
     LOGIN_FAILURES_PER_ADDRESS,
     LOGIN_FAILURES_PER_NAME,

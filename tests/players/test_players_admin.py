@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
-from lobby.selectors import room_snapshot
+from lobby.rooms.selectors import room_snapshot
 from players.models import Player
 from tests.ratings.ratingkit import make_table
 

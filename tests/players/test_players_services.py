@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from lobby.services import rooms_player_renamed
+from lobby.rooms.services import rooms_player_renamed
 from players.services import PLAYER_RENAMED_HOOKS, player_create, player_rename
 
 pytestmark = pytest.mark.django_db

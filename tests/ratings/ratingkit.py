@@ -6,9 +6,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from games.models import Game
-from games.services import games_claim_due
-from lobby.play import game_cpu_move, game_drop, game_due_job, game_start
-from lobby.services import room_create, room_sit
+from lobby.play.automatic import game_cpu_move, game_due_job
+from lobby.play.moves import game_drop, game_start
+from lobby.rooms.services import room_create, room_sit
+from lobby.timers import games_claim_due
 from players.models import Player
 from players.services import player_create
 

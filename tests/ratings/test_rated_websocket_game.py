@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from channels.db import database_sync_to_async
 
+from lobby.realtime.offload import offload
 from ratings import glicko2
 from ratings.models import PlayerRating, RatingChange
 from tests.ratings.ratingkit import RED_WINS
@@ -13,12 +13,12 @@ from tests.roomkit import Client, make_player_async, make_room_async
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("scheduler_cleanup")]
 
 
-@database_sync_to_async
+@offload
 def stored_changes(game_id: str) -> dict[str, RatingChange]:
     return {change.colour: change for change in RatingChange.objects.filter(game_id=game_id)}
 
 
-@database_sync_to_async
+@offload
 def stored_ratings() -> int:
     return PlayerRating.objects.count()
 

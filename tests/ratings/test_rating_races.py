@@ -7,9 +7,10 @@ from datetime import timedelta
 import pytest
 
 from games.models import Game, GameStatus
-from games.services import games_claim_due
-from lobby.play import game_cpu_move, game_drop, game_due_job, game_resign
-from lobby.services import connection_open
+from lobby.play.automatic import game_cpu_move, game_due_job
+from lobby.play.moves import game_drop, game_resign
+from lobby.rooms.connections import connection_open
+from lobby.timers import games_claim_due
 from ratings.models import PlayerRating, RatingChange
 from tests.racekit import race
 from tests.ratings.ratingkit import at, make_table

@@ -8,8 +8,8 @@ import pytest
 
 from games.models import GameStatus
 from games.selectors import player_profile
-from lobby.selectors import room_snapshot
-from lobby.services import room_stand
+from lobby.rooms.selectors import room_snapshot
+from lobby.rooms.services import room_stand
 from players.services import player_create
 from ratings import glicko2
 from ratings.models import PlayerRating

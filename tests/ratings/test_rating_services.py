@@ -8,7 +8,7 @@ from django.db import IntegrityError, transaction
 from games.models import Game, GameStatus
 from games.services import game_result, game_scores
 from lobby.models import Seat
-from lobby.play import game_resign
+from lobby.play.moves import game_resign
 from ratings import glicko2
 from ratings.models import PlayerRating, RatingChange
 from ratings.services import established_until, rating_apply_result

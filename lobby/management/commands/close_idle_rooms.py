@@ -12,7 +12,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 from django.utils import timezone
 
-from lobby.services import rooms_close_idle
+from lobby.rooms.services import rooms_close_idle
 
 
 class Command(BaseCommand):

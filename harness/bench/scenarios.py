@@ -1,0 +1,150 @@
+"""The suite's scenarios: phases of paced and saturated play (games or echoes), idle sockets, a storm of
+spectators joining one room."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from harness.bench.echo import EchoPair
+from harness.bench.game import GameDriver, LoadConfig, join, open_socket
+from harness.bench.stats import CpuReader, CpuWindow, Driver, Stats, percentile, report_every, set_up_all
+from harness.device import Device
+from harness.room import RoomSocket
+from harness.server import LiveServer
+
+Phase = tuple[float, float]  # (moves per second offered, 0 to saturate; seconds)
+
+
+async def play_phases(drivers: Sequence[Driver], phases: list[Phase], server_cpu: CpuReader,
+                      label: str) -> list[Stats]:
+    """Play the set-up ``drivers`` through each (rate, seconds) phase in turn; the Stats of each."""
+    loop = asyncio.get_running_loop()
+    results = []
+    for rate, seconds in phases:
+        stats = Stats(games_set_up=len(drivers))
+        for driver in drivers:
+            driver.stats = stats
+        stats.started_at = loop.time()
+        window = CpuWindow(stats, server_cpu)
+        interval = len(drivers) / rate if rate > 0 else 0.0
+        reporter = loop.create_task(report_every(5.0, stats, _phase_progress(label, rate)))
+        await asyncio.gather(*(d.play(stats.started_at + seconds, interval) for d in drivers))
+        reporter.cancel()
+        window.close(loop.time())
+        results.append(stats)
+    return results
+
+
+def _phase_progress(label: str, rate: float) -> Callable[[Stats], Awaitable[None]]:
+    async def show(stats: Stats) -> None:
+        now = asyncio.get_running_loop().time()
+        assert stats.started_at is not None
+        window = stats.moves_between(now - 5.0, now)
+        offered = "saturate" if rate <= 0 else f"{rate:g}/s"
+        print(f"  {label} {offered}: {now - stats.started_at:5.1f} s  {len(window) / 5.0:7.1f} moves/s  "
+              f"p50 {percentile(window, 0.5) * 1000:6.1f} ms  p99 {percentile(window, 0.99) * 1000:6.1f} ms  "
+              f"errors {sum(stats.errors.values())}", flush=True)
+
+    return show
+
+
+async def echo_phases(urls: tuple[str, str], pairs: int, phases: list[Phase], server_cpu: CpuReader,
+                      label: str) -> list[Stats]:
+    """``pairs`` echo pairs (one socket on each of ``urls``) through ``phases``."""
+    setup_stats = Stats()
+    drivers = [EchoPair(i, urls[0], urls[1], setup_stats, 10.0) for i in range(pairs)]
+    ready = await set_up_all(drivers, 50, setup_stats)
+    try:
+        return await play_phases(ready, phases, server_cpu, label)
+    finally:
+        await asyncio.gather(*(d.close() for d in ready))
+
+
+async def game_phases(url: str, guest_url: str | None, games: int, phases: list[Phase], server_cpu: CpuReader,
+                      label: str) -> list[Stats]:
+    """``games`` games (hosts on ``url``, guests on ``guest_url`` or ``url``) through ``phases``."""
+    setup_stats = Stats()
+    config = LoadConfig(url=url, games=games, guest_url=guest_url, setup_concurrency=20)
+    drivers = [GameDriver(i, config, setup_stats) for i in range(games)]
+    started = time.monotonic()
+    ready = await set_up_all(drivers, config.setup_concurrency, setup_stats)
+    print(f"  {label}: {len(ready)} games set up in {time.monotonic() - started:.0f} s "
+          f"({sum(setup_stats.errors.values())} failed)", flush=True)
+    try:
+        return await play_phases(ready, phases, server_cpu, label)
+    finally:
+        await asyncio.gather(*(d.close() for d in ready))
+
+
+def _cpu(server: LiveServer) -> float:
+    return server.cpu_seconds() or 0.0
+
+
+async def idle_cost(server: LiveServer, sockets: int, settle: float, measure: float) -> tuple[float, float]:
+    """RSS (bytes) and CPU (share of a core) per 1,000 idle sockets that ping every 15 s, as the page does,
+    above what the process uses at rest without them."""
+    device = Device(server.http)
+    await join(device, "Idle host")
+    codes = [await asyncio.to_thread(device.create_room, {"ranked": False}) for _ in range(max(1, sockets // 20))]
+    await asyncio.sleep(2)
+    rss_before = server.rss_bytes() or 0
+    cpu_start = _cpu(server)
+    await asyncio.sleep(measure)  # the process's own cost at rest (its scheduler ticks), to subtract
+    baseline = (_cpu(server) - cpu_start) / measure
+    gate = asyncio.Semaphore(50)
+    socks: list[RoomSocket] = []
+
+    async def open_one(i: int) -> None:
+        # An anonymous visitor, pinging from the start (a socket silent for PING_TIMEOUT_SECONDS while the
+        # others open would count as gone, and reopen); it returns once the server has sent the room.
+        async with gate:
+            socks.append(await open_socket(Device(server.http), codes[i % len(codes)], 30))
+
+    await asyncio.gather(*(open_one(i) for i in range(sockets)))
+    await asyncio.sleep(settle)
+    cpu_before, rss_after = _cpu(server), server.rss_bytes() or 0
+    await asyncio.sleep(measure)
+    cpu_share = (_cpu(server) - cpu_before) / measure - baseline
+    await asyncio.gather(*(s.close() for s in socks), return_exceptions=True)
+    per = 1000 / sockets
+    return (rss_after - rss_before) * per, cpu_share * per
+
+
+async def spectator_storm(url: str, joins: int, spread: float) -> dict[str, Any]:
+    """Two players move every half second while ``joins`` anonymous sockets join their room within
+    ``spread`` seconds; the players' round trips meanwhile, and the frames the room's sockets received."""
+    stats = Stats()
+    driver = GameDriver(0, LoadConfig(url=url, games=1), stats)
+    await driver.set_up()
+    loop = asyncio.get_running_loop()
+    watchers: list[RoomSocket] = []
+    failed = 0
+
+    async def watch(i: int) -> None:
+        nonlocal failed
+        await asyncio.sleep(spread * i / joins)
+        try:
+            watchers.append(await open_socket(Device(url), driver.code, 30))
+        except Exception:
+            failed += 1
+
+    stats.started_at = loop.time()
+    storm = asyncio.gather(*(watch(i) for i in range(joins)))
+    await driver.play(loop.time() + spread + 5, 0.5)
+    await storm
+    stats.ended_at = loop.time()
+    await asyncio.sleep(2)  # the last coalesced refresh
+    sockets = [*watchers, *driver.sockets.values()]
+    rtts = [rtt for _, rtt in stats.round_trips]
+    result = {"joins": joins, "joined": len(watchers), "failed": failed, "moves": len(rtts),
+              "p50": percentile(rtts, 0.5), "p99": percentile(rtts, 0.99),
+              "frames": sum(sum(s.frames.values()) for s in sockets),
+              "room_frames": sum(w.frames["room"] for w in watchers), "errors": sum(stats.errors.values())}
+    with contextlib.suppress(Exception):
+        await asyncio.gather(*(w.close() for w in watchers), return_exceptions=True)
+    await driver.close()
+    return result

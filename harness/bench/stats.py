@@ -1,0 +1,124 @@
+"""What a load run measured, and the loops every driver shares: pacing, setting up, reporting progress."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+@dataclass(slots=True)
+class Stats:
+    """What happened, filled in while the load runs (one event loop: no locking needed)."""
+
+    round_trips: list[tuple[float, float]] = field(default_factory=list)  # (loop time done, seconds)
+    errors: Counter[str] = field(default_factory=Counter)
+    games_set_up: int = 0
+    games_restarted: int = 0
+    rooms_created: int = 0
+    started_at: float | None = None  # loop time when play began
+    ended_at: float | None = None
+    client_cpu: float = 0.0  # CPU seconds this process used while the games played
+    server_cpu: float | None = None  # CPU seconds the spawned servers used meanwhile (None: not known)
+
+    def error(self, kind: str) -> None:
+        self.errors[kind] += 1
+
+    def moves_between(self, start: float, end: float) -> list[float]:
+        """The round trips (seconds) of the moves done from loop time ``start`` to ``end``."""
+        return [rtt for at, rtt in self.round_trips if start <= at < end]
+
+    @property
+    def elapsed(self) -> float:
+        """Seconds of play; only once it has ended."""
+        assert self.started_at is not None and self.ended_at is not None
+        return self.ended_at - self.started_at
+
+
+class Driver(Protocol):
+    """What plays: a game's two devices, or an echo pair."""
+
+    stats: Stats
+
+    async def set_up(self) -> None: ...
+
+    async def play(self, until: float, interval: float) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+CpuReader = Callable[[], float | None]
+
+
+def cpu_not_measured() -> float | None:
+    """A server we did not start may be anywhere: its CPU time is not measured."""
+    return None
+
+
+def percentile(values: Sequence[float], fraction: float) -> float:
+    """The ``fraction`` quantile of ``values`` (nearest rank); nan when empty."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
+
+
+async def paced(step: Callable[[], Awaitable[None]], until: float, interval: float, rng: random.Random) -> None:
+    """Run ``step`` every ``interval`` seconds (0: back to back) from a random offset until loop time
+    ``until``; a step that overruns its slot delays the next one rather than piling them up."""
+    loop = asyncio.get_running_loop()
+    next_at = loop.time() + rng.uniform(0, interval)
+    while next_at < until:  # not one sleep past the window: the rate is counted over the window
+        delay = next_at - loop.time()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        await step()
+        next_at = max(next_at + interval, loop.time())
+
+
+async def set_up_all(drivers: Sequence[Any], concurrency: int, stats: Stats) -> list[Any]:
+    """Set ``drivers`` up, ``concurrency`` at a time; those that failed are closed and counted in ``stats``.
+    The drivers that are ready, in order."""
+    gate = asyncio.Semaphore(concurrency)
+
+    async def one(driver: Any) -> Any:
+        async with gate:
+            try:
+                await driver.set_up()
+            except Exception as exc:
+                stats.error(f"setup {type(exc).__name__}")
+                await driver.close()
+                return None
+        stats.games_set_up += 1
+        return driver
+
+    return [d for d in await asyncio.gather(*(one(d) for d in drivers)) if d is not None]
+
+
+async def report_every(every: float, stats: Stats, progress: Callable[[Stats], Awaitable[None]]) -> None:
+    """Await ``progress(stats)`` every ``every`` seconds until cancelled."""
+    while True:
+        await asyncio.sleep(every)
+        await progress(stats)
+
+
+class CpuWindow:
+    """The CPU this process and the servers use from its creation to ``close``, written into ``stats``."""
+
+    def __init__(self, stats: Stats, server_cpu: CpuReader) -> None:
+        self.stats = stats
+        self.server_cpu = server_cpu
+        self.client_before = time.process_time()
+        self.server_before = server_cpu()
+
+    def close(self, ended_at: float) -> None:
+        """Play ended at loop time ``ended_at``: record it and the CPU seconds used since the start."""
+        self.stats.ended_at = ended_at
+        self.stats.client_cpu = time.process_time() - self.client_before
+        server_after = self.server_cpu()
+        if self.server_before is not None and server_after is not None:
+            self.stats.server_cpu = server_after - self.server_before

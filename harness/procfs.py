@@ -1,0 +1,46 @@
+"""What Linux's /proc says about a process: its CPU time, its resident memory, its children.
+
+Each reader raises ``OSError`` when the process is gone (or /proc is missing); callers that measure a
+server they may not have started catch it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+
+PROC = Path("/proc")
+
+
+def _stat_fields(pid: int) -> list[str]:
+    """The fields of /proc/PID/stat after ``(comm)``, which may itself hold spaces or parentheses."""
+    return (PROC / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time used so far by process ``pid``, in seconds."""
+    fields = _stat_fields(pid)
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_bytes(pid: int) -> int:
+    """The resident memory of process ``pid`` (``VmRSS``), in bytes."""
+    status = (PROC / str(pid) / "status").read_text()
+    return next(int(line.split()[1]) * 1024 for line in status.splitlines() if line.startswith("VmRSS:"))
+
+
+def child_pids(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` right now (those that exit meanwhile are left out)."""
+    found = []
+    for entry in PROC.iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if int(_stat_fields(int(entry.name))[1]) == pid:
+                    found.append(int(entry.name))
+    return found
+
+
+def command_line(pid: int) -> bytes:
+    """The raw command line of process ``pid`` (NUL-separated arguments)."""
+    return (PROC / str(pid) / "cmdline").read_bytes()

@@ -1,0 +1,1 @@
+"""Room chat: saying something, who reads what, and the history."""

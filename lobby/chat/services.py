@@ -1,0 +1,119 @@
+"""Room chat: who may write and read each of a room's two chats, the limits, and the history.
+
+- The **players' chat** is written by the seated people and read by everyone in the room.
+- The **spectators' chat** is written and read by the people who are not seated. The seated read it
+  too, but not while a game is being played (no coaching from the audience); once the game is over
+  they see all of it. While the host has turned it off (house rule ``spectator_chat``) nobody writes
+  or reads it.
+
+A message is not a room change: saying something is a plain insert, with no room lock and no
+version bump, sent to the room's group once committed. Who may read a message is decided per
+connection when it is delivered (:class:`lobby.chat.visibility.ChatView`, from the latest snapshot that
+connection was sent); the history is read by :mod:`lobby.chat.selectors`.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+
+from common.errors import Refused
+from lobby import events
+from lobby.models import CHAT_MAX_CHARS, ChatMessage, Room, Seat
+from lobby.protocol.room import CHATS, PHRASES, PLAYERS, SPECTATORS, message_json
+from lobby.rooms.selectors import current_game_playing
+from players.models import Player
+
+MAX_CHARS = CHAT_MAX_CHARS
+RATE_MESSAGES = 5
+RATE_WINDOW = timedelta(seconds=10)
+
+# Bidirectional embeddings, overrides, isolates and marks: invisible, and able to make the text
+# around them read backwards (a name or a link shown as something else).
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+# --- what a message may say -----------------------------------------------------------------------
+def clean_text(text: str) -> str:
+    """``text`` as it is stored and shown: one line, no control characters, trimmed.
+
+    Line and paragraph breaks and tabs become spaces; every other control character, the
+    bidirectional controls and lone surrogates are removed; then whitespace is trimmed at both ends.
+
+    Raises:
+        Refused(empty): nothing is left.
+        Refused(too_long): more than ``MAX_CHARS`` characters are left.
+    """
+    kept: list[str] = []
+    for char in text:
+        category = unicodedata.category(char)
+        if category in ("Cc", "Zl", "Zp"):
+            if char.isspace():
+                kept.append(" ")
+        elif category != "Cs" and char not in _BIDI_CONTROLS:
+            kept.append(char)
+    cleaned = "".join(kept).strip()
+    if not cleaned:
+        raise Refused("empty", "Write something first: a message cannot be empty.")
+    if len(cleaned) > MAX_CHARS:
+        raise Refused("too_long", f"A message is at most {MAX_CHARS} characters; this one has {len(cleaned)}.")
+    return cleaned
+
+
+def _check_may_write(room: Room, *, seated: bool, chat: str) -> None:
+    """Raises Refused(not_allowed) unless someone ``seated`` (or not) may write in ``chat`` of ``room``."""
+    if chat == PLAYERS and not seated:
+        raise Refused("not_allowed", "Only the seated players write in the players' chat; take a seat first.")
+    if chat == SPECTATORS and seated:
+        raise Refused("not_allowed", "You are seated: write in the players' chat.")
+    if chat == SPECTATORS and not room.spectator_chat:
+        raise Refused("not_allowed", "The host has turned the spectators' chat off.")
+
+
+# --- saying something ------------------------------------------------------------------------------
+def chat_say(
+    *, code: str, player: Player, chat: str, text: str | None = None, phrase: str | None = None, now: datetime
+) -> dict[str, Any]:
+    """Store what ``player`` says in ``chat`` of room ``code``; once committed, send it to the room.
+
+    Exactly one of ``text`` (cleaned by :func:`clean_text`) and ``phrase`` (one of ``PHRASES``) is
+    given. The room row is read, never locked, and its version is left alone. The rate limit counts
+    the player's stored messages in every room within ``RATE_WINDOW`` before ``now``, under a lock on
+    the player's row, so it holds across their tabs and across server processes.
+
+    Returns the message as a chat object (:func:`message_json`).
+
+    Raises:
+        Refused: no_room, not_allowed, bad_frame (an unknown chat or phrase), empty, too_long,
+            rate_limited.
+    """
+    if chat not in CHATS:
+        raise Refused("bad_frame", 'The chat is "players" or "spectators".')
+    if (text is None) == (phrase is None):
+        raise Refused("bad_frame", "A message has a text or a phrase.")
+    if phrase is not None and phrase not in PHRASES:
+        raise Refused("bad_frame", f"Unknown phrase; the phrases are {', '.join(PHRASES)}.")
+    room = Room.objects.filter(code=code, closed_at=None).first()
+    if room is None:
+        raise Refused("no_room", f"There is no open room {code}.")
+    seated = Seat.objects.filter(room=room, player=player).exists()
+    _check_may_write(room, seated=seated, chat=chat)
+    cleaned = clean_text(text) if text is not None else ""
+    # Which game a spectators' message was written during: a seated reader gets it after that game.
+    playing = current_game_playing(room)
+    with transaction.atomic():
+        # The player's row serialises their messages (every tab, every process) while counting them.
+        name = Player.objects.select_for_update().values_list("name", flat=True).get(pk=player.pk)
+        recent = ChatMessage.objects.filter(player=player, created_at__gt=now - RATE_WINDOW).count()
+        if recent >= RATE_MESSAGES:
+            seconds = int(RATE_WINDOW.total_seconds())
+            raise Refused("rate_limited", f"Slow down: at most {RATE_MESSAGES} messages in {seconds} seconds.")
+        message = ChatMessage.objects.create(
+            room=room, chat=chat, player=player, author_name=name, text=cleaned, phrase=phrase or "", created_at=now
+        )
+        body = message_json(message)
+        events.chat_on_commit(room.code, body, game_number=playing.number if playing is not None else None)
+    return body

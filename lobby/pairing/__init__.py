@@ -1,0 +1,1 @@
+"""Quick pairing: the seek pool shared by every process, the waves, and the pure matching."""

@@ -1,0 +1,227 @@
+"""Playing in a room: start a game, drop, resign, play again (the automatic moves:
+:mod:`lobby.play.automatic`). One transaction each, holding the room's row lock: validate -> write ->
+broadcast on commit.
+
+The rooms decide who may act (seats, turns, presence); the game record changes through
+:mod:`games.services` (a person's drop, a CPU seat's move, a timeout move and a stand-in all end in
+``games.services.game_play``). Services take ``now``; only the edges (consumers, the ticker) read
+the clock.
+
+A person's drop is the hot path, five statements between BEGIN and COMMIT: lock and bump the room
+(one UPDATE ... RETURNING), read its seats with their players, read its current game (whose row
+carries the record, the stakes and the due time), INSERT the move, UPDATE the game. The broadcast is
+built from those rows: a small ``move`` frame when nothing but the game changed, else the whole room.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+
+from common import metrics
+from common.errors import Refused
+from games import services as games
+from games.engine import EngineError, Peg
+from games.models import Game, GameStatus
+from lobby import events, timers
+from lobby.models import Room, Seat
+from lobby.protocol import room as protocol
+from lobby.protocol.snapshot import deadline_json, threats_json
+from lobby.rooms.selectors import current_game, current_game_playing, live_seat_ratings, room_seats
+from lobby.rooms.services import lock_room, lock_room_for_change, room_broadcast, room_touch
+from players.models import Player
+
+# Two timeouts in a row and a seat counts as away until its player acts again.
+TIMEOUTS_BEFORE_AWAY = 2
+
+
+# --- starting games ------------------------------------------------------------------------------
+def game_start(*, code: str, player: Player, now: datetime) -> Game:
+    """The host starts a game. An empty seat is taken by the CPU at the room's level.
+
+    Raises:
+        Refused: no_room, not_host, game_not_over, no_seat (nobody is seated).
+    """
+    with transaction.atomic():
+        room = lock_room(code)
+        if room.host_id != player.id:
+            raise Refused("not_host", "Only the host can start the game.")
+        return _start_next_game(room, now=now)
+
+
+def game_again(*, code: str, player: Player, now: datetime) -> Game | None:
+    """A seated person asks for the next game; it starts when every seated person has asked.
+
+    Returns the new game, or None while someone has yet to ask.
+
+    Raises:
+        Refused: no_room, no_seat, no_game, game_not_over.
+    """
+    with transaction.atomic():
+        room = lock_room(code)
+        seat = room.seats.filter(player=player).first()
+        if seat is None:
+            raise Refused("no_seat", "Only seated players can ask for another game.")
+        last = current_game(room)
+        if last is None:
+            raise Refused("no_game", "No game has been played here yet: the host starts the first one.")
+        if last.status == GameStatus.PLAYING:
+            raise Refused("game_not_over", "This game is still being played.")
+        seat.wants_again = True
+        seat.save(update_fields=["wants_again"])
+        people = room.seats.filter(player__isnull=False)
+        if people.filter(wants_again=False).exists():
+            room_touch(room, now=now)
+            return None
+        return _start_next_game(room, now=now)
+
+
+def _start_next_game(room: Room, *, now: datetime) -> Game:
+    if current_game_playing(room) is not None:
+        raise Refused("game_not_over", "A game is already being played.")
+    seats = {seat.number: seat for seat in room.seats.select_for_update()}
+    if all(seat.player_id is None for seat in seats.values()):
+        raise Refused("no_seat", "Nobody is seated: sit down to play.")
+    last = current_game(room)
+    red_seat = 3 - last.red_seat if (last is not None and room.alternate_first) else 1
+    for seat in seats.values():
+        seat.cpu = seat.player_id is None
+        seat.wants_again = False
+        seat.away = False
+        seat.timeouts_in_row = 0
+        seat.save()
+    red, yellow = seats[red_seat], seats[3 - red_seat]
+    ranked = games.game_is_ranked(ranked=room.ranked, red_cpu=red.cpu, yellow_cpu=yellow.cpu)
+    # Ratings do not change during a game: what it is played for is worked out once, here.
+    stakes = live_seat_ratings(list(seats.values()), now=now) if ranked else {}
+    game = games.game_begin(
+        room_id=room.pk,
+        number=(last.number + 1) if last is not None else 1,
+        red_seat=red_seat,
+        red_player_id=red.player_id,
+        yellow_player_id=yellow.player_id,
+        red_cpu=red.cpu,
+        yellow_cpu=yellow.cpu,
+        cpu_level=room.cpu_level,
+        ranked=room.ranked,
+        turn_seconds=room.turn_seconds,
+        now=now,
+        stakes={str(number): entry for number, entry in stakes.items()},
+    )
+    timers.reschedule(room, now=now, game=game, seats=list(seats.values()))
+    room_touch(room, now=now)
+    return game
+
+
+# --- a person's actions --------------------------------------------------------------------------
+def _playing_game_and_seat(game: Game | None, seats: list[Seat], player: Player) -> Seat:
+    """The seat from which ``player`` plays ``game``, the room's current game.
+
+    Raises:
+        Refused: no_game, no_seat, game_over.
+    """
+    if game is None:
+        raise Refused("no_game", "No game has started in this room.")
+    seat = next((s for s in seats if s.player_id == player.id), None)
+    if seat is None or seat.cpu:
+        raise Refused("no_seat", "You are not playing in this game.")
+    if game.status != GameStatus.PLAYING:
+        raise Refused("game_over", "The game is over.")
+    return seat
+
+
+def _player_acts(room: Room, seat: Seat) -> bool:
+    """A person acting ends their away status and their run of timeouts; returns whether the seat
+    shows differently now (it was away)."""
+    was_away = seat.away
+    if was_away:
+        events.notice_on_commit(room.code, "back", seat.number)
+    if seat.away or seat.timeouts_in_row:
+        seat.away = False
+        seat.timeouts_in_row = 0
+        seat.save(update_fields=["away", "timeouts_in_row"])
+    return was_away
+
+
+@metrics.MOVE_SERVICE_SECONDS.labels(service="drop").time()
+def game_drop(*, code: str, player: Player, peg: str, ply: int, now: datetime) -> Game:
+    """``player`` drops a bead on ``peg``; ``ply`` is the number of moves they saw.
+
+    Raises:
+        Refused: no_room, bad_peg, no_game, no_seat, game_over, not_your_turn, stale, peg_full.
+    """
+    try:
+        chosen = Peg.from_name(peg)
+    except EngineError as exc:
+        raise Refused(exc.code, exc.message) from None
+    with transaction.atomic():
+        room = lock_room_for_change(code, now=now)  # a refusal below rolls the version bump back
+        seats = room_seats(room)
+        game = current_game(room)
+        seat = _playing_game_and_seat(game, seats, player)
+        assert game is not None
+        if ply != game.ply:
+            raise Refused("stale", f"The game has moved on: it is at move {game.ply + 1}, not {ply + 1}.")
+        if game.to_move_seat != seat.number:
+            raise Refused("not_your_turn", "It is not your turn.")
+        seat_changed = _player_acts(room, seat)
+        play_move(room, seats, game, chosen, seat=seat.number, cpu_reason="", now=now, seat_changed=seat_changed)
+        return game
+
+
+def game_resign(*, code: str, player: Player, now: datetime) -> Game:
+    """``player`` resigns their game; the other seat wins.
+
+    Raises:
+        Refused: no_room, no_game, no_seat, game_over.
+    """
+    with transaction.atomic():
+        room = lock_room(code)
+        game = current_game(room)
+        seat = _playing_game_and_seat(game, room_seats(room), player)
+        assert game is not None
+        _player_acts(room, seat)
+        games.game_resign(game, seat=seat.number, now=now)
+        room_touch(room, now=now)
+        return game
+
+
+def play_move(
+    room: Room, seats: list[Seat], game: Game, peg: Peg, *, seat: int, cpu_reason: str, now: datetime,
+    seat_changed: bool,
+) -> None:
+    """Play ``peg`` for ``seat`` in the room's current game, with its next due time, and have the room
+    told once committed. The room is locked and its version already bumped for this move.
+
+    ``seat_changed``: a seat's row changed in this transaction in a way the room shows (away).
+    """
+    states = timers.seat_states(room, seats=seats)
+    played = games.game_play(
+        game, peg, seat=seat, cpu_reason=cpu_reason, now=now,
+        schedule=lambda after: timers.due_at(after, states, now=now),
+    )
+    if seat_changed or not _only_the_game_changed(room, seats, game):
+        room_broadcast(room, game=game, now=now, seats=seats)
+        return
+    events.move_on_commit(
+        room.code,
+        protocol.move_frame(
+            version=room.version, game_id=str(game.id), ply=game.ply, peg=str(played.peg), level=played.level,
+            seat=played.seat, cpu=played.cpu, to_move_seat=game.to_move_seat, deadline=deadline_json(game),
+            status=game.status, winner_seat=game.winner_seat, line=game.line, reason=game.reason or None,
+            threats=threats_json(game, played.position),
+        ),
+    )
+    events.lists_changed_on_commit()  # the live games list shows each game's moves
+
+
+def _only_the_game_changed(room: Room, seats: list[Seat], game: Game) -> bool:
+    """Whether a move left everything the room shows but its game as it was (a ``move`` frame says all).
+
+    Not so when a seat shows a countdown (a disconnected seat, not away: its ``away_at`` follows the
+    turn), nor when the game ended in a room that shows ratings (they change, or start to show).
+    """
+    if any(not seat.is_connected and not seat.away for seat in seats):
+        return False
+    return game.status == GameStatus.PLAYING or not (room.ranked or game.stakes)

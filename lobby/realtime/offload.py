@@ -1,0 +1,55 @@
+"""The one way database work leaves the event loop: every call from async code goes through :func:`offload`.
+
+Channels' ``database_sync_to_async`` runs every call of a process in one shared thread. That is right
+for SQLite, where writers queue for one file lock anyway (more threads would only poll for it), but
+on PostgreSQL it makes every move of the process wait for the commit of the one before, although
+rooms lock only their own row. So the work goes into lanes, sized by settings here and nowhere else:
+
+- ``db`` (the default): the websockets', the ticker's and the feeds' services. ``DB_THREADS`` threads
+  (settings): 1 keeps Channels' single thread; more gives PostgreSQL that many concurrent
+  transactions (each thread holds a connection from the pool, or its own persistent one).
+- ``pairing``: the seek pool's short transactions, which must not queue behind other work (a seek
+  kept waiting could expire, a leaving page could be paired). ``PAIRING_THREADS`` threads of their own
+  on PostgreSQL; SQLite allows one writer at a time, so there it shares the ``db`` lane.
+
+Each call closes stale connections around it in the thread that runs it (Channels' wrapper does).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Literal, ParamSpec, TypeVar
+
+from channels.db import DatabaseSyncToAsync, database_sync_to_async
+from django.conf import settings
+from django.db import connection
+
+P = ParamSpec("P")
+R = TypeVar("R")
+Lane = Literal["db", "pairing"]
+
+_lock = threading.Lock()
+_executors: dict[Lane, ThreadPoolExecutor] = {}
+
+
+def _threads(lane: Lane) -> int:
+    return int(settings.DB_THREADS if lane == "db" else settings.PAIRING_THREADS)
+
+
+def _executor(lane: Lane) -> ThreadPoolExecutor:
+    with _lock:
+        found = _executors.get(lane)
+        if found is None:
+            found = _executors[lane] = ThreadPoolExecutor(max_workers=_threads(lane), thread_name_prefix=lane)
+        return found
+
+
+def offload(fn: Callable[P, R], *, lane: Lane = "db") -> Callable[P, Awaitable[R]]:
+    """``fn`` as a coroutine function run in a thread of ``lane`` (closing stale connections around it)."""
+    if lane == "pairing" and connection.vendor != "postgresql":
+        lane = "db"
+    if _threads(lane) <= 1 and lane == "db":
+        return database_sync_to_async(fn)  # type: ignore[no-any-return]
+    return DatabaseSyncToAsync(fn, thread_sensitive=False, executor=_executor(lane))  # type: ignore[return-value]

@@ -1,0 +1,79 @@
+"""Messages waiting for the channel layer in one event loop, sent in the order they were committed.
+
+A service runs in a worker thread. Sending from there used to block that thread until the channel
+layer answered, and every database call of the process waited behind it. Now a commit only hands the
+message to its event loop's outbox and returns: the outbox sends in the background, in commit order
+within each target (a room's group, one socket), all targets at once, so a client never sees a room's
+events out of order because of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from channels.layers import get_channel_layer
+
+from common import metrics
+
+log = logging.getLogger(__name__)
+
+
+class Outbox:
+    """One loop's pending messages, by target.
+
+    ``put`` is called in the loop's thread. One drain task runs while there is something to send: it
+    takes every target's pending messages, sends each target's in order, all targets at once, and
+    repeats until nothing is left (then it ends, so a loop that closes leaves no task behind).
+    """
+
+    def __init__(self) -> None:
+        self.pending: dict[tuple[bool, str], list[dict[str, Any]]] = {}
+        self.task: asyncio.Task[None] | None = None
+
+    def put(self, target: str, message: dict[str, Any], *, group: bool = True) -> None:
+        """Queue ``message`` for the group ``target`` (or, ``group=False``, the channel ``target``)."""
+        self.pending.setdefault((group, target), []).append(message)
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self._drain())
+
+    async def _drain(self) -> None:
+        layer = get_channel_layer()
+        while self.pending:
+            batch, self.pending = self.pending, {}
+            if layer is not None:
+                await asyncio.gather(*(_send_in_order(layer, key, messages) for key, messages in batch.items()))
+
+    async def flush(self) -> None:
+        """Wait until everything put so far has been sent (a socket leaving, tests, a server shutting down).
+
+        The drain task is shared by every socket of the loop: a waiter that is cancelled (daphne cancels a
+        closed socket's handler that overruns its time) must not cancel it, and with it every room's
+        messages still waiting to be sent.
+        """
+        while self.task is not None and not self.task.done():
+            await asyncio.shield(self.task)
+
+
+async def send_now(layer: Any, target: str, message: dict[str, Any], *, group: bool = True) -> None:
+    """Send one message to a group (or a channel); a failure is counted and logged, never raised: a failed
+    broadcast must not undo a committed change, and the clients re-sync when they reconnect."""
+    try:
+        if group:
+            await layer.group_send(target, message)
+        else:
+            await layer.send(target, message)
+    except Exception:
+        metrics.CHANNEL_LAYER_SEND_FAILURES.inc()
+        log.exception("could not send %s to %s", message.get("type"), target, extra={"room": _room_of(target)})
+
+
+async def _send_in_order(layer: Any, key: tuple[bool, str], messages: list[dict[str, Any]]) -> None:
+    group, target = key
+    for message in messages:
+        await send_now(layer, target, message, group=group)
+
+
+def _room_of(target: str) -> str | None:
+    return target.removeprefix("room.") if target.startswith("room.") else None

@@ -1,0 +1,361 @@
+"""The room websocket: parse a frame, call a service off the event loop, send what comes back.
+
+Transport only. State changes go through the services; what they change reaches every connection
+through the room's group once the change has committed: a ``move`` frame for a move, the whole room
+for any other change. Pings are answered here and only noted in memory (:mod:`lobby.realtime.presence`).
+
+Failures of the services underneath never end a socket silently. A frame whose handling fails (the
+database is down) is answered with an ``error`` frame coded ``server_error``; nothing changed, and the
+socket stays open for the player to try again. A socket whose own loop fails (the channel layer lost
+Redis, so this socket would hear nothing more; the database failed while opening it) is closed with
+4503, so that the page reconnects and resyncs from the snapshot it gets then, and its connection is
+recorded as closed like any other. Recording a close is retried; if it still fails, this process's
+presence loop retries it every few seconds (and the seat shows connected until it succeeds).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+
+from django.utils import timezone
+
+from common import logcontext, metrics
+from common.errors import Refused
+from common.ratelimit import TokenBucket
+from lobby import events
+from lobby.chat import selectors as chat_selectors
+from lobby.chat import services as chat
+from lobby.chat.visibility import ChatView
+from lobby.play import moves
+from lobby.protocol import frames
+from lobby.protocol import room as protocol
+from lobby.realtime import runtime
+from lobby.realtime.offload import offload
+from lobby.realtime.socket import Consumer
+from lobby.rooms import connections
+from lobby.rooms import services as rooms
+from lobby.rooms.selectors import room_snapshot
+from players.identity import session_player
+from players.models import Player
+
+log = logging.getLogger(__name__)
+
+FRAMES_PER_SECOND = 20
+FRAME_BURST = 40
+# Pauses before each new attempt to record a closed socket (a database blip must not leave the seat
+# showing connected); all of them well within daphne's 10 s for a closed socket's clean-up.
+RECORD_CLOSE_RETRY_DELAYS = (0.5, 2.0)
+
+
+class RoomConsumer(Consumer):
+    code: str
+    player: Player | None
+    last_version: int
+    heard_at: float
+    joined: bool = False  # in the room's group, with a connection row (unless silent)
+    silent: bool = False  # its connection row was closed for silence: the next frame opens it again
+    # The last room snapshot sent (a game's end that comes as a move frame updates what the chat shows).
+    last_snapshot: dict[str, Any] | None = None
+    # What this connection may read of the chat (None before its first room frame), and the ids of
+    # the messages in the last chat_history it was sent (a live copy of one of them is not sent again).
+    chat_view: ChatView | None = None
+    chat_in_history: frozenset[int] = frozenset()
+
+    async def connect(self) -> None:
+        self.code = str(self.scope["url_route"]["kwargs"]["code"]).upper()
+        self.player = None
+        self.last_version = 0
+        self.bucket = TokenBucket(rate=FRAMES_PER_SECOND, burst=FRAME_BURST)
+        self.runtime = runtime.of_this_loop()
+        self.presence = self.runtime.presence
+        self.heard_at = self._loop_time()
+        try:
+            await self._join()
+        except Refused as exc:  # unknown room (4404), closed room (4410), banned player (4403)
+            await self.channel_layer.group_discard(events.room_group(self.code), self.channel_name)
+            closed = await offload(room_snapshot)(self.code, include_closed=True) if exc.code == "room_closed" else None
+            await self.room_refuse(events.refusal(exc, snapshot=closed))
+
+    async def _join(self) -> None:
+        """Accept the socket, join the room's group, record the connection and send the snapshot.
+
+        Raises:
+            Refused: no_room (unknown room), room_closed, banned.
+        """
+        self.player = await offload(session_player)(self.scope.get("session"))
+        logcontext.bind(room=self.code, player=self.player.id if self.player is not None else None)
+        await self.accept()
+        process = await self.presence.ready()
+        # Join the group first: whatever commits after our snapshot is read reaches us (what committed
+        # before is older than the snapshot, and skipped by its version).
+        await self.channel_layer.group_add(events.room_group(self.code), self.channel_name)
+        opened = await offload(connections.connection_open)(
+            code=self.code, channel_name=self.channel_name, player=self.player, process=process,
+            now=timezone.now(),
+        )
+        self.joined = True  # from here on the connection is recorded: _leave() must record the close
+        metrics.WEBSOCKETS_OPEN.inc()
+        self.presence.hold(self)
+        await self._send_snapshot(opened.snapshot)
+        if opened.spectator:
+            self.presence.spectators_changed(self.code)
+
+    async def disconnect(self, code: int) -> None:
+        await self._leave()
+
+    async def _leave(self) -> None:
+        """Undo the join, once: the socket gauge, the room's group, this process's sockets, and the
+        connection's record (a seat whose player has no other connection shows disconnected). A no-op
+        if the socket never joined. Never raises: what cannot be undone is logged, and left to expire
+        (the group membership) or to the presence loop (the record).
+        """
+        if not self.joined:
+            return
+        self.joined = False
+        metrics.WEBSOCKETS_OPEN.dec()
+        self.presence.release(self)
+        try:
+            await self.channel_layer.group_discard(events.room_group(self.code), self.channel_name)
+        except Exception as exc:  # Redis is gone: the membership went with it, or expires there
+            log.warning("could not leave the room's group: %s", _one_line(exc))
+        await self._record_close(retry=True)
+        # Let the room hear of it before this consumer's channel-layer reader is cancelled: channels-redis
+        # can lose a message that is being read for another consumer of the process at that instant.
+        with contextlib.suppress(Exception):
+            await self.runtime.outbox.flush()
+
+    async def _record_close(self, *, retry: bool = False) -> None:
+        """Record that this connection closed (``retry``: again after RECORD_CLOSE_RETRY_DELAYS, as the
+        socket is gone: until it is recorded the seat shows connected, and a disconnected player's grace
+        period has not begun; if every attempt fails, this process's presence loop keeps retrying)."""
+        delays = RECORD_CLOSE_RETRY_DELAYS if retry else ()
+        attempts = len(delays) + 1
+        for attempt, delay in enumerate((*delays, None), start=1):
+            try:
+                spectator_left = await offload(connections.connection_close)(
+                    channel_name=self.channel_name, now=timezone.now()
+                )
+            except Exception as exc:
+                then = "the presence loop will" if delay is None else f"retrying in {delay:g} s"
+                log.warning("could not record the closed socket (attempt %d of %d; %s): %s", attempt, attempts,
+                            then, _one_line(exc), exc_info=exc if log.isEnabledFor(logging.DEBUG) else None)
+                if delay is None:
+                    if retry:
+                        self.presence.close_later(self.channel_name)
+                    return
+                await asyncio.sleep(delay)
+                continue
+            if spectator_left:
+                self.presence.spectators_changed(self.code)
+            return
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """Serve the socket until it closes. If its loop fails instead (the channel layer's receive
+        raised: Redis went away; a database error while opening the socket or handling a room event),
+        close it with 4503 so the page reconnects and resyncs, and record the close.
+
+        When Redis goes, every socket of the process meets the failure itself: channels-redis has them
+        take turns waiting on Redis, and each turn fails at once while it is down."""
+        try:
+            await super().__call__(scope, receive, send)
+        except Exception as exc:
+            log.warning("closing the room socket (%s) after a failure: %s", frames.CLOSE_RETRY,
+                        _one_line(exc), exc_info=exc if log.isEnabledFor(logging.DEBUG) else None)
+            with contextlib.suppress(Exception):  # the socket may be closed already
+                await self.close(code=frames.CLOSE_RETRY)
+            await self._leave()
+
+    # --- presence (called by this process's presence loop) ----------------------------------------------
+    async def expire(self) -> None:
+        """The client has been silent past the ping timeout: its connection counts as closed (its seat
+        disconnected) while the socket stays open; a frame from it opens the connection again. (A socket
+        that is really dead is closed by daphne's own websocket pings.)"""
+        if self.joined and not self.silent:
+            self.silent = True
+            await self._record_close()
+
+    async def reopen(self, process: str) -> None:
+        """Open the connection row again under ``process``: this process was swept while it held the
+        socket, or the socket spoke again after a silence. The client gets the room as it is now."""
+        self.silent = False
+        opened = await offload(connections.connection_open)(
+            code=self.code, channel_name=self.channel_name, player=self.player, process=process, now=timezone.now()
+        )
+        await self._send_snapshot(opened.snapshot)
+        if opened.spectator:
+            self.presence.spectators_changed(self.code)
+
+    # --- frames from the client ------------------------------------------------------------------------
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.joined:
+            return
+        self.heard_at = self._loop_time()  # any frame is a sign of life; kept in memory only
+        if not self.bucket.allow():
+            await self._send_error("rate_limited", "Too many frames: slow down.")
+            return
+        try:
+            command = protocol.parse_frame(text_data, bytes_data)
+        except frames.BadFrame as exc:
+            await self._send_error(exc.code, exc.message)
+            return
+        try:
+            await self._handle(command)
+        except Refused as exc:
+            await self._send_error(exc.code, exc.message)
+        except Exception as exc:  # the database is down, say: its transaction rolled back
+            log.warning("a %s frame failed: %s", protocol.frame_type(command), _one_line(exc),
+                        exc_info=exc if log.isEnabledFor(logging.DEBUG) else None)
+            await self._send_error("server_error", frames.SERVER_ERROR_MESSAGE)
+            await self._resync()
+
+    async def _handle(self, command: protocol.Command) -> None:
+        """Answer a ping or a sync, or run the command's service (a silent connection is opened again
+        first).
+
+        Raises:
+            Refused: the service refused the command (nothing changed).
+        """
+        if isinstance(command, frames.Ping):
+            # Liveness is the frame itself (``heard_at``, in memory), never a database write. A ping is
+            # answered even when a silent connection cannot be opened again (the database is down): the
+            # socket itself is fine, and the page has nothing to retry.
+            if self.silent:
+                try:
+                    await self.reopen(await self.presence.ready())
+                except Exception as exc:
+                    log.debug("presence not reopened: %s", _one_line(exc))
+            await self._send(frames.pong_frame())
+            return
+        if self.silent:
+            await self.reopen(await self.presence.ready())
+        if isinstance(command, protocol.Sync):
+            snapshot = await offload(room_snapshot)(self.code)
+            if snapshot is not None:
+                await self._send_snapshot(snapshot, again=True)
+            return
+        await offload(self._apply)(command)
+
+    async def _resync(self) -> None:
+        """After a failure, send the room as it is if it moved on (a change whose broadcast failed)."""
+        try:
+            snapshot = await offload(room_snapshot)(self.code)
+        except Exception as exc:  # still down: the client keeps its view until the next change
+            log.debug("no resync: %s", _one_line(exc))
+            return
+        if snapshot is not None:
+            await self._send_snapshot(snapshot)
+
+    def _apply(self, command: protocol.Command) -> None:
+        """Run the service for ``command`` (in the database thread)."""
+        now = timezone.now()
+        if self.player is None:
+            raise Refused("no_player", "Choose a name first: this device has no player yet.")
+        player, code = self.player, self.code
+        match command:
+            case protocol.Sit():
+                rooms.room_sit(code=code, player=player, now=now)
+            case protocol.Stand():
+                rooms.room_stand(code=code, player=player, now=now)
+            case protocol.SetRules(changes=changes):
+                rooms.room_set_rules(code=code, player=player, changes=changes, now=now)
+            case protocol.Start():
+                moves.game_start(code=code, player=player, now=now)
+            case protocol.Drop(peg=peg, ply=ply):
+                moves.game_drop(code=code, player=player, peg=peg, ply=ply, now=now)
+            case protocol.Resign():
+                moves.game_resign(code=code, player=player, now=now)
+            case protocol.Again():
+                moves.game_again(code=code, player=player, now=now)
+            case protocol.Say(chat=chat_name, text=text, phrase=phrase):
+                chat.chat_say(code=code, player=player, chat=chat_name, text=text, phrase=phrase, now=now)
+
+    # --- events from the room's group ----------------------------------------------------------------
+    async def room_snapshot(self, event: dict[str, Any]) -> None:
+        await self._send_snapshot(event["snapshot"])
+
+    async def room_move(self, event: dict[str, Any]) -> None:
+        """A move, encoded once for the whole room. Sent on even after a gap in versions: the client
+        sees the gap and asks for the whole room."""
+        if event["version"] <= self.last_version:
+            return
+        self.last_version = event["version"]
+        await self.send(text_data=event["text"])
+        if event["status"] != "playing" and self.last_snapshot is not None and self.last_snapshot["game"]:
+            # The game ended: what this connection may read of the chat may grow.
+            ended = {**self.last_snapshot, "game": {**self.last_snapshot["game"], "status": event["status"]}}
+            await self._chat_follow(ended)
+
+    async def room_notice(self, event: dict[str, Any]) -> None:
+        await self._send(protocol.notice_frame(event["code"], event["seat"]))
+
+    async def room_chat(self, event: dict[str, Any]) -> None:
+        """A new chat message: sent on if this connection may read it now."""
+        message = event["message"]
+        view = self.chat_view
+        if view is None or not view.delivers(chat=message["chat"], written_in_game=event["game"]):
+            return
+        if message["id"] in self.chat_in_history:
+            return  # committed before the history was read, which already carried it
+        await self._send(protocol.chat_frame(message))
+
+    async def room_refuse(self, event: dict[str, Any]) -> None:
+        """The server will not keep this socket: send what the event carries, then close with its code."""
+        if event.get("snapshot") is not None:
+            await self._send_snapshot(event["snapshot"])
+        if event.get("error") is not None:
+            await self._send(event["error"])
+        await self.close(code=event["close"])
+
+    # --- chat ------------------------------------------------------------------------------------------
+    async def _chat_follow(self, snapshot: dict[str, Any]) -> None:
+        """After a room frame: what may this connection read now? When that grew (its first frame,
+        the end of a seated player's game, the spectators' chat turned back on), send the history."""
+        player_id = str(self.player.id) if self.player is not None else None
+        view = ChatView.from_snapshot(snapshot, player_id=player_id)
+        before, self.chat_view = self.chat_view, view
+        if before is not None and view.reads() <= before.reads():
+            return
+        messages = await offload(chat_selectors.chat_history)(code=self.code, reads=view.reads())
+        self.chat_in_history = frozenset(message["id"] for message in messages)
+        await self._send(protocol.chat_history_frame(messages))
+
+    # --- sending ---------------------------------------------------------------------------------------
+    async def _send_snapshot(self, snapshot: dict[str, Any], *, again: bool = False) -> None:
+        """Send the room at ``snapshot``'s version, unless the client has it or newer (``again``: it asked
+        for the room, so the same version is sent again)."""
+        if snapshot["version"] < self.last_version or (snapshot["version"] == self.last_version and not again):
+            return  # an older or repeated snapshot: the client already has newer
+        self.last_version = snapshot["version"]
+        self.last_snapshot = snapshot
+        player_id = str(self.player.id) if self.player is not None else None
+        await self._send(protocol.room_frame(snapshot, player_id=player_id))
+        await self._chat_follow(snapshot)
+
+    async def _send_error(self, code: str, message: str) -> None:
+        metrics.FRAMES_REFUSED.labels(code=code).inc()
+        await self._send(frames.error_frame(code, message))
+
+    async def _send(self, frame: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(frame, separators=(",", ":")))
+
+    @staticmethod
+    def _loop_time() -> float:
+        return asyncio.get_running_loop().time()
+
+
+class UnknownPathConsumer(Consumer):
+    """Any websocket path without a route (``/ws/``, a room code without its trailing slash): refused
+    like an unknown room, with close code 4404, so that nothing raises and the page stops retrying."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.close(code=frames.CLOSE_UNKNOWN_ROOM)
+
+
+def _one_line(exc: BaseException) -> str:
+    """``Type: message`` on one line, even for a multi-line database error."""
+    return f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}"

@@ -1,0 +1,166 @@
+"""One runtime per event loop (one per server process in production): everything live that the loop runs.
+
+A :class:`Runtime` owns the loop's outbox (events to the channel layer, in commit order), its presence
+(heartbeat and held sockets), its ticker (timers, CPU moves, analyses), its matchmaker (quick-pairing
+waves) and its lobby feed (the lobby's lists). It is made on first use in its loop and started by the
+first request or socket (``config.asgi`` calls :func:`ensure_running`).
+
+:func:`deliver` is the one delivery path of the server: :mod:`lobby.events` hands it every event a
+committed transaction queued (it is registered there by ``lobby.apps``). From a worker thread of a
+running server it crosses into the loop that handed the thread its work; anywhere else (a script, a
+synchronous test) it sends at once, blocking.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import threading
+
+from asgiref.sync import SyncToAsync, async_to_sync
+from channels.layers import get_channel_layer
+
+from lobby import events
+from lobby.realtime.feed import LobbyFeed
+from lobby.realtime.matchmaker import Matchmaker
+from lobby.realtime.outbox import Outbox, send_now
+from lobby.realtime.presence import Presence
+from lobby.realtime.ticker import Ticker
+
+
+class Runtime:
+    """One event loop's outbox, presence, ticker, matchmaker and lobby feed (see the module docstring)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.outbox = Outbox()
+        self.presence = Presence()
+        self.feed = LobbyFeed(loop)
+        self.matchmaker = Matchmaker()
+        self.ticker = Ticker(self.presence)
+        self.started = False
+
+    @property
+    def running(self) -> bool:
+        return self.ticker.task is not None and not self.ticker.task.done()
+
+    def start(self) -> None:
+        """Start (or restart, after a failure) the ticker and the matchmaker in this loop."""
+        self.ticker.start()
+        self.matchmaker.start()
+        self.started = True
+
+    async def stop(self) -> None:
+        """Stop every task, drop what is pending, and send what waits in the outbox."""
+        self.started = False
+        await self.ticker.stop()
+        await self.matchmaker.stop()
+        await self.feed.close()
+        await self.presence.stop()
+        await self.outbox.flush()
+
+    def receive(self, event: events.Event) -> None:
+        """Take one committed event (in the loop's thread)."""
+        match event:
+            case events.ToGroup(group=group, message=message):
+                self.outbox.put(group, message)
+            case events.ToSockets(channels=channels, message=message):
+                for channel in channels:
+                    self.outbox.put(channel, message, group=False)
+            case events.ListsChanged():
+                self.feed.changed()
+            case events.WakeUp():
+                self.ticker.wake()
+
+
+# Read from worker threads (deliver), written in the loops: guarded by the lock.
+_lock = threading.Lock()
+_runtimes: dict[asyncio.AbstractEventLoop, Runtime] = {}
+
+
+def of_loop(loop: asyncio.AbstractEventLoop) -> Runtime:
+    """``loop``'s runtime, made on first use (closed loops' runtimes are forgotten then)."""
+    with _lock:
+        runtime = _runtimes.get(loop)
+        if runtime is None:
+            for closed in [other for other in _runtimes if other.is_closed()]:
+                del _runtimes[closed]
+            runtime = _runtimes[loop] = Runtime(loop)
+        return runtime
+
+
+def of_this_loop() -> Runtime:
+    """The running loop's runtime (made on first use, not started)."""
+    return of_loop(asyncio.get_running_loop())
+
+
+def ensure_running() -> Runtime:
+    """The running loop's runtime, started if it is not running (every request and socket calls it)."""
+    runtime = of_this_loop()
+    if not runtime.running:
+        runtime.start()
+    return runtime
+
+
+async def stop_this_loop() -> None:
+    """Stop the running loop's runtime and forget it (tests call it before their loop closes)."""
+    with _lock:
+        runtime = _runtimes.pop(asyncio.get_running_loop(), None)
+    if runtime is not None:
+        await runtime.stop()
+
+
+def _started() -> list[Runtime]:
+    with _lock:
+        return [runtime for loop, runtime in _runtimes.items() if runtime.started and not loop.is_closed()]
+
+
+# --- the one delivery path -------------------------------------------------------------------------------
+def deliver(event: events.Event) -> None:
+    """Take a committed ``event`` to the sockets (called from any thread; see the module docstring).
+
+    Room and socket messages go through the outbox of the loop that handed this thread its work, so
+    each target hears them in commit order. The lobby's lists and the wake-ups concern every started
+    runtime of the process (one in production).
+    """
+    if isinstance(event, events.ToGroup | events.ToSockets):
+        loop = _server_loop()
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: send it here instead
+                loop.call_soon_threadsafe(_receive, loop, event)
+                return
+        _send_blocking(event)
+        return
+    told = False
+    for runtime in _started():
+        with contextlib.suppress(RuntimeError):  # a loop closing right now
+            runtime.loop.call_soon_threadsafe(runtime.receive, event)
+            told = True
+    if not told and isinstance(event, events.ListsChanged):
+        _send_blocking(events.ToGroup(events.LOBBY_GROUP, events.LISTS_CHANGED_MESSAGE))
+
+
+def _receive(loop: asyncio.AbstractEventLoop, event: events.Event) -> None:
+    of_loop(loop).receive(event)
+
+
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop that handed this worker thread its work (asgiref records it), if it still runs."""
+    local = SyncToAsync.threadlocal
+    loop: asyncio.AbstractEventLoop | None = getattr(local, "main_event_loop", None)
+    if loop is None or getattr(local, "main_event_loop_pid", None) != os.getpid() or loop.is_closed():
+        return None
+    return loop
+
+
+def _send_blocking(event: events.ToGroup | events.ToSockets) -> None:
+    """Send at once from a thread with no server loop (a script, a synchronous test)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    if isinstance(event, events.ToGroup):
+        async_to_sync(send_now)(layer, event.group, event.message)
+        return
+    for channel in event.channels:
+        async_to_sync(send_now)(layer, channel, event.message, group=False)

@@ -1,0 +1,172 @@
+"""The per-process ticker that makes due things happen: CPU seats' moves, turn timeouts, stand-ins.
+
+Deadlines live in the database (``Game.due_at``); any server process may apply one. Each tick this
+process leases the games that are due (so no other process works on them), computes the CPU's move
+off the loop, and applies it through the same service as a person's move, which refuses it if the
+game moved on. A killed process's leases simply expire and another process (or the restarted one)
+takes over. Services wake the ticker at once when they make something due now.
+
+The ticker also drives finished games' analyses: when this process's analysis lane is idle it leases the
+oldest queued one and computes it in that lane (games/cpu.py), which never takes a live move's worker.
+
+The same ticker runs this process's presence (:mod:`lobby.realtime.presence`): its heartbeat, the close
+of silent sockets, and the sweep of dead processes' connections. It is part of its loop's runtime
+(:mod:`lobby.realtime.runtime`), which starts and stops it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from datetime import datetime, timedelta
+
+from django.db import DatabaseError
+from django.utils import timezone
+
+from common import logcontext
+from games import cpu
+from games.services import AnalysisJob, analyses_claim, analysis_release, analysis_store
+from lobby.play.automatic import CpuJob, game_cpu_move, game_due_job
+from lobby.realtime.offload import offload
+from lobby.realtime.presence import Presence
+from lobby.timers import DueReason, games_claim_due, games_next_due
+
+log = logging.getLogger(__name__)
+
+TICK_SECONDS = 0.25
+# The shortest sleep between ticks while something is due (leased to another process, or in flight).
+MIN_WAIT_SECONDS = 0.02
+# Longer than any CPU budget: a lease outliving its process lets another process take over.
+LEASE = timedelta(seconds=15)
+# Longer than an analysis takes (its budget is 20 s of wall clock, plus the guaranteed part).
+ANALYSIS_LEASE = timedelta(minutes=3)
+# How often an idle analysis lane looks for queued analyses.
+ANALYSIS_POLL_SECONDS = 1.0
+# A CPU move computed while the database is unreachable is offered again every second this many times
+# (well within the lease), so that it lands as soon as the database is back rather than being computed
+# afresh once the lease has run out.
+STORE_ATTEMPTS = 10
+STORE_RETRY_SECONDS = 1.0
+
+class Ticker:
+    """One per running event loop (one per server process in production), owned by its runtime."""
+
+    def __init__(self, presence: Presence) -> None:
+        self.event = asyncio.Event()
+        self.in_flight: set[str] = set()
+        self.task: asyncio.Task[None] | None = None
+        self.children: set[asyncio.Task[None]] = set()
+        self.analysis: asyncio.Task[None] | None = None
+        self.last_analysis_poll = -ANALYSIS_POLL_SECONDS
+        self.presence = presence
+
+    def start(self) -> None:
+        """Start ticking in the running loop (again, if an earlier task ended)."""
+        self.task = asyncio.get_running_loop().create_task(self._run(), name="games-scheduler")
+
+    def wake(self) -> None:
+        """Something is due now: tick at once (call in the loop's thread)."""
+        self.event.set()
+
+    async def stop(self) -> None:
+        tasks = [t for t in (self.task, *self.children) if t is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _run(self) -> None:
+        try:
+            await cpu.warm_up()
+        except Exception:  # the pool is retried on first use
+            log.exception("could not start the CPU worker pool")
+        wait = TICK_SECONDS
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.event.wait(), wait)
+            self.event.clear()
+            try:
+                wait = await self.tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a database hiccup must not stop the ticker for good
+                log.exception("scheduler tick failed")
+                wait = 1.0
+
+    async def tick(self) -> float:
+        """Start the due work; return how long to sleep: until the next deadline, at most a tick."""
+        now = timezone.now()
+        loop = asyncio.get_running_loop()
+        await self.presence.tick()
+        for game_id in await offload(games_claim_due)(now=now, lease=LEASE):
+            if game_id in self.in_flight:
+                continue
+            self.in_flight.add(game_id)
+            child = loop.create_task(self._handle(game_id))
+            self.children.add(child)
+            child.add_done_callback(self.children.discard)
+        await self._start_analysis(now)
+        next_due = await offload(games_next_due)(now=timezone.now())
+        if next_due is None:
+            return TICK_SECONDS
+        return min(TICK_SECONDS, max(MIN_WAIT_SECONDS, (next_due - timezone.now()).total_seconds()))
+
+    async def _start_analysis(self, now: datetime) -> None:
+        """Lease one queued analysis if this process's analysis lane is idle (one at a time)."""
+        loop = asyncio.get_running_loop()
+        busy = self.analysis is not None and not self.analysis.done()
+        if busy or loop.time() - self.last_analysis_poll < ANALYSIS_POLL_SECONDS:
+            return
+        self.last_analysis_poll = loop.time()
+        for job in await offload(analyses_claim)(now=now, lease=ANALYSIS_LEASE, limit=1):
+            self.analysis = loop.create_task(self._analyse(job), name=f"analysis-{job.game_id}")
+            self.children.add(self.analysis)
+            self.analysis.add_done_callback(self.children.discard)
+
+    async def _analyse(self, job: AnalysisJob) -> None:
+        logcontext.bind(game=job.game_id)
+        try:
+            result = await cpu.compute_analysis(job.record)
+            await offload(analysis_store)(game_id=job.game_id, result=result, now=timezone.now())
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("analysis of game %s failed", job.game_id)
+            await offload(analysis_release)(game_id=job.game_id, now=timezone.now())
+
+    async def _handle(self, game_id: str) -> None:
+        logcontext.bind(game=game_id)  # this task's own context: its log lines name the game
+        try:
+            job: CpuJob | None = await offload(game_due_job)(game_id=game_id, now=timezone.now())
+            if job is None:
+                return
+            logcontext.bind(room=job.code)
+            deadline_move = job.reason in (DueReason.TIMEOUT, DueReason.AWAY)
+            peg = await cpu.compute_move(job.record, job.level, deadline_move=deadline_move)
+            await self._store(job, peg)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("automatic move for game %s failed; its lease will expire and it is retried", game_id)
+        finally:
+            self.in_flight.discard(game_id)
+
+
+    async def _store(self, job: CpuJob, peg: str) -> None:
+        """Play the computed move, retrying while the database is unreachable.
+
+        Retrying is safe: the service plays it only if the game is still where the job found it.
+
+        Raises:
+            DatabaseError: still unreachable after STORE_ATTEMPTS tries (the lease then runs out).
+        """
+        for attempt in range(1, STORE_ATTEMPTS + 1):
+            try:
+                await offload(game_cpu_move)(job=job, peg=peg, now=timezone.now())
+                return
+            except DatabaseError as exc:
+                if attempt == STORE_ATTEMPTS:
+                    raise
+                log.warning("could not store the CPU's move (attempt %d of %d): %s: %s", attempt, STORE_ATTEMPTS,
+                            type(exc).__name__, " ".join(str(exc).split())[:200])
+                await asyncio.sleep(STORE_RETRY_SECONDS)

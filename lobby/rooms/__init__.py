@@ -1,0 +1,1 @@
+"""Rooms: rooms, seats, house rules, connections (presence rows), quotas, listings and the REST views."""

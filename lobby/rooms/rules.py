@@ -1,0 +1,63 @@
+"""House rules: what a host may set, validated in one place for REST and websocket alike."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from common.errors import Refused
+from lobby.protocol.frames import TURN_SECONDS_CHOICES
+from lobby.protocol.room import CPU_LEVELS, RULE_FIELDS
+
+
+@dataclass(frozen=True, slots=True)
+class HouseRules:
+    """A room's house rules.
+
+    Defaults: no turn timer, alternate first move, ranked, CPU level 3, spectators' chat on, not open.
+
+    ``open``: the room is listed in the lobby's open games while a seat is free ("Open to anyone").
+    """
+
+    turn_seconds: int | None = None
+    alternate_first: bool = True
+    ranked: bool = True
+    cpu_level: int = 3
+    spectator_chat: bool = True
+    open: bool = False
+
+    def updated(self, changes: Mapping[str, Any]) -> HouseRules:
+        """These rules with ``changes`` applied.
+
+        Raises:
+            Refused(bad_rules): an unknown field or a value out of range.
+        """
+        unknown = sorted(set(changes) - set(RULE_FIELDS))
+        if unknown:
+            raise Refused("bad_rules", f"Unknown house rule: {', '.join(unknown)}.")
+        values: dict[str, Any] = {}
+        if "turn_seconds" in changes:
+            seconds = changes["turn_seconds"]
+            if isinstance(seconds, bool) or seconds not in TURN_SECONDS_CHOICES:
+                raise Refused("bad_rules", "The turn time limit is none, 30 or 60 seconds.")
+            values["turn_seconds"] = seconds
+        for flag in ("alternate_first", "ranked", "spectator_chat", "open"):
+            if flag in changes:
+                if not isinstance(changes[flag], bool):
+                    raise Refused("bad_rules", f"{flag} must be true or false.")
+                values[flag] = changes[flag]
+        if "cpu_level" in changes:
+            level = changes["cpu_level"]
+            if isinstance(level, bool) or level not in CPU_LEVELS:
+                raise Refused("bad_rules", "The CPU level is a whole number from 1 to 5.")
+            values["cpu_level"] = level
+        return replace(self, **values)
+
+    @classmethod
+    def of(cls, room: Any) -> HouseRules:
+        """The rules a room (anything with the rule fields, a ``Room`` row) holds now."""
+        return cls(**{field: getattr(room, field) for field in RULE_FIELDS})
+
+    def as_dict(self) -> dict[str, Any]:
+        return {field: getattr(self, field) for field in RULE_FIELDS}

@@ -1,0 +1,319 @@
+"""Every state change of rooms and seats: one transaction each (presence: :mod:`lobby.rooms.connections`).
+
+A service locks the room row, validates, writes, bumps the room's ``version``, builds the new
+snapshot from what it holds and, on commit, has it sent to the room. Services take ``now``; only the
+edges read the clock.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from common.errors import Refused
+from common.rows import Rows
+from games.models import EndReason
+from games.services import game_abandon, game_hand_over
+from lobby import events, timers
+from lobby.models import SEAT_NUMBERS, Connection, Room, Seat, new_room_code
+from lobby.rooms.rules import HouseRules
+from lobby.rooms.selectors import current_game, current_game_playing, snapshot_of, spectator_count
+from players.models import Player
+
+log = logging.getLogger(__name__)
+
+BANNED_MESSAGE = "This player is banned by a moderator: it cannot play or watch here."
+
+_ROOMS = Rows(Room)
+
+
+# --- rooms ---------------------------------------------------------------------------------------
+def lock_room(code: str) -> Room:
+    """The open room with this code, its row locked until the transaction ends.
+
+    The lock is PostgreSQL's ``FOR NO KEY UPDATE``, as an ``UPDATE`` of the row takes: it excludes every
+    other change of the room, but not the key-share lock that a new row referring to the room (a
+    spectator's connection) takes, so a spectator joining never waits for a change of the room.
+
+    Raises:
+        Refused(no_room): no open room has this code.
+    """
+    try:
+        return Room.objects.select_for_update(no_key=True).get(code=code, closed_at=None)
+    except Room.DoesNotExist:
+        raise Refused("no_room", f"There is no open room {code}.") from None
+
+
+def lock_room_for_change(code: str, *, now: datetime) -> Room:
+    """Lock the open room with this code and bump its version, in one statement.
+
+    For a service that changes the room whenever it succeeds (a move): the lock and the bump are one
+    ``UPDATE ... RETURNING`` (PostgreSQL, SQLite 3.35+). A refusal raised afterwards rolls the
+    transaction back, and the bump with it. The returned room carries the new version.
+
+    Raises:
+        Refused(no_room): no open room has this code.
+    """
+    rooms = _ROOMS
+    sql = rooms.statement("lock for change", lambda: (
+        f"UPDATE {rooms.quoted(rooms.table)} SET {rooms.quoted('version')} = {rooms.quoted('version')} + 1, "
+        f"{rooms.quoted('last_activity_at')} = %s WHERE {rooms.quoted('code')} = %s "
+        f"AND {rooms.quoted('closed_at')} IS NULL RETURNING {rooms.columns(rooms.quoted(rooms.table))}"))
+    found = rooms.execute(sql, [rooms.prep("last_activity_at", now), code])
+    if not found:
+        raise Refused("no_room", f"There is no open room {code}.")
+    return rooms.load(found[0])
+
+
+def room_code(room_id: object) -> str:
+    """The code of the room with this id (open or closed)."""
+    return str(Room.objects.values_list("code", flat=True).get(pk=room_id))
+
+
+def room_touch(room: Room, *, now: datetime, fields: tuple[str, ...] = (), recount: bool = True) -> dict[str, Any]:
+    """Record that ``room`` changed: bump its version (saving ``fields`` of the row with it), build the
+    snapshot and have it sent once committed; returns the snapshot.
+
+    The spectator count is recounted here too: a change (someone sitting down or standing up) may
+    change who counts as a spectator. Call it last in the transaction, after every other write, with
+    the room locked: the snapshot is read now, under the lock, so that it is exactly the state its
+    version names. (``recount=False``: the caller has just recounted.)
+    """
+    if recount:
+        spectators_recount(room)
+    room.version += 1
+    room.last_activity_at = now
+    room.save(update_fields=["version", "last_activity_at", "spectators", *(f for f in fields if f != "spectators")])
+    return room_broadcast(room, game=current_game(room), now=now)
+
+
+def room_broadcast(room: Room, *, game: Any, now: datetime, seats: list[Seat] | None = None) -> dict[str, Any]:
+    """Build the snapshot of ``room`` at its (already bumped) version from the rows the caller holds,
+    and have it sent once committed; returns it."""
+    snapshot = snapshot_of(room, game=game, now=now, seats=seats)
+    events.snapshot_on_commit(room.code, snapshot)
+    events.lists_changed_on_commit()  # the lobby's lists (open rooms, live games) are built from rooms
+    return snapshot
+
+
+def room_create(*, host: Player, rules: Mapping[str, Any], now: datetime, guest: Player | None = None) -> Room:
+    """A new room with ``host`` in seat 1 and the given house rules (defaults for the rest); ``guest``,
+    when given (quick pairing), sits in seat 2 from the start.
+
+    Raises:
+        Refused: bad_rules (a rule out of range), banned (the host is banned).
+    """
+    if host.is_banned:
+        raise Refused("banned", BANNED_MESSAGE)
+    house = HouseRules().updated(rules)
+    for _ in range(10):
+        try:
+            with transaction.atomic():
+                room = Room.objects.create(
+                    code=new_room_code(), host=host, created_at=now, last_activity_at=now,
+                    open_since=now if house.open else None, **house.as_dict()
+                )
+                # Nobody has connected yet: a seated person counts as disconnected until they do.
+                Seat.objects.bulk_create([
+                    Seat(room=room, number=n, player=player, disconnected_at=None if player is None else now)
+                    for n, player in zip(SEAT_NUMBERS, (host, guest), strict=True)
+                ])
+                return room
+        except IntegrityError:  # a code already in use: draw again
+            continue
+    raise RuntimeError("could not find a free room code")
+
+
+def room_set_rules(*, code: str, player: Player, changes: Mapping[str, Any], now: datetime) -> None:
+    """The host changes house rules between games.
+
+    Raises:
+        Refused: no_room, not_host, game_not_over, bad_rules.
+    """
+    with transaction.atomic():
+        room = lock_room(code)
+        if room.host_id != player.id:
+            raise Refused("not_host", "Only the host can change the house rules.")
+        if current_game_playing(room) is not None:
+            raise Refused("game_not_over", "House rules change between games, not during one.")
+        before = HouseRules.of(room)
+        house = before.updated(changes)
+        for field, value in house.as_dict().items():
+            setattr(room, field, value)
+        if house.open and not before.open:
+            room.open_since = now  # listed in the lobby as waiting since now
+        room_touch(room, now=now, fields=(*house.as_dict(), "open_since"))
+
+
+def _seat_of(room: Room, player: Player) -> Seat | None:
+    return room.seats.filter(player=player).first()
+
+
+def room_sit(*, code: str, player: Player, now: datetime) -> int:
+    """Seat ``player`` in the lowest free seat; returns the seat number (theirs already, if seated).
+
+    A seat is free when nobody sits there and the CPU is not playing it in a running game.
+
+    Raises:
+        Refused: no_room, seat_taken.
+    """
+    with transaction.atomic():
+        room = lock_room(code)
+        mine = _seat_of(room, player)
+        if mine is not None:
+            return mine.number
+        playing = current_game_playing(room)
+        # Locked after the room's, as a spectator's join locks it: that join and this sit take turns, so
+        # the connection check below sees a socket the player opens at this very moment.
+        list(Player.objects.select_for_update().filter(pk=player.pk).values_list("pk", flat=True))
+        for seat in room.seats.select_for_update().order_by("number"):
+            if seat.player_id is None and not (seat.cpu and playing is not None):
+                seat.player = player
+                seat.cpu = False
+                seat.away = False
+                seat.wants_again = False
+                seat.timeouts_in_row = 0
+                seat.disconnected_at = None if _has_connection(room, player) else now
+                seat.save()
+                room_touch(room, now=now)
+                return seat.number
+        raise Refused("seat_taken", "Both seats are taken.")
+
+
+def room_stand(*, code: str, player: Player, now: datetime) -> None:
+    """``player`` gives up their seat (not while their game is being played).
+
+    Raises:
+        Refused: no_room, no_seat, game_not_over.
+    """
+    with transaction.atomic():
+        room = lock_room(code)
+        seat = _seat_of(room, player)
+        if seat is None:
+            raise Refused("no_seat", "You have no seat in this room.")
+        if current_game_playing(room) is not None:
+            raise Refused("game_not_over", "You cannot leave your seat during your game; resign first.")
+        seat.player = None
+        seat.wants_again = False
+        seat.away = False
+        seat.disconnected_at = None
+        seat.timeouts_in_row = 0
+        seat.save()
+        room_touch(room, now=now)
+
+
+def _close_locked(room: Room, *, reason: EndReason, now: datetime) -> None:
+    """Close ``room`` (its row locked): its game being played ends as abandoned (unrated), its presence is
+    forgotten, and once committed its open sockets get the last snapshot and are closed."""
+    game = current_game_playing(room)
+    if game is not None:
+        game_abandon(game, reason=reason, now=now)
+    room.closed_at = now
+    room.version += 1
+    room.save(update_fields=["closed_at", "version"])
+    Connection.objects.filter(room=room).delete()
+    events.room_closed_on_commit(room.code, snapshot_of(room, game=current_game(room), now=now))
+    events.lists_changed_on_commit()  # a closed room leaves the lobby's lists
+    log.info("room %s closed (%s)%s", room.code, reason.value,
+             f", game {game.pk} abandoned" if game is not None else "", extra={"room": room.code})
+
+
+def room_close(*, code: str, now: datetime, reason: EndReason = EndReason.CLOSED) -> bool:
+    """Close the open room ``code`` on purpose (a moderator, say). Returns False if no open room has it."""
+    with transaction.atomic():
+        try:
+            room = lock_room(code)
+        except Refused:
+            return False
+        _close_locked(room, reason=reason, now=now)
+    return True
+
+
+def rooms_close_idle(*, now: datetime, idle: timedelta) -> list[str]:
+    """Close every open room with no activity since ``now - idle``; returns their codes.
+
+    A game left unfinished in one ends as abandoned (reason ``idle``), unrated.
+    """
+    cutoff = now - idle
+    codes = list(Room.objects.filter(closed_at=None, last_activity_at__lt=cutoff).values_list("code", flat=True))
+    closed = []
+    for code in codes:
+        with transaction.atomic():
+            idle_rooms = Room.objects.select_for_update(no_key=True).filter(closed_at=None, last_activity_at__lt=cutoff)
+            room = idle_rooms.filter(code=code).first()
+            if room is None:  # something happened there since the first look
+                continue
+            _close_locked(room, reason=EndReason.IDLE, now=now)
+            closed.append(code)
+    return closed
+
+
+# --- presence ------------------------------------------------------------------------------------
+def _has_connection(room: Room, player: Player) -> bool:
+    return Connection.objects.filter(room=room, player=player).exists()
+
+
+def spectators_recount(room: Room) -> bool:
+    """Count the room's spectators into ``room.spectators``; whether the count changed."""
+    count = spectator_count(room)
+    changed = count != room.spectators
+    room.spectators = count
+    return changed
+
+
+# --- hooks from the layers below ---------------------------------------------------------------------
+def rooms_player_renamed(player: Player) -> None:
+    """Registered with the players' rename hooks: the open rooms that seat ``player`` change (a new
+    version showing the new name), inside the rename's transaction."""
+    now = timezone.now()  # the players layer calls its hooks without an instant: this edge reads the clock
+    for code in Room.objects.filter(seats__player=player, closed_at=None).values_list("code", flat=True):
+        room_touch(lock_room(code), now=now)
+
+
+def rooms_player_banned(player: Player) -> None:
+    """Registered with the players' ban hooks: every open websocket of ``player`` is closed (4403)."""
+    channels = list(Connection.objects.filter(player=player).values_list("channel_name", flat=True))
+    events.sockets_refuse_on_commit(channels, Refused("banned", BANNED_MESSAGE))
+
+
+def rooms_guest_replaced(guest: Player, account: Player, now: datetime) -> None:
+    """Registered with the accounts' guest hooks: a device's ``guest`` logged into ``account``.
+
+    In each open room the guest sits in or hosts, the account takes its place: its seat (and its colour
+    in the game being played) and the host's role. A room where the account already has the other seat
+    is closed instead (its game abandoned): one person cannot hold both seats. The guest's open sockets
+    are closed with 4409, so the page reconnects as the account's player.
+    """
+    codes = set(Room.objects.filter(closed_at=None, seats__player=guest).values_list("code", flat=True))
+    codes |= set(Room.objects.filter(closed_at=None, host=guest).values_list("code", flat=True))
+    for code in sorted(codes):  # one order for every such change: no deadlock between two of them
+        try:
+            room = lock_room(code)
+        except Refused:  # closed since the first look: nothing to hand over
+            continue
+        seat = _seat_of(room, guest)
+        if seat is not None and _seat_of(room, account) is not None:
+            _close_locked(room, reason=EndReason.CLOSED, now=now)
+            continue
+        if seat is not None:
+            seat.player = account
+            seat.disconnected_at = None if _has_connection(room, account) else (seat.disconnected_at or now)
+            seat.save(update_fields=["player", "disconnected_at"])
+            game = current_game_playing(room)
+            if game is not None:
+                game_hand_over(game, from_player_id=guest.pk, to_player_id=account.pk)
+        if room.host_id == guest.pk:
+            room.host = account
+            room.save(update_fields=["host"])
+        timers.reschedule(room, now=now)
+        room_touch(room, now=now)
+        log.info("room %s handed over from guest %s", code, guest.pk, extra={"room": code, "player": account.pk})
+    channels = list(Connection.objects.filter(player=guest).values_list("channel_name", flat=True))
+    events.sockets_refuse_on_commit(
+        channels, Refused("player_changed", "This device logged into an account: reconnecting as its player.")
+    )

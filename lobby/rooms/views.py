@@ -1,0 +1,255 @@
+"""REST endpoints of the lobby: the device's player, rooms, taking a seat, and the live games.
+Views only translate HTTP."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.middleware.csrf import get_token
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from common.errors import RateLimited, Refused
+from lobby.protocol.room import room_frame
+from lobby.rooms.limits import room_lookup_quota_take, rooms_create_quota_take
+from lobby.rooms.listings import live_games
+from lobby.rooms.selectors import player_rooms, room_snapshot
+from lobby.rooms.services import room_create, room_sit
+from players.identity import client_address, session_attach, session_player
+from players.models import Player
+from players.selectors import player_json
+from players.services import player_create, player_rename
+from ratings.selectors import rating_json, ratings_of
+from ratings.views import ErrorOut, PlayerRefOut, RatingFields
+
+DEFAULT_GUEST_NAME = "Guest"
+
+
+def refused_response(exc: Refused, *, http_status: int = status.HTTP_400_BAD_REQUEST) -> Response:
+    """The refusal's ``{"code", "message"}``; a :class:`RateLimited` is a 429 with ``Retry-After``."""
+    if isinstance(exc, RateLimited):
+        return Response(
+            {"code": exc.code, "message": exc.message},
+            status=status.HTTP_429_TOO_MANY_REQUESTS,
+            headers={"Retry-After": str(exc.retry_after)},
+        )
+    return Response({"code": exc.code, "message": exc.message}, status=http_status)
+
+
+def session_json(player: Player | None) -> dict[str, Any]:
+    """What ``/api/session`` says of the device's player: who, their rating, account, and rooms.
+
+    A device without a player yet (a first visit, or after logging out) is a normal state: the same
+    fields, ``player``, ``rating`` and ``username`` null and no rooms.
+    """
+    if player is None:
+        return {"player": None, "rating": None, "username": None, "rooms": []}
+    now = timezone.now()
+    rating = ratings_of([player.id], now=now)[player.id]
+    return {
+        "player": player_json(player),
+        "rating": rating_json(rating),
+        "username": player.user.username if player.user is not None else None,
+        "rooms": player_rooms(player),
+    }
+
+
+def device_player(request: Request, *, create_as: str | None = None) -> Player | None:
+    """The device's player; with ``create_as``, one is created under that name when missing."""
+    player = session_player(request.session)
+    if player is None and create_as is not None:
+        player = player_create(name=create_as, now=timezone.now())
+        session_attach(request.session, player)
+    return player
+
+
+class SessionIn(serializers.Serializer[Any]):
+    name = serializers.CharField(required=False, allow_blank=True, max_length=200)
+
+
+class SessionRoomOut(serializers.Serializer[Any]):
+    code = serializers.CharField()
+    seat = serializers.IntegerField()
+    playing = serializers.BooleanField(help_text="A game is being played in the room.")
+
+
+class SessionOut(serializers.Serializer[Any]):
+    player = PlayerRefOut(allow_null=True, help_text="The device's player; null before it has one.")
+    rating = RatingFields(allow_null=True, help_text="The player's rating now; null without a player.")
+    username = serializers.CharField(allow_null=True, help_text="The account's username; null for a guest.")
+    rooms = SessionRoomOut(many=True, help_text="Open rooms where the player has a seat, most recent first.")
+
+
+class SessionView(APIView):
+    """The device's player. GET also hands out the ``csrftoken`` cookie that writes need."""
+
+    @extend_schema(responses={200: SessionOut})
+    def get(self, request: Request) -> Response:
+        """This device's player, rating, account and rooms; ``player`` is null before it has one."""
+        get_token(request)
+        return Response(session_json(session_player(request.session)))
+
+    @extend_schema(request=SessionIn, responses={200: SessionOut, 201: SessionOut})
+    def post(self, request: Request) -> Response:
+        if not isinstance(request.data, dict):
+            return Response({"code": "bad_request", "message": 'Send {"name": "..."}.'}, status=400)
+        name = request.data.get("name")
+        existing = session_player(request.session)
+        try:
+            if existing is None:
+                player = player_create(name=DEFAULT_GUEST_NAME if name is None else name, now=timezone.now())
+                session_attach(request.session, player)
+                code = status.HTTP_201_CREATED
+            else:
+                player = existing if name is None else player_rename(player=existing, name=name)
+                code = status.HTTP_200_OK
+        except Refused as exc:
+            return refused_response(exc)
+        get_token(request)
+        return Response(session_json(player), status=code)
+
+
+class RulesIn(serializers.Serializer[Any]):
+    turn_seconds = serializers.IntegerField(required=False, allow_null=True)
+    alternate_first = serializers.BooleanField(required=False)
+    ranked = serializers.BooleanField(required=False)
+    cpu_level = serializers.IntegerField(required=False)
+    spectator_chat = serializers.BooleanField(required=False)
+    open = serializers.BooleanField(required=False, help_text="Listed in the lobby while a seat is free.")
+
+
+class RoomsView(APIView):
+    @extend_schema(
+        request=RulesIn,
+        responses={
+            201: OpenApiResponse(description="the room snapshot"),
+            400: OpenApiResponse(ErrorOut, description="bad_rules, bad_request"),
+            403: OpenApiResponse(ErrorOut, description="banned: the player is banned"),
+            429: OpenApiResponse(ErrorOut, description="rate_limited (see the Retry-After header)"),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        """Create a room with house rules; the device's player is the host in seat 1."""
+        if not isinstance(request.data, dict):
+            return Response({"code": "bad_rules", "message": "Send the house rules as a JSON object."}, status=400)
+        now = timezone.now()
+        existing = session_player(request.session)
+        try:
+            rooms_create_quota_take(
+                address=client_address(request), player_id=str(existing.id) if existing else None, now=now
+            )
+        except RateLimited as exc:
+            return refused_response(exc)
+        player = device_player(request, create_as=DEFAULT_GUEST_NAME)
+        assert player is not None
+        if existing is None:  # the device's first room counts for the player it just became (a new one: it fits)
+            rooms_create_quota_take(address=None, player_id=str(player.id), now=now)
+        try:
+            room = room_create(host=player, rules=dict(request.data), now=now)
+        except Refused as exc:
+            return refused_response(exc, http_status=403 if exc.code == "banned" else 400)
+        snapshot = room_snapshot(room.code)
+        assert snapshot is not None
+        return Response(room_frame(snapshot, player_id=str(player.id)), status=status.HTTP_201_CREATED)
+
+
+class RoomDetailView(APIView):
+    @extend_schema(
+        responses={
+            200: OpenApiResponse(description="the room snapshot"),
+            404: OpenApiResponse(ErrorOut, description="no_room"),
+            410: OpenApiResponse(ErrorOut, description="room_closed: the room was closed"),
+            429: OpenApiResponse(ErrorOut, description="rate_limited (see the Retry-After header)"),
+        }
+    )
+    def get(self, request: Request, code: str) -> Response:
+        """The room snapshot as this device sees it; 410 once the room is closed."""
+        try:
+            room_lookup_quota_take(address=client_address(request), now=timezone.now())
+        except RateLimited as exc:
+            return refused_response(exc)
+        snapshot = room_snapshot(code.upper(), include_closed=True)
+        if snapshot is None:
+            return Response({"code": "no_room", "message": f"There is no open room {code}."}, status=404)
+        if snapshot["closed_at"] is not None:
+            return Response({"code": "room_closed", "message": f"Room {snapshot['code']} was closed."}, status=410)
+        player = session_player(request.session)
+        return Response(room_frame(snapshot, player_id=str(player.id) if player else None))
+
+
+SEAT_REFUSAL_STATUS = {"no_room": status.HTTP_404_NOT_FOUND, "seat_taken": status.HTTP_409_CONFLICT}
+
+
+class SeatView(APIView):
+    @extend_schema(
+        operation_id="rooms_seat",
+        request=None,
+        responses={
+            200: OpenApiResponse(description="the room snapshot, with you seated"),
+            404: OpenApiResponse(description="no_room"),
+            409: OpenApiResponse(description="seat_taken"),
+        },
+    )
+    def post(self, request: Request, code: str) -> Response:
+        """Take the lowest free seat of a room (as from the lobby's open rooms); already seated: that seat.
+
+        Creates a guest player for the device if it has none.
+        """
+        player = device_player(request, create_as=DEFAULT_GUEST_NAME)
+        assert player is not None
+        try:
+            room_sit(code=code.upper(), player=player, now=timezone.now())
+        except Refused as exc:
+            return refused_response(exc, http_status=SEAT_REFUSAL_STATUS.get(exc.code, 400))
+        snapshot = room_snapshot(code.upper())
+        if snapshot is None:  # closed between the seat and the read
+            return Response({"code": "no_room", "message": f"There is no open room {code}."}, status=404)
+        return Response(room_frame(snapshot, player_id=str(player.id)))
+
+
+
+class LivePlayerOut(serializers.Serializer[Any]):
+    player = serializers.DictField(help_text='{"id", "name"}')
+    rating = serializers.DictField(help_text='{"rating", "rd", "provisional", "display"}')
+
+
+class LiveGameOut(serializers.Serializer[Any]):
+    code = serializers.CharField(help_text="The room: open /r/{code} to watch.")
+    game = serializers.UUIDField()
+    number = serializers.IntegerField(help_text="The game's number in its room.")
+    ranked = serializers.BooleanField()
+    turn_seconds = serializers.IntegerField(allow_null=True)
+    started_at = serializers.DateTimeField()
+    ply = serializers.IntegerField(help_text="Moves played so far.")
+    moves = serializers.ListField(child=serializers.CharField(), help_text="Peg names in order, for a preview.")
+    red = LivePlayerOut()
+    yellow = LivePlayerOut()
+
+
+class LiveGamesOut(serializers.Serializer[Any]):
+    count = serializers.IntegerField(help_text="How many games are live.")
+    limit = serializers.IntegerField()
+    offset = serializers.IntegerField()
+    results = LiveGameOut(many=True)
+
+
+class LiveGamesQuery(serializers.Serializer[Any]):
+    limit = serializers.IntegerField(required=False, default=20, min_value=1, max_value=100)
+    offset = serializers.IntegerField(required=False, default=0, min_value=0)
+
+
+class LiveGamesView(APIView):
+    @extend_schema(
+        operation_id="games_live", parameters=[LiveGamesQuery], responses={200: LiveGamesOut, 400: ErrorOut}
+    )
+    def get(self, request: Request) -> Response:
+        """Games between two people being played now, best-rated first (the sum of both ratings)."""
+        query = LiveGamesQuery(data=request.query_params)
+        if not query.is_valid():
+            problems = "; ".join(f"{field}: {' '.join(map(str, errs))}" for field, errs in query.errors.items())
+            return Response({"code": "bad_query", "message": problems}, status=400)
+        return Response(live_games(now=timezone.now(), **query.validated_data))

@@ -1,0 +1,207 @@
+"""The move path: statements per drop, the ``move`` frame, and frames per join.
+
+No timings here (the machine is shared): what is asserted is what can be counted exactly, the SQL
+statements of a drop and the frames a room's connections receive.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from lobby import events
+from lobby.play.moves import game_drop, game_start
+from lobby.protocol import room as protocol
+from lobby.realtime import presence, runtime
+from lobby.rooms.connections import connection_open, process_register
+from lobby.rooms.services import room_create, room_sit
+from players.services import player_create
+from tests.roomkit import Client, at_ply, make_player_async, make_room_async, seated_pair
+
+PEGS = [c + r for c in "abcd" for r in "1234"]
+DROP_STATEMENTS = 5  # lock and bump the room, seats, game, INSERT the move, UPDATE the game
+
+
+def statements(captured: CaptureQueriesContext) -> list[str]:
+    """The SQL statements run, without the transaction's BEGIN and COMMIT."""
+    return [q["sql"] for q in captured.captured_queries if q["sql"].split()[0].upper() not in {"BEGIN", "COMMIT"}]
+
+
+def two_players_in_a_game(**rules):
+    """Ann (seat 1, red) and Bob (seat 2), both connected, the first game started; returns code and players."""
+    now = timezone.now()
+    ann, bob = player_create(name="Ann", now=now), player_create(name="Bob", now=now)
+    code = room_create(host=ann, rules=rules, now=now).code
+    room_sit(code=code, player=bob, now=now)
+    process_register(process="p", now=now)
+    connection_open(code=code, channel_name="chan-ann", player=ann, process="p", now=now)
+    connection_open(code=code, channel_name="chan-bob", player=bob, process="p", now=now)
+    game_start(code=code, player=ann, now=now)
+    return code, ann, bob
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("rules", [{}, {"ranked": False, "turn_seconds": 30}], ids=["ranked", "timed"])
+def test_a_drop_and_its_broadcast_take_five_statements(rules, django_assert_max_num_queries):
+    code, ann, bob = two_players_in_a_game(**rules)
+    layer = get_channel_layer()
+    async_to_sync(layer.group_add)(events.room_group(code), "listener")
+    game_drop(code=code, player=ann, peg="a1", ply=0, now=timezone.now())
+    async_to_sync(layer.receive)("listener")
+    with django_assert_max_num_queries(DROP_STATEMENTS + 2) as captured:  # + BEGIN and COMMIT
+        game_drop(code=code, player=bob, peg="b2", ply=1, now=timezone.now())
+    assert len(statements(captured)) <= DROP_STATEMENTS, "\n".join(statements(captured))
+    sent = async_to_sync(layer.receive)("listener")  # the broadcast, sent on commit, read nothing more
+    assert sent["type"] == "room.move" and sent["version"] > 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_refused_drop_leaves_the_room_version_as_it_was():
+    from lobby.models import Room
+
+    code, ann, bob = two_players_in_a_game()
+    before = Room.objects.get(code=code).version
+    with pytest.raises(Exception) as refused:
+        game_drop(code=code, player=bob, peg="a1", ply=0, now=timezone.now())  # not Bob's turn
+    assert getattr(refused.value, "code", None) == "not_your_turn"
+    assert Room.objects.get(code=code).version == before  # the bump of the lock statement rolled back
+
+
+# --- the move frame ----------------------------------------------------------------------------------
+async def synced(client: Client) -> dict:
+    """The whole room as the server sends it when asked (``sync``)."""
+    version = client.room["version"]
+    await client.send(type="sync")
+    frame = await client.wait("room", lambda f: f["version"] >= version)
+    return frame
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("scheduler_cleanup")
+@pytest.mark.parametrize("rules", [{"ranked": False}, {"ranked": False, "turn_seconds": 60}], ids=["plain", "timed"])
+async def test_a_move_frame_applied_to_the_last_room_frame_is_the_room_the_server_sends(rules):
+    code, a, b = await seated_pair(**rules)
+    watcher = await Client(code, None).connect()
+    await runtime.of_this_loop().presence.settle()
+    await a.send(type="start")
+    await watcher.wait_room(at_ply(0))
+    rng = random.Random(11)
+    moves_seen = 0
+    while watcher.room["game"]["status"] == "playing":
+        mover = a if watcher.room["game"]["to_move_seat"] == 1 else b
+        ply = watcher.room["game"]["ply"]
+        await mover.wait_room(at_ply(ply))
+        moves = mover.room["game"]["moves"]
+        await mover.drop(rng.choice([p for p in PEGS if moves.count(p) < 4]))
+        await watcher.wait_room(lambda r, ply=ply: r["game"]["ply"] == ply + 1)
+        if watcher.log[-1]["type"] == "move":
+            moves_seen += 1
+            frame = watcher.log[-1]
+            assert set(frame) == {
+                "type", "version", "game", "ply", "peg", "level", "seat", "cpu", "to_move_seat", "deadline",
+                "status", "winner_seat", "line", "reason", "threats",
+            }
+            assert await synced(watcher) == watcher.rooms[-2]  # the applied move, exactly
+    assert moves_seen >= 7  # every move of the game came as a move frame (the room is unranked)
+    assert watcher.room["game"]["status"] in {"won", "drawn"}
+    for client in (a, b, watcher):
+        await client.close()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("scheduler_cleanup")
+async def test_moves_against_the_cpu_come_as_move_frames_with_threats():
+    ann, key = await make_player_async("Ann")
+    code = await make_room_async(ann, cpu_level=1, ranked=False)
+    a = await Client(code, key).connect()
+    await a.send(type="start")
+    await a.wait_room(at_ply(0))
+    for ply, peg in enumerate(("a1", "a2", "a3")):
+        await a.wait_room(lambda r, n=2 * ply: r["game"]["ply"] == n or r["game"]["status"] != "playing")
+        if a.room["game"]["status"] != "playing":
+            break
+        moves = a.room["game"]["moves"]
+        await a.drop(peg if moves.count(peg) < 4 else next(p for p in PEGS if moves.count(p) < 4))
+        await a.wait_room(lambda r, n=2 * ply + 2: r["game"]["ply"] >= n or r["game"]["status"] != "playing")
+    cpu_moves = [f for f in a.log if f["type"] == "move" and f["cpu"]]
+    assert cpu_moves and all(f["seat"] == 2 and f["threats"] is not None for f in cpu_moves)
+    assert await synced(a) == a.rooms[-2]
+    await a.close()
+
+
+def test_apply_move_refuses_a_frame_that_does_not_follow():
+    room = {"version": 5, "game": {"id": "g", "moves": ["a1"], "ply": 1}}
+    move = protocol.move_frame(
+        version=6, game_id="g", ply=2, peg="b2", level=1, seat=2, cpu=False, to_move_seat=1, deadline=None,
+        status="playing", winner_seat=None, line=None, reason=None, threats=None,
+    )
+    applied = protocol.apply_move(room, move)
+    assert applied is not None and applied["game"]["moves"] == ["a1", "b2"] and applied["version"] == 6
+    assert protocol.apply_move(room, {**move, "version": 7}) is None  # a gap: ask for the room
+    assert protocol.apply_move(room, {**move, "game": "other"}) is None
+    assert protocol.apply_move(room, {**move, "ply": 3}) is None
+    assert room["game"]["moves"] == ["a1"]  # the last room frame is left as it was
+
+
+# --- joins ---------------------------------------------------------------------------------------------
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("scheduler_cleanup")
+async def test_frames_sent_to_a_room_grow_linearly_with_joins(monkeypatch):
+    # One refresh of the count at the first join, then all the others coalesced into one.
+    monkeypatch.setattr(presence, "COALESCE_SECONDS", 3600.0)
+    joins = 30
+    code, a, b = await seated_pair(ranked=False)
+    before = {id(a): len(a.log), id(b): len(b.log)}
+    spectators = [await Client(code, None).connect() for _ in range(joins)]
+    await runtime.of_this_loop().presence.settle()
+    everyone = [a, b, *spectators]
+    for client in everyone:
+        await client.wait_room(lambda r: r["spectators"] == joins)
+        await client.send(type="ping")
+        await client.wait("pong")
+    frames = sum(1 for c in everyone for f in c.log[before.get(id(c), 0):] if f["type"] == "room")
+    # each joiner's own room frame, the first join's refresh (to at most three sockets), one refresh for all
+    assert frames <= joins + 3 + (joins + 2), frames
+    # (one full room to every connection per join would be joins * (joins + 3) / 2 = 495 frames)
+    for client in everyone:
+        await client.close()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("scheduler_cleanup")
+async def test_a_silent_socket_shows_disconnected_until_it_speaks_again():
+    code, a, b = await seated_pair()
+    here = runtime.of_this_loop().presence
+    [bobs] = [h for h in here.held.values() if h.player is not None and str(h.player.id) == b.room["you"]["player"]]
+    bobs.heard_at -= 10**6  # as if Bob had sent nothing for days
+    await here.expire_silent(now=asyncio.get_running_loop().time())
+    room = await a.wait_room(lambda r: not r["seats"][1]["connected"])
+    assert room["seats"][1]["player"] is not None
+    await b.send(type="ping")  # Bob's socket speaks again: his connection opens anew
+    await b.wait("pong")
+    await a.wait_room(lambda r: r["seats"][1]["connected"])
+    await a.close()
+    await b.close()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("scheduler_cleanup")
+async def test_a_spectator_who_sits_down_stops_counting_as_one():
+    ann, ann_key = await make_player_async("Ann")
+    _carl, carl_key = await make_player_async("Carl")
+    code = await make_room_async(ann)
+    a = await Client(code, ann_key).connect()
+    c = await Client(code, carl_key).connect()
+    await runtime.of_this_loop().presence.settle()
+    await a.wait_room(lambda r: r["spectators"] == 1)
+    await c.send(type="sit")
+    room = await a.wait_room(lambda r: r["seats"][1]["player"] is not None)
+    assert room["spectators"] == 0  # counted again with the change itself, not left for a later join
+    await a.close()
+    await c.close()
