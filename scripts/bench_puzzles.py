@@ -21,10 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from docblock import write_between_markers
-
 from games.engine.position import Position
 from games.engine.puzzle import Verdict, judge_attempt, keeps_win, winning_line
+from harness.bench.report import write_docs
 from puzzles.mining import mine
 from puzzles.pool import read_pool
 
@@ -110,7 +109,7 @@ def main() -> int:
     text = report(args.games, args.seed)
     print(text)
     if args.write_docs:
-        write_between_markers(text, args.write_docs, begin=BEGIN_MARK, end=END_MARK)
+        write_docs(text, args.write_docs, begin=BEGIN_MARK, end=END_MARK)
     return 0
 
 
