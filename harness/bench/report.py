@@ -141,7 +141,8 @@ def target_lines(rows: list[Row], extra: dict[str, Any]) -> list[str]:
     if emb:
         offered = float(emb.offered.rstrip("/s")) if emb.offered.endswith("/s") else 0.0
         add(f"embedded: {emb.scenario.split(', ')[1]} at {emb.offered}, no error",
-            f"{emb.done:.0f}/s done, {emb.errors} errors, {emb.note.split('server-log ')[-1]} in the server log",
+            f"{emb.done:.0f}/s done, {emb.errors} client errors, {emb.note.split('server-log errors ')[-1]} in the "
+            "server log",
             emb.errors == 0 and "server-log errors 0" in emb.note and emb.done >= 0.95 * offered)
         if emb_echo:
             add("embedded: p99 ≤ 2x echo p99", f"{_ms(emb.p99)} vs echo {_ms(emb_echo.p99)} "
