@@ -153,11 +153,6 @@ PAIRING_THREADS = int(os.environ.get("PAIRING_THREADS", "4"))
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 # Messages a process's channel-layer inbox holds before the layer drops new ones (see below).
 CHANNEL_CAPACITY = int(os.environ.get("CHANNEL_CAPACITY", "100000"))
-# "core": channels-redis' RedisChannelLayer (an inbox per process in Redis, read with BZPOPMIN); "pubsub":
-# its RedisPubSubChannelLayer (a group send is one PUBLISH, fanned out to the sockets in the process).
-CHANNEL_LAYER = os.environ.get("CHANNEL_LAYER", "core").strip() or "core"
-if CHANNEL_LAYER not in {"core", "pubsub"}:
-    raise ValueError(f"CHANNEL_LAYER must be core or pubsub, not {CHANNEL_LAYER!r}")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
@@ -178,9 +173,6 @@ if REDIS_URL:
                           "KEY_PREFIX": os.environ.get("CHANNEL_PREFIX", "asgi") + "-cache"}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-if REDIS_URL and CHANNEL_LAYER == "pubsub":
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-                                  "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNEL_PREFIX", "asgi")}}}
 
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365 * 2  # the device is the player: keep it for two years
