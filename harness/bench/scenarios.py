@@ -102,9 +102,17 @@ async def idle_cost(server: LiveServer, sockets: int, settle: float, measure: fl
     socks: list[RoomSocket] = []
 
     async def open_one(i: int) -> None:
-        # An anonymous visitor; it returns once the server has sent the room.
+        # An anonymous visitor; it returns once the server has sent the room. A handshake that fails (a
+        # loaded machine) is tried again, as the page reconnects.
         async with gate:
-            socks.append(await open_socket(Device(server.http), codes[i % len(codes)], 30))
+            for attempt in range(3):
+                try:
+                    socks.append(await open_socket(Device(server.http), codes[i % len(codes)], 30))
+                    return
+                except Exception:
+                    if attempt == 2:
+                        raise
+                    await asyncio.sleep(1)
 
     await asyncio.gather(*(open_one(i) for i in range(sockets)))
     await asyncio.sleep(settle)
