@@ -28,8 +28,9 @@ def test_the_unit_runs_daphne_from_the_virtualenv_on_the_instance_port():
     done = render("systemd", "--app-dir", "/srv/app", "--user", "games", "--env-file", "/etc/app.env")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert "ExecStart=/srv/app/.venv/bin/daphne --proxy-headers --access-log /dev/null -b 127.0.0.1 -p %i " \
-           "config.asgi:application" in lines
+    # config.serve is daphne with its websocket pings set from PING_TIMEOUT_SECONDS
+    assert "ExecStart=/srv/app/.venv/bin/python -m config.serve --proxy-headers --access-log /dev/null " \
+           "-b 127.0.0.1 -p %i config.asgi:application" in lines
     assert {"WorkingDirectory=/srv/app", "EnvironmentFile=/etc/app.env", "User=games"} <= set(lines)
 
 
