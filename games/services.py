@@ -8,6 +8,7 @@ transaction. A finished game's result goes down to the ratings as plain data, in
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -36,6 +37,39 @@ MOVE_KINDS = {"": "person", "seat": "cpu", "timeout": "timeout", "away": "stand_
 def turn_deadline(turn_seconds: int | None, start: datetime) -> datetime | None:
     """When a turn that starts at ``start`` runs out (None without a turn timer)."""
     return None if turn_seconds is None else start + timedelta(seconds=turn_seconds)
+
+
+@dataclass(frozen=True, slots=True)
+class GameFinished:
+    """A game that ended (any way: a line, a full board, a resignation, abandoned), as the layers above
+    hear of it through :data:`GAME_FINISHED_HOOKS`. ``winner_seat`` is None for a draw or an abandoned
+    game; ``red_seat`` says which seat played Red."""
+
+    game_id: str
+    room_id: int
+    status: str
+    winner_seat: int | None
+    reason: str
+    ply: int
+    red_player_id: str | None
+    yellow_player_id: str | None
+    red_seat: int
+
+
+# Called once the transaction that ended the game has committed, each with the GameFinished; a hook that
+# raises is logged and does not stop the others (the game is over whatever they do).
+GAME_FINISHED_HOOKS: list[Callable[[GameFinished], None]] = []
+
+
+def _finished_on_commit(game: Game) -> None:
+    finished = GameFinished(
+        game_id=str(game.pk), room_id=game.room_id, status=str(game.status), winner_seat=game.winner_seat,
+        reason=str(game.reason), ply=game.ply, red_seat=game.red_seat,
+        red_player_id=None if game.red_player_id is None else str(game.red_player_id),
+        yellow_player_id=None if game.yellow_player_id is None else str(game.yellow_player_id),
+    )
+    for hook in GAME_FINISHED_HOOKS:
+        transaction.on_commit(functools.partial(hook, finished), robust=True)
 
 
 def game_is_ranked(*, ranked: bool, red_cpu: bool, yellow_cpu: bool) -> bool:
@@ -155,6 +189,7 @@ def game_finish(game: Game, *, status: GameStatus, reason: EndReason, winner_sea
     if result is not None:
         rating_apply_result(result=result, now=now)
     analysis_queue(game, now=now)
+    _finished_on_commit(game)
 
 
 def game_abandon(game: Game, *, reason: EndReason, now: datetime) -> None:
