@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "games",
     "lobby",
     "puzzles",
+    "bots",
     "frontend",
 ]
 
@@ -215,6 +216,8 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Rooms, games, sessions and ratings for the 3D Four in a Row server.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The colour a challenger asks for (random too), apart from a game's red or yellow.
+    "ENUM_NAME_OVERRIDES": {"ChallengeColourEnum": "bots.models.ColourChoice", "GameColourEnum": ["red", "yellow"]},
 }
 
 # LOG_FORMAT=json: one JSON object per line (config/logformat.py); the default is readable text.

@@ -9,6 +9,7 @@ from config.health import health
 from config.metrics import metrics
 from games.views import GameAnalysisView, GameDetailView, PlayerDetailView
 from lobby.rooms.views import LiveGamesView, RoomDetailView, RoomsView, SeatView, SessionView
+from players.token_views import TokensView, TokenView
 from players.views import LoginView, LogoutView, MeView, RegisterView
 
 urlpatterns = [
@@ -21,6 +22,9 @@ urlpatterns = [
     path("api/accounts/login", LoginView.as_view(), name="account-login"),
     path("api/accounts/logout", LogoutView.as_view(), name="account-logout"),
     path("api/accounts/me", MeView.as_view(), name="account-me"),
+    path("api/accounts/tokens", TokensView.as_view(), name="account-tokens"),
+    path("api/accounts/tokens/<str:token_id>", TokenView.as_view(), name="account-token"),
+    path("api/", include("bots.urls")),
     path("api/rooms", RoomsView.as_view(), name="rooms"),
     path("api/rooms/<str:code>", RoomDetailView.as_view(), name="room"),
     path("api/rooms/<str:code>/seat", SeatView.as_view(), name="room-seat"),

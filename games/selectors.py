@@ -14,6 +14,7 @@ from common.rows import Rows
 from games.engine import Position
 from games.models import AnalysisStatus, Game, GameAnalysis, GameStatus, Move
 from players.models import Player
+from players.selectors import player_json
 from ratings.selectors import CHANGE_DECIMALS, changes_of, player_rating_page
 
 RECENT_GAMES = 10
@@ -165,7 +166,7 @@ def _recent_games(player: Player, *, limit: int) -> list[dict[str, Any]]:
             {
                 "id": str(game.id),
                 "colour": colour,
-                "opponent": None if opponent is None else {"id": str(opponent.id), "name": opponent.name},
+                "opponent": player_json(opponent),
                 "opponent_cpu": game.yellow_cpu if colour == "red" else game.red_cpu,
                 "status": game.status,
                 "result": _result_word(_seat_score(game, colour)),
@@ -188,7 +189,7 @@ def player_profile(player_id: str, *, now: datetime, recent: int = RECENT_GAMES)
         uuid.UUID(str(player_id))
     except ValueError:
         return None
-    player = Player.objects.filter(pk=player_id).first()
+    player = Player.objects.select_related("user").filter(pk=player_id).first()
     if player is None:
         return None
     page = player_rating_page(player, now=now)
@@ -196,6 +197,8 @@ def player_profile(player_id: str, *, now: datetime, recent: int = RECENT_GAMES)
     return {
         "id": str(player.id),
         "name": player.name,
+        "title": player.title,
+        "username": player.user.username if player.user is not None else None,
         "account": player.user_id is not None,
         **page,
         "recent_games": _recent_games(player, limit=recent),

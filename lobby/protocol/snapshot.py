@@ -32,7 +32,11 @@ def room_json(
 
 
 def player_json(player: Any | None) -> dict[str, Any] | None:
-    return None if player is None else {"id": str(player.id), "name": player.name}
+    """A player as frames show one: id, name, and ``title`` only for a titled player (a bot account)."""
+    if player is None:
+        return None
+    title = getattr(player, "title", None)
+    return {"id": str(player.id), "name": player.name, **({"title": title} if title is not None else {})}
 
 
 def seat_json(seat: Any, game: Any | None) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from lobby.rooms.services import room_create, room_sit
 from players.identity import client_address, session_attach, session_player
 from players.models import Player
 from players.selectors import player_json
-from players.services import player_create, player_rename
+from players.services import player_create, player_rename, refuse_bots
 from ratings.selectors import rating_json, ratings_of
 from ratings.views import ErrorOut, PlayerRefOut, RatingFields
 
@@ -149,9 +149,10 @@ class RoomsView(APIView):
         if existing is None:  # the device's first room counts for the player it just became (a new one: it fits)
             rooms_create_quota_take(address=None, player_id=str(player.id), now=now)
         try:
+            refuse_bots(player)  # a bot's rooms are made by the challenges it accepts
             room = room_create(host=player, rules=dict(request.data), now=now)
         except Refused as exc:
-            return refused_response(exc, http_status=403 if exc.code == "banned" else 400)
+            return refused_response(exc, http_status=403 if exc.code in ("banned", "bot_account") else 400)
         snapshot = room_snapshot(room.code)
         assert snapshot is not None
         return Response(room_frame(snapshot, player_id=str(player.id)), status=status.HTTP_201_CREATED)
