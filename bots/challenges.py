@@ -30,13 +30,13 @@ MAX_OPEN = 10
 
 
 def _player_by_username(username: str) -> Player | None:
-    return Player.objects.filter(username_key=username_key(username), user__isnull=False).first()
+    return Player.objects.select_related("user").filter(username_key=username_key(username), user__isnull=False).first()
 
 
 def challenge_out(challenge: Challenge, *, now: datetime) -> dict[str, Any]:
     """A challenge as answers and streams show it, with both players' ratings now."""
     ratings = ratings_of([challenge.challenger_id, challenge.dest_id], now=now)
-    shown = {pid: protocol.player_json(player, rating=rating_json(ratings[pid]))
+    shown = {pid: protocol.player_json(player, rating=rating_json(ratings[pid]), username=player.user.username)
              for pid, player in ((challenge.challenger_id, challenge.challenger), (challenge.dest_id, challenge.dest))}
     return protocol.challenge_json(challenge, challenger=shown[challenge.challenger_id], dest=shown[challenge.dest_id])
 
@@ -92,7 +92,7 @@ def _lock(challenge_id: str, *, player: Player) -> Challenge:
     Raises:
         Refused: no_challenge (none, or not theirs to see), challenge_over (answered or canceled already).
     """
-    challenge = (Challenge.objects.select_for_update().select_related("challenger", "dest")
+    challenge = (Challenge.objects.select_for_update(of=("self",)).select_related("challenger__user", "dest__user")
                  .filter(pk=str(challenge_id)[:16]).first())
     if challenge is None or player.pk not in (challenge.challenger_id, challenge.dest_id):
         raise Refused("no_challenge", "There is no such challenge.")
@@ -174,7 +174,8 @@ def challenge_get(*, challenge_id: str, player: Player) -> Challenge:
     Raises:
         Refused(no_challenge): none, or not theirs.
     """
-    challenge = Challenge.objects.select_related("challenger", "dest").filter(pk=str(challenge_id)[:16]).first()
+    rows = Challenge.objects.select_related("challenger__user", "dest__user")
+    challenge = rows.filter(pk=str(challenge_id)[:16]).first()
     if challenge is None or player.pk not in (challenge.challenger_id, challenge.dest_id):
         raise Refused("no_challenge", "There is no such challenge.")
     return challenge
@@ -182,5 +183,5 @@ def challenge_get(*, challenge_id: str, player: Player) -> Challenge:
 
 def challenges_open(*, player: Player) -> list[Challenge]:
     """The challenges waiting for an answer that ``player`` sent or received, oldest first."""
-    rows = Challenge.objects.select_related("challenger", "dest").filter(status=ChallengeStatus.CREATED)
+    rows = Challenge.objects.select_related("challenger__user", "dest__user").filter(status=ChallengeStatus.CREATED)
     return list((rows.filter(dest=player) | rows.filter(challenger=player)).order_by("created_at", "pk"))

@@ -30,9 +30,11 @@ def encode(line: dict[str, Any]) -> bytes:
 KEEP_ALIVE = b"\n"  # an empty line: the client skips it; a proxy sees the stream alive
 
 
-def player_json(player: Any, *, rating: dict[str, Any] | None = None) -> dict[str, Any]:
-    """A player as the bot API shows one: id, name, title (``"BOT"`` or null) and, if known, rating."""
-    shown: dict[str, Any] = {"id": str(player.id), "name": player.name, "title": getattr(player, "title", None)}
+def player_json(player: Any, *, rating: dict[str, Any] | None = None, username: str | None = None) -> dict[str, Any]:
+    """A player as the bot API shows one: id, name, title (``"BOT"`` or null), its account's username (null
+    for a guest) and, if known, rating."""
+    shown: dict[str, Any] = {"id": str(player.id), "name": player.name, "title": getattr(player, "title", None),
+                             "username": username}
     if rating is not None:
         shown["rating"] = rating.get("display")
     return shown

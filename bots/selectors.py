@@ -26,14 +26,15 @@ def state_of(game: Game) -> dict[str, Any]:
 
 def game_full_line(mine: MyGame, *, now: datetime) -> dict[str, Any]:
     """The ``gameFull`` line of the player's game, read fresh."""
-    game = Game.objects.select_related("red_player", "yellow_player").get(pk=mine.game.pk)
+    game = Game.objects.select_related("red_player__user", "yellow_player__user").get(pk=mine.game.pk)
     people = [pid for pid in (game.red_player_id, game.yellow_player_id) if pid is not None]
     ratings = ratings_of(people, now=now)
 
     def side(player: Player | None, cpu: bool) -> dict[str, Any]:
         if player is None or cpu:
             return {"id": None, "name": "CPU", "title": None, "cpu": True}
-        return protocol.player_json(player, rating=rating_json(ratings[player.pk]))
+        username = player.user.username if player.user is not None else None
+        return protocol.player_json(player, rating=rating_json(ratings[player.pk]), username=username)
 
     return protocol.game_full(game=game, room=mine.code, red=side(game.red_player, game.red_cpu),
                               yellow=side(game.yellow_player, game.yellow_cpu), state=state_of(game))

@@ -7,6 +7,7 @@ from bots.streams.event import event_stream
 from bots.streams.game import game_stream
 
 urlpatterns = [
+    path("bot/account", views.AccountView.as_view(), name="bot-account"),
     path("bot/account/upgrade", views.UpgradeView.as_view(), name="bot-upgrade"),
     path("challenge", views.ChallengeListView.as_view(), name="challenges"),
     path("challenge/<str:username>", views.ChallengeCreateView.as_view(), name="challenge-create"),

@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bots import challenges, limits, play
+from bots import challenges, limits, play, protocol
 from bots.accounts import bot_upgrade
 from bots.models import ColourChoice
 from common.errors import Refused
@@ -174,3 +174,11 @@ class ResignView(TokenOnly):
         """Resign the game."""
         play.bot_resign(game_id=game_id, player=self.token(request).player, now=timezone.now())
         return Response({"ok": True})
+
+
+class AccountView(TokenOnly):
+    @extend_schema(operation_id="bot_account", responses={200: None, 401: BotErrorOut})
+    def get(self, request: Request) -> Response:
+        """Whose token this is: id, name, username, title."""
+        player = self.token(request).player
+        return Response(protocol.player_json(player, username=player.user.username if player.user else None))

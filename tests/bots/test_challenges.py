@@ -26,7 +26,8 @@ def test_a_person_challenges_a_bot_which_accepts_into_an_ordinary_room(ann_and_r
     assert made.status_code == 201, made.content
     challenge = made.json()
     assert challenge["status"] == "created" and challenge["dest"]["title"] == "BOT"
-    assert challenge["challenger"] == {"id": str(ann.id), "name": "ann", "title": None, "rating": "1500?"}
+    assert challenge["challenger"] == {"id": str(ann.id), "name": "ann", "title": None, "username": "ann",
+                                       "rating": "1500?"}
     assert [c["id"] for c in api.get("/api/challenge").json()["in"]] == [challenge["id"]]
 
     accepted = api.post(f"/api/challenge/{challenge['id']}/accept")
