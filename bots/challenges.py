@@ -33,10 +33,15 @@ def _player_by_username(username: str) -> Player | None:
     return Player.objects.select_related("user").filter(username_key=username_key(username), user__isnull=False).first()
 
 
+def username_of(player: Player) -> str | None:
+    """The account's username; None for a guest (a guest may challenge; only accounts are challenged)."""
+    return player.user.username if player.user_id is not None and player.user is not None else None
+
+
 def challenge_out(challenge: Challenge, *, now: datetime) -> dict[str, Any]:
     """A challenge as answers and streams show it, with both players' ratings now."""
     ratings = ratings_of([challenge.challenger_id, challenge.dest_id], now=now)
-    shown = {pid: protocol.player_json(player, rating=rating_json(ratings[pid]), username=player.user.username)
+    shown = {pid: protocol.player_json(player, rating=rating_json(ratings[pid]), username=username_of(player))
              for pid, player in ((challenge.challenger_id, challenge.challenger), (challenge.dest_id, challenge.dest))}
     return protocol.challenge_json(challenge, challenger=shown[challenge.challenger_id], dest=shown[challenge.dest_id])
 

@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from bots import protocol
-from bots.challenges import challenge_out, challenges_open
+from bots.challenges import challenge_out, challenges_open, username_of
 from bots.play import MyGame
 from common.iso import iso
 from games.models import Game, GameStatus
@@ -33,8 +33,7 @@ def game_full_line(mine: MyGame, *, now: datetime) -> dict[str, Any]:
     def side(player: Player | None, cpu: bool) -> dict[str, Any]:
         if player is None or cpu:
             return {"id": None, "name": "CPU", "title": None, "cpu": True}
-        username = player.user.username if player.user is not None else None
-        return protocol.player_json(player, rating=rating_json(ratings[player.pk]), username=username)
+        return protocol.player_json(player, rating=rating_json(ratings[player.pk]), username=username_of(player))
 
     return protocol.game_full(game=game, room=mine.code, red=side(game.red_player, game.red_cpu),
                               yellow=side(game.yellow_player, game.yellow_cpu), state=state_of(game))

@@ -181,4 +181,4 @@ class AccountView(TokenOnly):
     def get(self, request: Request) -> Response:
         """Whose token this is: id, name, username, title."""
         player = self.token(request).player
-        return Response(protocol.player_json(player, username=player.user.username if player.user else None))
+        return Response(protocol.player_json(player, username=challenges.username_of(player)))

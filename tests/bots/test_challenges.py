@@ -4,6 +4,7 @@ game; declines, cancels and the refusals."""
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 
 from bots.models import Challenge
 from games.models import Game, GameStatus
@@ -96,3 +97,15 @@ def test_a_session_write_without_csrf_is_refused(ann_and_robo):
     answer = browser.post("/api/challenge/robo", {"turn_seconds": 30}, content_type="application/json")
     assert answer.status_code == 403
     assert not Challenge.objects.exists()
+
+
+def test_a_guest_challenges_a_bot_from_its_device():
+    robo, secret = bot("robo")
+    guest = Client(enforce_csrf_checks=True)
+    guest.get("/api/session")
+    session_post(guest, "/api/session", {"name": "Visitor"})
+    made = session_post(guest, "/api/challenge/robo", {"turn_seconds": 30})
+    assert made.status_code == 201, made.content
+    assert made.json()["challenger"]["username"] is None and made.json()["challenger"]["name"] == "Visitor"
+    accepted = Api(secret).post(f"/api/challenge/{made.json()['id']}/accept")
+    assert accepted.status_code == 200 and accepted.json()["room"]

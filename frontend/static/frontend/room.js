@@ -9,6 +9,7 @@ import {
   rememberedName,
   saveName,
   signedPoints,
+  shownName,
 } from "./api.js";
 import { mountBoard } from "./board3d.js";
 import { RoomChat } from "./chat.js";
@@ -88,7 +89,7 @@ function seatOf(n) {
 
 function seatName(seat) {
   if (!seat) return "—";
-  if (seat.player) return seat.player.name || "Guest";
+  if (seat.player) return shownName(seat.player);
   return seat.cpu ? "Computer" : "Open seat";
 }
 
