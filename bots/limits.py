@@ -14,7 +14,7 @@ from django.core.cache import cache
 from common.errors import RateLimited
 from common.ratelimit import Quota, quota_take
 
-MOVES_PER_SECOND = 5
+MOVES_PER_SECOND = 10  # a bot moves once a turn: an instant engine against another one stays below it
 MOVES = Quota("bot-moves-by-token", MOVES_PER_SECOND, 1)
 # Open streams per token, by kind: event streams (one a bot needs; a second covers a reconnect before the
 # first's end is noticed) and game streams (one per game played at once, and reconnects).

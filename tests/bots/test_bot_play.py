@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.core.cache import cache
 
+from bots import limits
 from common.errors import Refused
 from games.models import Game, GameStatus, Move
 from lobby.chat.selectors import chat_history
@@ -70,8 +71,9 @@ def test_a_game_of_others_and_unknown_games_are_refused(two_bots):
 
 def test_moves_per_second_are_limited(two_bots):
     game_id, red, yellow = two_bots
-    answers = [code_of(yellow.post(f"/api/bot/game/{game_id}/move/a1")) for _ in range(6)]
-    assert answers[:5] == [(400, "not_your_turn")] * 5 and answers[5] == (429, "rate_limited")
+    allowed = limits.MOVES_PER_SECOND
+    answers = [code_of(yellow.post(f"/api/bot/game/{game_id}/move/a1")) for _ in range(allowed + 1)]
+    assert answers[:allowed] == [(400, "not_your_turn")] * allowed and answers[allowed] == (429, "rate_limited")
 
 
 def test_chat_goes_to_the_rooms_chat(two_bots):
