@@ -69,11 +69,15 @@ def test_a_game_of_others_and_unknown_games_are_refused(two_bots):
     assert Game.objects.get(pk=game_id).ply == 0
 
 
-def test_moves_per_second_are_limited(two_bots):
+def test_moves_per_second_are_limited(two_bots, monkeypatch):
     game_id, red, yellow = two_bots
+    # Every request at one instant (the views read django.utils.timezone.now): a loaded machine must not
+    # spread them over two windows.
+    monkeypatch.setattr("bots.views.timezone.now", lambda: NOW)
     allowed = limits.MOVES_PER_SECOND
     answers = [code_of(yellow.post(f"/api/bot/game/{game_id}/move/a1")) for _ in range(allowed + 1)]
     assert answers[:allowed] == [(400, "not_your_turn")] * allowed and answers[allowed] == (429, "rate_limited")
+    assert int(yellow.post(f"/api/bot/game/{game_id}/move/a1")["Retry-After"]) >= 1
 
 
 def test_chat_goes_to_the_rooms_chat(two_bots):
