@@ -16,9 +16,10 @@ CALL_TIMEOUT_SECONDS = 30.0
 class ApiError(Exception):
     """The server refused a call: ``status`` and the body's ``code`` and ``message``."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str, *, retry_after: float = 1.0) -> None:
         super().__init__(f"{status} {code}: {message}")
         self.status, self.code, self.message = status, code, message
+        self.retry_after = retry_after
 
 
 class Api:
@@ -58,7 +59,9 @@ class Api:
             answer = {"code": "not_json", "message": raw[:200].decode("utf-8", "replace")}
         if response.status >= 400:
             answer = answer if isinstance(answer, dict) else {}
-            raise ApiError(response.status, str(answer.get("code", "error")), str(answer.get("message", "")))
+            retry = response.getheader("Retry-After") or ""
+            raise ApiError(response.status, str(answer.get("code", "error")), str(answer.get("message", "")),
+                           retry_after=float(retry) if retry.isdigit() else 1.0)
         return answer
 
     def stream(self, path: str) -> Iterator[dict[str, Any]]:

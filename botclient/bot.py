@@ -25,6 +25,7 @@ RECONNECT_SECONDS = (0.5, 1, 2, 5, 10)
 # Kept back from a turn's deadline: the move's round trip and clock differences.
 DEADLINE_MARGIN_MS = 2000
 MIN_BUDGET_MS = 50
+MOVE_ATTEMPTS = 3  # a move refused with rate_limited is sent again after Retry-After
 
 
 def budget_ms(deadline: str | None, *, max_ms: int, now: datetime | None = None) -> int:
@@ -177,10 +178,18 @@ class GamePlayer:
             log.error("game %s: %s (the turn timer will move for us)", self.game_id, exc)
             return
         self.played_at_ply = ply
-        try:
-            self.api.move(self.game_id, peg, ply=ply)
-        except (ApiError, OSError) as exc:
-            log.warning("game %s: move %s at ply %d refused: %s", self.game_id, peg, ply, exc)
+        for attempt in range(MOVE_ATTEMPTS):
+            try:
+                self.api.move(self.game_id, peg, ply=ply)
+                return
+            except ApiError as exc:
+                if exc.code != "rate_limited" or attempt + 1 == MOVE_ATTEMPTS:
+                    log.warning("game %s: move %s at ply %d refused: %s", self.game_id, peg, ply, exc)
+                    return
+                self.stop.wait(exc.retry_after)  # the same move, once the quota allows it (stale if too late)
+            except OSError as exc:
+                log.warning("game %s: move %s at ply %d not sent: %s", self.game_id, peg, ply, exc)
+                return
 
 
 class _Attempt:

@@ -1,5 +1,5 @@
 """The bot API's limits, counted in Django's cache (Redis when ``REDIS_URL`` is set, so they hold across
-processes): moves per second per token, and open streams per token.
+processes): moves per second per token in one game, and open streams per token.
 
 A stream holds a *slot*: a cache key taken atomically (``add``), renewed while the stream lives and
 deleted when it ends; a process that dies leaves its slots to lapse within ``SLOT_LEASE_SECONDS``.
@@ -14,8 +14,10 @@ from django.core.cache import cache
 from common.errors import RateLimited
 from common.ratelimit import Quota, quota_take
 
-MOVES_PER_SECOND = 10  # a bot moves once a turn: an instant engine against another one stays below it
-MOVES = Quota("bot-moves-by-token", MOVES_PER_SECOND, 1)
+# Per token and game: a bot moves once a turn, so two engines answering at once make about 7 a second each
+# (the round trips between them); more is a bot hammering a refusal. Many games at once are not slowed.
+MOVES_PER_SECOND = 10
+MOVES = Quota("bot-moves-by-token-game", MOVES_PER_SECOND, 1)
 # Open streams per token, by kind: event streams (one a bot needs; a second covers a reconnect before the
 # first's end is noticed) and game streams (one per game played at once, and reconnects).
 STREAMS_PER_TOKEN = {"event": 2, "game": 16}
@@ -23,13 +25,13 @@ SLOT_LEASE_SECONDS = 30
 SLOT_RENEW_SECONDS = 10.0
 
 
-def move_quota_take(*, token_id: int, now: datetime) -> None:
-    """Count one move (refused ones too) of the token.
+def move_quota_take(*, token_id: int, game_id: str, now: datetime) -> None:
+    """Count one move (refused ones too) of the token in one game.
 
     Raises:
         RateLimited: more than ``MOVES_PER_SECOND`` in a second.
     """
-    quota_take(cache, [(MOVES, str(token_id))], now=now, message="Too many moves.")
+    quota_take(cache, [(MOVES, f"{token_id}:{game_id[:40]}")], now=now, message="Too many moves.")
 
 
 def _slot_key(kind: str, token_id: int, index: int) -> str:

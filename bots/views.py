@@ -150,7 +150,7 @@ class MoveView(TokenOnly):
     def post(self, request: Request, game_id: str, peg: str) -> Response:
         """Drop a bead on ``peg`` (``?ply=N``: only if the game is still at move N, else ``stale``)."""
         token, now = self.token(request), timezone.now()
-        limits.move_quota_take(token_id=token.pk, now=now)
+        limits.move_quota_take(token_id=token.pk, game_id=game_id, now=now)
         ply = request.query_params.get("ply")
         if ply is not None and not (ply.isdigit() and int(ply) <= 64):
             raise Refused("bad_ply", "ply is the number of moves you saw, 0 to 64.")

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import re
 import sys
+import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from botclient.bot import budget_ms
+from botclient.api import ApiError
+from botclient.bot import GamePlayer, budget_ms
 from botclient.engines import EngineFailed, LineEngine, cpu_command
 from botclient.policy import Policy
 
@@ -77,3 +79,27 @@ def test_the_policy_declines_with_the_reason_the_api_knows():
     assert policy.decline_reason(challenge(timer=60, ranked=True, username="bob")) == "generic"
     assert policy.decline_reason(challenge(timer=60, ranked=True, bot=True)) == "generic"
     assert Policy(rated="casual").decline_reason(challenge(ranked=True)) == "casual"
+
+
+class RefusingApi:
+    """The client's Api answering a move with rate_limited ``refusals`` times, then taking it."""
+
+    def __init__(self, refusals: int) -> None:
+        self.refusals = refusals
+        self.sent: list[tuple[str, int | None]] = []
+
+    def move(self, game_id: str, peg: str, *, ply: int | None = None) -> dict:
+        self.sent.append((peg, ply))
+        if len(self.sent) <= self.refusals:
+            raise ApiError(429, "rate_limited", "Too many moves.", retry_after=0.01)
+        return {"ok": True}
+
+
+def test_a_rate_limited_move_is_sent_again_and_a_turn_is_played_once():
+    api = RefusingApi(refusals=1)
+    player = GamePlayer(api, "g", "red", lambda moves, budget_ms: "c3", 100, threading.Event())  # type: ignore[arg-type]
+    state = {"moves": "", "deadline": None}
+    player._turn(state)
+    player._turn(state)  # the same state again (a resync): not played twice
+    player._turn({"moves": "c3", "deadline": None})  # yellow's turn: nothing
+    assert api.sent == [("c3", 0), ("c3", 0)]
