@@ -102,6 +102,18 @@ def room_broadcast(room: Room, *, game: Any, now: datetime, seats: list[Seat] | 
     return snapshot
 
 
+def room_create_check(*, host: Player | None, rules: Mapping[str, Any]) -> HouseRules:
+    """The house rules a new room with ``rules`` would have, refused as :func:`room_create` would refuse
+    it (``host`` None: a device that has no player yet), without writing anything.
+
+    Raises:
+        Refused: bad_rules (a rule out of range), banned (the host is banned).
+    """
+    if host is not None and host.is_banned:
+        raise Refused("banned", BANNED_MESSAGE)
+    return HouseRules().updated(rules)
+
+
 def room_create(*, host: Player, rules: Mapping[str, Any], now: datetime, guest: Player | None = None) -> Room:
     """A new room with ``host`` in seat 1 and the given house rules (defaults for the rest); ``guest``,
     when given (quick pairing), sits in seat 2 from the start.
@@ -109,9 +121,7 @@ def room_create(*, host: Player, rules: Mapping[str, Any], now: datetime, guest:
     Raises:
         Refused: bad_rules (a rule out of range), banned (the host is banned).
     """
-    if host.is_banned:
-        raise Refused("banned", BANNED_MESSAGE)
-    house = HouseRules().updated(rules)
+    house = room_create_check(host=host, rules=rules)
     for _ in range(10):
         try:
             with transaction.atomic():
