@@ -54,4 +54,15 @@ def test_a_finished_games_replay_shows_the_analysis_and_the_better_move(new_page
     host.get_by_role("button", name="Next move").click()
     expect(peg_button(host, "d1").locator(".dot.ghost")).to_have_count(0)
     expect(host.locator("#better-note")).to_be_hidden()
+
+    # First and last: icons drawn inline (the media symbols are missing from many fonts), named in words.
+    for name, ply in (("First move", 0), ("Last move", 8)):
+        button = host.get_by_role("button", name=name)
+        expect(button).to_have_text("")  # no symbol a font may lack
+        icon = button.locator("svg")
+        expect(icon).to_be_visible()
+        box = icon.bounding_box()
+        assert box is not None and box["width"] >= 12 and box["height"] >= 12, box
+        button.click()
+        expect(host.locator("#ply-label")).to_have_text(f"move {ply} of 8")
     assert host.js_errors == []  # type: ignore[attr-defined]
