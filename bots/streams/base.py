@@ -29,7 +29,7 @@ from players.tokens import bearer_secret, token_authenticate
 log = logging.getLogger(__name__)
 
 KEEP_ALIVE_SECONDS = 5.0
-STATUS_OF = {**STATUS, "bad_token": 401}
+STATUS_OF = {**STATUS, "bad_token": 401, "method_not_allowed": 405}
 
 Lines = AsyncIterator[dict[str, Any] | None]
 

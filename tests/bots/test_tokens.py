@@ -67,3 +67,11 @@ def test_descriptions_and_the_number_of_tokens_are_bounded():
         assert session_post(browser, "/api/accounts/tokens", {"description": f"t{i}"}).status_code == 201
     refused = session_post(browser, "/api/accounts/tokens", {"description": "one more"})
     assert refused.status_code == 400 and refused.json()["code"] == "too_many_tokens"
+
+
+def test_streams_want_a_token_and_a_get():
+    anonymous = Client().get("/api/stream/event")
+    assert anonymous.status_code == 401 and anonymous.json()["code"] == "no_token"
+    wrong = Client().get("/api/bot/game/stream/x", HTTP_AUTHORIZATION="Bearer f4r_nothing")
+    assert wrong.status_code == 401 and wrong.json()["code"] == "bad_token" and "Bearer" in wrong["WWW-Authenticate"]
+    assert Client().post("/api/stream/event").status_code == 405
