@@ -53,7 +53,7 @@ async def stream_token(request: HttpRequest) -> AccessToken:
     secret = bearer_secret(request.headers.get("Authorization"))
     if secret is None:
         raise Refused("no_token", "Send a personal access token: Authorization: Bearer <token>.")
-    return await offload(token_authenticate)(secret, now=timezone.now())
+    return await offload(token_authenticate, lane="request")(secret, now=timezone.now())
 
 
 class Listener:
