@@ -63,7 +63,7 @@ def waves(draw):
     return [
         Waiting(
             player_id=pid, rank=draw(st.integers(1, 40)), rating=draw(st.floats(800, 2400)),
-            previous=draw(st.one_of(st.none(), st.sampled_from(ids + ["gone"]))),
+            previous=draw(st.one_of(st.none(), st.sampled_from([*ids, "gone"]))),
             reds=draw(st.integers(0, 5)), yellows=draw(st.integers(0, 5)),
         )
         for pid in ids
