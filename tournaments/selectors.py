@@ -65,7 +65,7 @@ def arena_view(arena_id: object, *, page: int = 1) -> ArenaView | None:
     return ArenaView(arena_id=arena.pk, body=body, rows=rows, playing=playing)
 
 
-def arenas_list(*, now: datetime, status: str | None, limit: int, offset: int) -> dict[str, Any]:
+def arenas_list(*, now: datetime, limit: int, offset: int, status: str | None = None) -> dict[str, Any]:
     """Arenas, newest first within each group: running, then upcoming (soonest first), then finished."""
     arenas = Arena.objects.all()
     if status is not None:
