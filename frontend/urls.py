@@ -13,4 +13,5 @@ urlpatterns = [
     path("ratings", views.ratings, name="ratings"),
     path("players/<str:player_id>", views.player, name="player"),
     path("games/<str:game_id>", views.replay, name="replay"),
+    path("tournaments/<int:arena_id>", views.arena, name="arena"),
 ]

@@ -42,6 +42,12 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
     return render(request, "frontend/replay.html", {"page": "replay", "game_id": game_id})
 
 
+@ensure_csrf_cookie
+def arena(request: HttpRequest, arena_id: int) -> HttpResponse:
+    """An arena: countdown, live standings, join / pause / withdraw, the podium at the end."""
+    return render(request, "frontend/arena.html", {"page": "arena", "arena_id": arena_id})
+
+
 @require_safe
 def favicon(request: HttpRequest) -> FileResponse:
     """The site icon at the address browsers and other clients ask for without being told (pages link

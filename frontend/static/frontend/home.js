@@ -14,6 +14,7 @@ import {
   rememberedName,
   saveName,
 } from "./api.js";
+import { startArenas } from "./arenas.js";
 import { startLobby } from "./lobby.js";
 import { forgetRoom, recentRooms } from "./recent.js";
 
@@ -254,6 +255,8 @@ const lobby = startLobby({
     return createRoom({ cpu_level: 3, ranked: false, turn_seconds: seconds }, { start: true });
   },
 });
+
+startArenas();
 
 async function init() {
   await reloadSession();
