@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "games",
     "lobby",
     "tournaments",
+    "puzzles",
     "frontend",
 ]
 

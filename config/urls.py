@@ -38,5 +38,6 @@ urlpatterns = [
     ),
     path("api/players/<str:player_id>", PlayerDetailView.as_view(), name="player"),
     path("api/", include("ratings.urls")),
+    path("api/", include("puzzles.urls")),
     path("", include("frontend.urls")),
 ]

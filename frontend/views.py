@@ -48,6 +48,11 @@ def arena(request: HttpRequest, arena_id: int) -> HttpResponse:
     return render(request, "frontend/arena.html", {"page": "arena", "arena_id": arena_id})
 
 
+def puzzle(request: HttpRequest, puzzle_id: str = "") -> HttpResponse:
+    """The puzzle trainer: one puzzle (or the next one near your puzzle rating), solved on the 3D board."""
+    return render(request, "frontend/puzzle.html", {"page": "puzzle", "puzzle_id": puzzle_id})
+
+
 @require_safe
 def favicon(request: HttpRequest) -> FileResponse:
     """The site icon at the address browsers and other clients ask for without being told (pages link
