@@ -124,10 +124,15 @@ def arena_add(*, spec: ArenaSpec, starts_at: datetime, creator: Player | None, n
 def lock_arena(arena_id: object) -> Arena:
     """The arena, its row locked until the transaction ends.
 
+    ``FOR NO KEY UPDATE`` (as an UPDATE of the row takes): it serialises the arena's changes but not the
+    key-share lock a new row referring to the arena takes (a pair's game, written while its two entries
+    are locked), which a plain ``FOR UPDATE`` would wait for: entries then arena here, arena then entries
+    there, a deadlock.
+
     Raises:
         Refused(not_found): no such arena.
     """
-    arena = Arena.objects.select_for_update().filter(pk=arena_id).first()
+    arena = Arena.objects.select_for_update(no_key=True).filter(pk=arena_id).first()
     if arena is None:
         raise Refused("not_found", "There is no such arena.")
     return arena
@@ -163,11 +168,19 @@ def arena_join(*, arena_id: object, player: Player, now: datetime) -> ArenaPlaye
         return entry
 
 
-def _entry(arena: Arena, player: Player) -> ArenaPlayer:
+def _running_entry(arena_id: object, player: Player) -> tuple[Arena, ArenaPlayer]:
+    """The arena (not finished) and the player's entry (not withdrawn), both locked.
+
+    Raises:
+        Refused: not_found, finished, not_joined.
+    """
+    arena = lock_arena(arena_id)
+    if arena.status == Status.FINISHED:
+        raise Refused("finished", "This arena is over.")
     entry = ArenaPlayer.objects.select_for_update().filter(arena=arena, player=player, withdrawn=False).first()
     if entry is None:
         raise Refused("not_joined", "You have not joined this arena.")
-    return entry
+    return arena, entry
 
 
 def arena_pause(*, arena_id: object, player: Player, now: datetime) -> ArenaPlayer:
@@ -177,10 +190,7 @@ def arena_pause(*, arena_id: object, player: Player, now: datetime) -> ArenaPlay
         Refused: not_found, finished, not_joined.
     """
     with transaction.atomic():
-        arena = lock_arena(arena_id)
-        if arena.status == Status.FINISHED:
-            raise Refused("finished", "This arena is over.")
-        entry = _entry(arena, player)
+        arena, entry = _running_entry(arena_id, player)
         if not entry.paused:
             entry.paused = True
             entry.save(update_fields=["paused"])
@@ -196,10 +206,7 @@ def arena_withdraw(*, arena_id: object, player: Player, now: datetime) -> None:
         Refused: not_found, finished, not_joined.
     """
     with transaction.atomic():
-        arena = lock_arena(arena_id)
-        if arena.status == Status.FINISHED:
-            raise Refused("finished", "This arena is over.")
-        entry = _entry(arena, player)
+        arena, entry = _running_entry(arena_id, player)
         if entry.games == 0 and entry.game_id is None:
             entry.delete()
         else:

@@ -84,7 +84,11 @@ class ArenaLoop:
             shares = [pairs[i::writers] for i in range(writers) if pairs[i::writers]]
             write = offload(wave_write, lane="pairing")
             written = await asyncio.gather(*(write(arena_id=arena_id, pairs=s, now=timezone.now()) for s in shares))
-            self.wave_seconds.append(time.perf_counter() - began)
-            return sum(len(codes) for codes in written)
+            took = time.perf_counter() - began
+            self.wave_seconds.append(took)
+            made = sum(len(codes) for codes in written)
+            # One line a wave (the benchmark reads them): how many waited, how many pairs, how long.
+            log.info("arena %s wave: %d waiting, %d pairs in %.4f s", arena_id, len(waiting), made, took)
+            return made
         finally:
             await offload(wave_end, lane="pairing")(arena_id=arena_id)
