@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from autobahn.exception import Disconnected
 from django.utils import timezone
 
 from common.errors import Refused
@@ -107,4 +108,8 @@ class TournamentConsumer(Consumer):
         await self._send(protocol.tournament_frame(view.for_player(str(self.player.pk) if self.player else None)))
 
     async def _send(self, frame: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(frame, separators=(",", ":")))
+        try:
+            await self.send(text_data=json.dumps(frame, separators=(",", ":")))
+        except Disconnected:  # the page closed as the arena was sent: its disconnect is on its way
+            if self.joined:
+                self.feed.unsubscribe(self.arena_id, self)
