@@ -55,6 +55,9 @@ function render() {
   const game = me && me.game;
   $("#arena-game").hidden = !game;
   if (game) $("#arena-game").href = `/r/${game.code}`;
+  // A game that started while this page was open: go, even if its "paired" frame was lost on the way.
+  if (game && S.arena.status !== "finished" && S.seenGame !== undefined && S.seenGame !== game.game) paired(game);
+  S.seenGame = game ? game.game : null;
   $("#arena-status").textContent = finished
     ? "The arena is over."
     : !me || me.withdrawn
@@ -108,6 +111,7 @@ function chime() {
 }
 
 function paired(frame) {
+  if (S.paired) return;
   S.paired = frame;
   document.title = `▶ Your game! · ${S.arena ? S.arena.name : "arena"}`;
   if (document.hidden) chime();
