@@ -35,6 +35,7 @@ class StandingsFeed:
         self.readers: dict[int, set[ArenaReader]] = {}
         self._refresh: dict[int, asyncio.Task[None]] = {}
         self._dirty: set[int] = set()
+        self._last: dict[int, float] = {}  # when each arena was last read for its sockets (loop time)
         self.reads = 0  # arenas read so far (the benchmark's count)
 
     def subscribe(self, arena_id: int, reader: ArenaReader) -> None:
@@ -56,8 +57,11 @@ class StandingsFeed:
         self._refresh[arena_id] = self.loop.create_task(self._rebuild(arena_id))
 
     async def _rebuild(self, arena_id: int) -> None:
-        await asyncio.sleep(REFRESH_DELAY)
+        # Never sooner than REFRESH_GAP after the last read: a socket gets at most about two frames a second.
+        since = self.loop.time() - self._last.get(arena_id, float("-inf"))
+        await asyncio.sleep(max(REFRESH_DELAY, REFRESH_GAP - since))
         while self.readers.get(arena_id):
+            self._last[arena_id] = self.loop.time()
             self._dirty.discard(arena_id)
             try:
                 view = await offload(arena_view)(arena_id)
@@ -73,6 +77,8 @@ class StandingsFeed:
                 except Exception:  # one broken socket must not starve the others
                     log.exception("could not send arena %s to a socket", arena_id)
             if arena_id not in self._dirty:
+                if not self.readers.get(arena_id):
+                    self._last.pop(arena_id, None)
                 return
             await asyncio.sleep(REFRESH_GAP)
 
