@@ -12,6 +12,8 @@ from lobby.rooms.views import LiveGamesView, RoomDetailView, RoomsView, SeatView
 from players.views import LoginView, LogoutView, MeView, RegisterView
 from tournaments.views import ArenaActionView, ArenaDetailView, ArenaGamesView, ArenasView
 
+handler500 = "config.errors.server_error"  # a part that is down: 503 naming it, not 500
+
 urlpatterns = [
     path("api/health", health, name="health"),
     path("metrics", metrics, name="metrics"),
