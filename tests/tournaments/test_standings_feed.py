@@ -7,6 +7,8 @@ import asyncio
 import itertools
 import time
 
+import pytest
+
 from tournaments.realtime import feed as feed_module
 from tournaments.realtime.feed import StandingsFeed
 
@@ -22,6 +24,7 @@ class Reader:
         self.seen.append(view)
 
 
+@pytest.mark.django_db(transaction=True)  # the read goes through offload, which tidies the thread's connections
 async def test_a_busy_arena_reaches_each_socket_at_most_twice_a_second(monkeypatch):
     version = {"now": 0}
     reads: list[float] = []
