@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tournaments.pairing import Waiting, is_rematch, pair_wave
@@ -71,6 +71,7 @@ def waves(draw):
 
 
 @given(waves())
+@settings(deadline=None)  # a property, not a speed: a busy shared machine must not fail it
 def test_nobody_is_paired_twice_and_everyone_but_one_is_paired(waiting):
     pairs = pair_wave(waiting)
     seen = [p.red.player_id for p in pairs] + [p.yellow.player_id for p in pairs]
@@ -80,6 +81,7 @@ def test_nobody_is_paired_twice_and_everyone_but_one_is_paired(waiting):
 
 
 @given(waves())
+@settings(deadline=None)  # a property, not a speed: a busy shared machine must not fail it
 def test_no_immediate_rematch_while_another_player_waits(waiting):
     pairs = pair_wave(waiting)
     paired = {p.red.player_id for p in pairs} | {p.yellow.player_id for p in pairs}
@@ -99,6 +101,7 @@ def test_no_immediate_rematch_while_another_player_waits(waiting):
 
 
 @given(waves())
+@settings(deadline=None)  # a property, not a speed: a busy shared machine must not fail it
 def test_colours_go_to_whoever_had_red_less_often(waiting):
     for pair in pair_wave(waiting):
         assert pair.red.reds - pair.red.yellows <= pair.yellow.reds - pair.yellow.yellows
