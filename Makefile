@@ -9,7 +9,7 @@ PORT ?= 8000
 STAMP := $(VENV)/.installed
 NPM_STAMP := frontend/node_modules/.installed
 
-.PHONY: run test lint typecheck bench bench-engine bench-cpu bench-analysis bench-pairing bench-server bench-puzzles bench-bots deps clean
+.PHONY: run test lint typecheck bench bench-engine bench-cpu bench-analysis bench-pairing bench-server bench-puzzles bench-bots bench-arena deps clean
 
 deps: $(STAMP) $(NPM_STAMP)
 
@@ -73,3 +73,7 @@ bench-server: $(STAMP)
 # and with DATABASE_URL + REDIS_URL also PostgreSQL + Redis on two processes. About a minute.
 bench-bots: $(STAMP)
 	$(BIN)/python scripts/bench_bots.py --moves 100 --write-docs docs/benchmarks.md
+
+# 500 players in one arena on one process: a pairing wave's time (p50, p99) and standings frames per second.
+bench-arena: $(STAMP)
+	$(BIN)/python scripts/bench_arena.py

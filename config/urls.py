@@ -11,6 +11,7 @@ from games.views import GameAnalysisView, GameDetailView, PlayerDetailView
 from lobby.rooms.views import LiveGamesView, RoomDetailView, RoomsView, SeatView, SessionView
 from players.token_views import TokensView, TokenView
 from players.views import LoginView, LogoutView, MeView, RegisterView
+from tournaments.views import ArenaActionView, ArenaDetailView, ArenaGamesView, ArenasView
 
 handler500 = "config.errors.server_error"  # a part that is down: 503 naming it, not 500
 
@@ -33,6 +34,14 @@ urlpatterns = [
     path("api/games/live", LiveGamesView.as_view(), name="games-live"),  # before the game id route
     path("api/games/<str:game_id>", GameDetailView.as_view(), name="game"),
     path("api/games/<str:game_id>/analysis", GameAnalysisView.as_view(), name="game-analysis"),
+    path("api/tournaments", ArenasView.as_view(), name="tournaments"),
+    path("api/tournaments/<int:arena_id>", ArenaDetailView.as_view(), name="tournament"),
+    path("api/tournaments/<int:arena_id>/games", ArenaGamesView.as_view(), name="tournament-games"),
+    *(
+        path(f"api/tournaments/<int:arena_id>/{action}", ArenaActionView.as_view(action=action),
+             name=f"tournament-{action}")
+        for action in ("join", "pause", "withdraw")
+    ),
     path("api/players/<str:player_id>", PlayerDetailView.as_view(), name="player"),
     path("api/", include("ratings.urls")),
     path("api/", include("puzzles.urls")),

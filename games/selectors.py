@@ -50,6 +50,13 @@ def game_pegs(game: Game) -> list[str]:
     return game.record.split()
 
 
+def seat_last_move_reason(game: Game, seat: int) -> str | None:
+    """Why the CPU played the last move ``seat`` made in ``game`` (``timeout``, ``away``, ``seat``); ""
+    when the person played it; None when the seat made no move."""
+    found = Move.objects.filter(game=game, seat=seat).order_by("-ply").values_list("cpu_reason", flat=True)[:1]
+    return next(iter(found), None)
+
+
 def game_position(game: Game) -> Position:
     """The position after the game's moves (from the record on its row; they were validated when played)."""
     return Position.from_record(game.record)
@@ -80,6 +87,7 @@ def game_record(game_id: str) -> dict[str, Any] | None:
         "ranked": game.ranked,
         "cpu_level": game.cpu_level,
         "turn_seconds": game.turn_seconds,
+        "tournament": game.tournament_id,
         "players": players,
         "winner": winner,
         "line": game.line,

@@ -9,6 +9,7 @@ transaction. A finished game's result goes down to the ratings as plain data, in
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -25,6 +26,8 @@ from games.engine.analyse import ANALYSIS_VERSION
 from games.models import AnalysisStatus, EndReason, Game, GameAnalysis, GameStatus, Move
 from games.selectors import game_pegs, game_position
 from ratings.services import GameResult, rating_apply_result
+
+log = logging.getLogger(__name__)
 
 # Layers above hear of a stored analysis through these (the puzzles register one at start-up, to make
 # puzzles of its proved missed wins); each is called with ``game_id``, ``result`` and ``now``.
@@ -80,11 +83,12 @@ def game_is_ranked(*, ranked: bool, red_cpu: bool, yellow_cpu: bool) -> bool:
 def game_begin(
     *, room_id: int, number: int, red_seat: int, red_player_id: object, yellow_player_id: object,
     red_cpu: bool, yellow_cpu: bool, cpu_level: int, ranked: bool, turn_seconds: int | None, now: datetime,
-    stakes: dict[str, Any] | None = None,
+    stakes: dict[str, Any] | None = None, tournament_id: int | None = None,
 ) -> Game:
     """A new game, Red to move. ``ranked`` is forced off when a CPU plays a seat.
 
     ``stakes``: what the room shows of the seats' ratings during the game (see ``Game.stakes``).
+    ``tournament_id``: the arena that paired the game, if one did.
     """
     return Game.objects.create(
         room_id=room_id,
@@ -101,6 +105,7 @@ def game_begin(
         turn_started_at=now,
         deadline=turn_deadline(turn_seconds, now),
         stakes=stakes or {},
+        tournament_id=tournament_id,
     )
 
 
@@ -155,7 +160,7 @@ def game_play(
     outcome = after.outcome
     if outcome is None:
         game.turn_started_at = now
-        game.deadline = turn_deadline(game.turn_seconds, now)
+        game.deadline = turn_deadline(game.turn_seconds_of(_to_move_colour(game)), now)
         game.due_at = schedule(game) if schedule is not None else game.due_at
         _GAMES.execute(_GAMES.update_sql(_MOVE_FIELDS), _GAMES.update_params(game, _MOVE_FIELDS))
     elif outcome.winner is None:
@@ -165,6 +170,35 @@ def game_play(
         line = [{"peg": str(cell.peg), "level": cell.level} for cell in outcome.line or ()]
         game_finish(game, status=GameStatus.WON, reason=EndReason.LINE, winner_seat=seat, line=line, now=now)
     return Played(peg=peg, level=after.height(peg), seat=seat, cpu=bool(cpu_reason), position=after)
+
+
+def _to_move_colour(game: Game) -> str:
+    return "red" if game.ply % 2 == 0 else "yellow"
+
+
+def game_halve_turns(game: Game, *, colour: str) -> None:
+    """From now on ``colour`` plays ``game`` on half its turn timer (its current turn too, counted
+    from the turn's start). Only before that colour's first move, once, in a game with a turn timer.
+    The caller holds the lock that serialises the game and reschedules its due time.
+
+    Raises:
+        Refused: game_over, no_timer, already_halved, too_late (that colour has moved already).
+    """
+    if game.status != GameStatus.PLAYING:
+        raise Refused("game_over", "The game is over.")
+    if game.turn_seconds is None:
+        raise Refused("no_timer", "This game has no turn timer to halve.")
+    field = "red_halved" if colour == "red" else "yellow_halved"
+    if getattr(game, field):
+        raise Refused("already_halved", "Your turn timer is halved already.")
+    if game.ply > (0 if colour == "red" else 1):
+        raise Refused("too_late", "Only before your first move.")
+    setattr(game, field, True)
+    fields = [field]
+    if _to_move_colour(game) == colour:
+        game.deadline = turn_deadline(game.turn_seconds_of(colour), game.turn_started_at)
+        fields.append("deadline")
+    game.save(update_fields=fields)
 
 
 def game_resign(game: Game, *, seat: int, now: datetime) -> None:

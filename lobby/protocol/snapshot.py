@@ -87,6 +87,7 @@ def game_json(game: Any, position: Position | None = None) -> dict[str, Any]:
         "line": game.line,
         "deadline": deadline_json(game),
         "ranked": game.ranked,
+        "tournament": game.tournament_id,
         "threats": threats_json(game, position) if position is not None else None,
     }
 
