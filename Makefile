@@ -9,7 +9,7 @@ PORT ?= 8000
 STAMP := $(VENV)/.installed
 NPM_STAMP := frontend/node_modules/.installed
 
-.PHONY: run test test-suite lint typecheck bench bench-engine bench-cpu bench-analysis bench-pairing bench-server deps clean
+.PHONY: run test test-suite lint typecheck bench bench-engine bench-cpu bench-analysis bench-pairing bench-server bench-puzzles deps clean
 
 deps: $(STAMP) $(NPM_STAMP)
 
@@ -54,6 +54,11 @@ bench-engine: $(STAMP)
 # Post-game analysis of 40- and 64-ply games (about two minutes on one core).
 bench-analysis: $(STAMP)
 	$(BIN)/python scripts/bench_analysis.py
+
+# Puzzles mined per minute of CPU, the shipped pool by theme, the cost of judging an attempt (about two
+# minutes); writes the figures into docs/benchmarks.md.
+bench-puzzles: $(STAMP)
+	$(BIN)/python scripts/bench_puzzles.py --write-docs docs/benchmarks.md
 
 clean:
 	rm -rf $(VENV) frontend/node_modules db.sqlite3 db.sqlite3-wal db.sqlite3-shm staticfiles .pytest_cache .mypy_cache .ruff_cache

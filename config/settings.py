@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "ratings",
     "games",
     "lobby",
+    "puzzles",
     "frontend",
 ]
 

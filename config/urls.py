@@ -29,5 +29,6 @@ urlpatterns = [
     path("api/games/<str:game_id>/analysis", GameAnalysisView.as_view(), name="game-analysis"),
     path("api/players/<str:player_id>", PlayerDetailView.as_view(), name="player"),
     path("api/", include("ratings.urls")),
+    path("api/", include("puzzles.urls")),
     path("", include("frontend.urls")),
 ]

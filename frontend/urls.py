@@ -13,4 +13,6 @@ urlpatterns = [
     path("ratings", views.ratings, name="ratings"),
     path("players/<str:player_id>", views.player, name="player"),
     path("games/<str:game_id>", views.replay, name="replay"),
+    path("puzzles", views.puzzle, name="puzzles"),
+    path("puzzles/<str:puzzle_id>", views.puzzle, name="puzzle"),
 ]

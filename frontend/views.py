@@ -42,6 +42,12 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
     return render(request, "frontend/replay.html", {"page": "replay", "game_id": game_id})
 
 
+@ensure_csrf_cookie
+def puzzle(request: HttpRequest, puzzle_id: str = "") -> HttpResponse:
+    """The puzzle trainer: one puzzle (or the next one near your puzzle rating), solved on the 3D board."""
+    return render(request, "frontend/puzzle.html", {"page": "puzzle", "puzzle_id": puzzle_id})
+
+
 @require_safe
 def favicon(request: HttpRequest) -> FileResponse:
     """The site icon at the address browsers and other clients ask for without being told (pages link

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -16,6 +17,10 @@ from players.models import Player
 from ratings.selectors import CHANGE_DECIMALS, changes_of, player_rating_page
 
 RECENT_GAMES = 10
+
+PLAYER_PAGE_PARTS: dict[str, Callable[..., Any]] = {}
+"""More parts of a player's page from layers above, by key: each is called with the player and ``now``
+(the puzzles register ``"puzzles"`` at start-up)."""
 
 
 def game_get(game_id: object) -> Game | None:
@@ -195,4 +200,5 @@ def player_profile(player_id: str, *, now: datetime, recent: int = RECENT_GAMES)
         **page,
         "recent_games": _recent_games(player, limit=recent),
         "history": history,
+        **{key: part(player, now=now) for key, part in PLAYER_PAGE_PARTS.items()},
     }

@@ -25,6 +25,10 @@ from games.models import AnalysisStatus, EndReason, Game, GameAnalysis, GameStat
 from games.selectors import game_pegs, game_position
 from ratings.services import GameResult, rating_apply_result
 
+# Layers above hear of a stored analysis through these (the puzzles register one at start-up, to make
+# puzzles of its proved missed wins); each is called with ``game_id``, ``result`` and ``now``.
+ANALYSIS_STORED_HOOKS: list[Callable[..., None]] = []
+
 # The metric's kind of a move, by ``Move.cpu_reason``.
 MOVE_KINDS = {"": "person", "seat": "cpu", "timeout": "timeout", "away": "stand_in"}
 
@@ -291,13 +295,16 @@ def analyses_claim(*, now: datetime, lease: timedelta, limit: int = 1) -> list[A
 
 def analysis_store(*, game_id: str, result: dict[str, object], now: datetime) -> bool:
     """Store a computed analysis (the engine's JSON) of a claimed row; False if it is no longer running
-    (e.g. requeued meanwhile)."""
+    (e.g. requeued meanwhile). Once stored, :data:`ANALYSIS_STORED_HOOKS` hear of it."""
     version = result.get("version")
     stored = GameAnalysis.objects.filter(pk=game_id, status=AnalysisStatus.RUNNING).update(
         status=AnalysisStatus.DONE, result=result,
         version=version if isinstance(version, int) else ANALYSIS_VERSION,
         finished_at=now, lease_until=None,
     )
+    if stored:
+        for hook in ANALYSIS_STORED_HOOKS:
+            hook(game_id=game_id, result=result, now=now)
     return bool(stored)
 
 

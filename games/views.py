@@ -151,6 +151,9 @@ class PlayerOut(RatingFields):
     last_rated_at = serializers.DateTimeField(allow_null=True)
     recent_games = RecentGameOut(many=True)
     history = HistoryPointOut(many=True)
+    puzzles = serializers.DictField(
+        required=False, help_text='The puzzle trainer\'s part (the puzzles app): {"rating": {...}, "solved", "failed"}.'
+    )
 
 
 class PlayerDetailView(APIView):

@@ -134,12 +134,13 @@ BEGIN_MARK = "<!-- bench-server: begin -->"
 END_MARK = "<!-- bench-server: end -->"
 
 
-def write_docs(report: str, path: Path) -> None:
-    """Put ``report`` between the markers in ``path`` (appended with them if they are missing)."""
+def write_docs(report: str, path: Path, *, begin: str = BEGIN_MARK, end: str = END_MARK) -> None:
+    """Put ``report`` between the markers in ``path`` (appended with them if they are missing); other
+    benchmarks (scripts/bench_puzzles.py) pass markers of their own."""
     text = path.read_text() if path.exists() else ""
-    block = f"{BEGIN_MARK}\n{report}\n{END_MARK}"
-    if BEGIN_MARK in text and END_MARK in text:
-        text = text.split(BEGIN_MARK)[0] + block + text.split(END_MARK, 1)[1]
+    block = f"{begin}\n{report}\n{end}"
+    if begin in text and end in text:
+        text = text.split(begin)[0] + block + text.split(end, 1)[1]
     else:
         text = text.rstrip() + "\n\n" + block + "\n"
     path.write_text(text)

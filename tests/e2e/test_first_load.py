@@ -68,16 +68,20 @@ def test_the_site_icon_is_served_and_linked(new_page) -> None:  # type: ignore[n
 
 # GET /api/session answers 200 {"player": null} for a device without a player (it used to be a 404,
 # which the browser logs as a console error).
-@pytest.mark.parametrize("where", ["home", "room"])
+@pytest.mark.parametrize("where", ["home", "room", "puzzles"])
 def test_a_fresh_device_loads_a_page_without_console_errors(new_page, where) -> None:  # type: ignore[no-untyped-def]
     url = "/"
     if where == "room":
         _, url = create_room(new_page, "Ann")
+    elif where == "puzzles":
+        url = "/puzzles"
     page = new_page()  # a desktop browser: Chromium's phone emulation never fetches an icon
     watch = Watch(page)
     page.goto(url)
     if where == "room":
         page.wait_for_function("() => window.__room && window.__room.state")
+    elif where == "puzzles":
+        page.wait_for_function("() => window.__puzzle && window.__puzzle.puzzle")
     page.wait_for_load_state("networkidle")
     watch.wait_for_icon()
     assert watch.console == []

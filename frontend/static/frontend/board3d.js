@@ -865,3 +865,28 @@ export function createBoard3D(container, opts) {
     return null;
   }
 }
+
+/**
+ * The page's board: the 3D board in `#board3d` turning with the top view, or, without WebGL (or with
+ * `?flat`, which forces it), null: then the top view stands in the board's place with a note.
+ * Expects `#board-wrap`, `#board3d`, `#inset-label` and `#topview` on the page.
+ */
+export function mountBoard({ topview, onPick, note = "The 3D view is not available in this browser: play on the top view." }) {
+  const $ = (sel) => document.querySelector(sel);
+  const board = new URLSearchParams(location.search).has("flat") ? null : createBoard3D($("#board3d"), {
+    onPick,
+    onView: (az) => topview.setAzimuth(az),
+    insetLabel: $("#inset-label"),
+  });
+  if (!board) {
+    const wrap = $("#board-wrap");
+    wrap.classList.add("no-webgl");
+    $("#inset-label").hidden = true;
+    const p = document.createElement("p");
+    p.className = "muted small no3d-note";
+    p.textContent = note;
+    wrap.prepend(p);
+    wrap.appendChild($("#topview"));
+  }
+  return board;
+}

@@ -15,7 +15,9 @@ import {
   saveName,
 } from "./api.js";
 import { startLobby } from "./lobby.js";
+import { capitalise, replay } from "./game.js";
 import { forgetRoom, recentRooms } from "./recent.js";
+import { TopView } from "./topview.js";
 
 const $ = (sel) => document.querySelector(sel);
 let session = null;
@@ -255,7 +257,24 @@ const lobby = startLobby({
   },
 });
 
+/** The daily puzzle (GET /api/puzzles/daily): its task, a top view of the position and a link to solve it. */
+async function showDaily() {
+  let puzzle;
+  try {
+    puzzle = await apiGet("/api/puzzles/daily");
+  } catch {
+    return; // no pool: the card stays hidden
+  }
+  $("#daily-task").textContent = `${capitalise(puzzle.to_move)} to play and win in ${puzzle.plies}`;
+  $("#daily-rating").textContent = `rating ${puzzle.rating}`;
+  $("#daily-link").href = `/puzzles/${encodeURIComponent(puzzle.id)}`;
+  const { stacks, placed } = replay(puzzle.record ? puzzle.record.split(" ") : []);
+  new TopView($("#daily-board")).update({ stacks, last: placed.at(-1) || null, readOnly: true });
+  $("#daily").hidden = false;
+}
+
 async function init() {
+  showDaily();
   await reloadSession();
   lobby.rerender();
   await findRunningGames();

@@ -183,6 +183,11 @@ async function load() {
   $("#rec-draws").textContent = String(data.draws);
   $("#rec-losses").textContent = String(data.losses);
   $("#record").hidden = false;
+  if (data.puzzles) {
+    $("#puzzle-rating").textContent = data.puzzles.rating.display;
+    $("#puzzle-record").textContent = `${data.puzzles.solved} solved, ${data.puzzles.failed} failed`;
+    $("#puzzles-line").hidden = false;
+  }
 
   const history = (data.history || []).filter((h) => Number.isFinite(h.rating));
   const chart = $("#chart");

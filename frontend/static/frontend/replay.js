@@ -303,9 +303,30 @@ function renderMoments(a) {
       show(m.ply, m.better ? { peg: m.better, colour: m.colour } : null);
     });
     li.append(button);
+    li.dataset.ply = String(m.ply);
     list.append(li);
   }
   list.hidden = $("#moments-title").hidden = a.moments.length === 0;
+  linkPuzzles();
+}
+
+/** Each missed win made into a puzzle (GET /api/puzzles?game=...) gets a link to solve it. */
+async function linkPuzzles() {
+  let found;
+  try {
+    found = await apiGet(`/api/puzzles?game=${encodeURIComponent(GAME)}`);
+  } catch {
+    return;
+  }
+  for (const p of found.puzzles) {
+    const li = document.querySelector(`#moments li[data-ply="${p.ply}"]`);
+    if (!li || li.querySelector(".moment-puzzle")) continue;
+    const a = document.createElement("a");
+    a.className = "moment-puzzle small";
+    a.href = `/puzzles/${encodeURIComponent(p.id)}`;
+    a.textContent = `Solve it as a puzzle (win in ${p.plies})`;
+    li.append(a);
+  }
 }
 
 /** The current position's evaluation in words, the current strip cell, and the better move's note. */

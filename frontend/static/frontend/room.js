@@ -10,7 +10,7 @@ import {
   saveName,
   signedPoints,
 } from "./api.js";
-import { createBoard3D } from "./board3d.js";
+import { mountBoard } from "./board3d.js";
 import { RoomChat } from "./chat.js";
 import { errorOutcome } from "./errors.js";
 import { SIZE, abandonedText, capitalise, fullPegMessage, replay, seatColour } from "./game.js";
@@ -622,22 +622,7 @@ function onGone(code) {
 // ---- wiring ------------------------------------------------------------------------------------
 
 const topview = new TopView($("#topview"), { onSelect: pick });
-// `?flat` forces the top-view-only board (what browsers without WebGL get).
-const board = new URLSearchParams(location.search).has("flat") ? null : createBoard3D($("#board3d"), {
-  onPick: pick,
-  onView: (az) => topview.setAzimuth(az),
-  insetLabel: $("#inset-label"),
-});
-if (!board) {
-  const wrap = $("#board-wrap");
-  wrap.classList.add("no-webgl");
-  $("#inset-label").hidden = true;
-  const note = document.createElement("p");
-  note.className = "muted small no3d-note";
-  note.textContent = "The 3D view is not available in this browser: play on the top view.";
-  wrap.prepend(note);
-  wrap.appendChild($("#topview"));
-}
+const board = mountBoard({ topview, onPick: pick });
 
 const chat = new RoomChat($("#chat"), { send: (frame) => sock.send(frame), reconnect: () => sock.reconnectNow() });
 const sock = new RoomSocket(CODE, {
