@@ -16,6 +16,12 @@ FIELDS = ("room", "game", "player")
 _vars: dict[str, ContextVar[str | None]] = {name: ContextVar(f"log_{name}", default=None) for name in FIELDS}
 
 
+def one_line(exc: BaseException, *, limit: int = 300) -> str:
+    """``Type: message`` on one line (at most ``limit`` characters of message), even for a multi-line
+    database error: what a warning says of a failure whose traceback only ``LOG_LEVEL=DEBUG`` shows."""
+    return f"{type(exc).__name__}: {' '.join(str(exc).split())[:limit]}"
+
+
 def bind(*, room: object = None, game: object = None, player: object = None) -> None:
     """Remember, for the rest of this task (or thread), what the work is about; None leaves a field as it is."""
     for name, value in (("room", room), ("game", game), ("player", player)):

@@ -15,11 +15,20 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from config.outages import PARTS, unreachable_part
 from config.parsers import BadRequestBody
 
 
+class Unavailable(exceptions.APIException):
+    """A part the request needs (the database, the cache) is down: 503, naming the part."""
+
+    status_code = 503
+    default_code = "unavailable"
+
+
 def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | None:
-    """Every refusal as ``{"code", "message"}``; a body Django refuses (too big, suspicious) is a 400 too.
+    """Every refusal as ``{"code", "message"}``; a body Django refuses (too big, suspicious) is a 400 too,
+    and a part the request needs being down (the database, the cache) is a 503 ``unavailable``.
 
     Django's own handling of those would log a traceback for a request that was merely refused; the
     refusal here is logged once, as one line, by ``django.request`` like any other 4xx.
@@ -41,6 +50,9 @@ def _as_api_exception(exc: Exception) -> exceptions.APIException | None:
         return BadRequestBody(str(exc) or "Bad request.")
     if isinstance(exc, exceptions.ParseError) and not isinstance(exc, BadRequestBody):
         return BadRequestBody(exc.detail)
+    part = unreachable_part(exc)
+    if part is not None:
+        return Unavailable(PARTS[part])
     if isinstance(exc, Http404):
         return exceptions.NotFound(*exc.args)
     if isinstance(exc, PermissionDenied):

@@ -1,12 +1,14 @@
-"""``GET /api/health``: a real round trip to the database and to the channel layer."""
+"""``GET /api/health``: a real round trip to the database, to the cache and to the channel layer."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
+from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 
@@ -21,6 +23,15 @@ def _check_database() -> None:
         row = cursor.fetchone()
     if row is None or row[0] != 1:
         raise RuntimeError("SELECT 1 did not answer 1")
+
+
+def _check_cache() -> None:
+    """A write and a read of the cache the rate limits count in (Redis with ``REDIS_URL``)."""
+    key = f"health:{uuid.uuid4().hex}"
+    cache.set(key, 1, timeout=10)
+    if cache.get(key) != 1:
+        raise RuntimeError("the cache did not return what was written")
+    cache.delete(key)
 
 
 async def _check_channel_layer() -> None:
@@ -39,18 +50,17 @@ async def _check_channel_layer() -> None:
 
 async def health(request: HttpRequest) -> JsonResponse:
     """Answer 200 when every part works, 503 naming the part that failed otherwise."""
-    body = {"status": "ok", "database": "ok", "channel_layer": "ok"}
-    try:
-        await sync_to_async(_check_database, thread_sensitive=True)()
-    except Exception as exc:
-        log.warning("health: database failed: %s", exc)
-        body["database"] = f"error: {exc.__class__.__name__}"
-    try:
-        await _check_channel_layer()
-    except Exception as exc:
-        log.warning("health: channel layer failed: %s", exc)
-        body["channel_layer"] = f"error: {exc.__class__.__name__}"
-    healthy = body["database"] == "ok" and body["channel_layer"] == "ok"
+    body = {"status": "ok", "database": "ok", "cache": "ok", "channel_layer": "ok"}
+    checks = (("database", sync_to_async(_check_database, thread_sensitive=True)),
+              ("cache", sync_to_async(_check_cache, thread_sensitive=False)),
+              ("channel_layer", _check_channel_layer))
+    for part, check in checks:
+        try:
+            await check()
+        except Exception as exc:
+            log.warning("health: %s failed: %s", part.replace("_", " "), exc)
+            body[part] = f"error: {exc.__class__.__name__}"
+    healthy = all(body[part] == "ok" for part, _check in checks)
     if not healthy:
         body["status"] = "error"
     return JsonResponse(body, status=200 if healthy else 503)

@@ -267,6 +267,9 @@ ANALYSIS_NODE_BUDGET = int(os.environ.get("ANALYSIS_NODE_BUDGET", "150000"))
 ANALYSIS_TIME_BUDGET_S = _env_float("ANALYSIS_TIME_BUDGET_S", 20.0)
 # Rooms idle this long are closed by `manage.py close_idle_rooms`.
 ROOM_IDLE_HOURS = _env_float("ROOM_IDLE_HOURS", 24.0)
+# A closed room's chat is kept this many days, then deleted (each process's ticker, hourly; or
+# `manage.py delete_old_chat`).
+CHAT_RETENTION_DAYS = _env_float("CHAT_RETENTION_DAYS", 30.0)
 
 # --- request limits of the REST API ----------------------------------------------------------------
 # Every JSON body: at most this many bytes and nested at most this deep (config.parsers); the largest

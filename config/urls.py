@@ -11,6 +11,8 @@ from games.views import GameAnalysisView, GameDetailView, PlayerDetailView
 from lobby.rooms.views import LiveGamesView, RoomDetailView, RoomsView, SeatView, SessionView
 from players.views import LoginView, LogoutView, MeView, RegisterView
 
+handler500 = "config.errors.server_error"  # a part that is down: 503 naming it, not 500
+
 urlpatterns = [
     path("api/health", health, name="health"),
     path("metrics", metrics, name="metrics"),

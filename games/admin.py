@@ -1,4 +1,5 @@
-"""Django admin for staff: games, as read-only records with their moves (nothing can be changed)."""
+"""Django admin for staff: games, as read-only records with their moves, and their analyses (nothing can be
+changed)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from games.models import Game, Move
+from games.models import Game, GameAnalysis, Move
 
 
 class ReadOnly:
@@ -39,3 +40,25 @@ class GameAdmin(ReadOnly, admin.ModelAdmin):
     list_select_related = ("room", "red_player", "yellow_player")
     ordering = ("-started_at",)
     inlines = (MoveInline,)
+
+
+@admin.register(GameAnalysis)
+class GameAnalysisAdmin(ReadOnly, admin.ModelAdmin):
+    """Each finished game's analysis: whether it is queued, running, done or failed, and what it found."""
+
+    list_display = ("game", "status", "version", "attempts", "queued_at", "finished_at")
+    list_filter = ("status", "version")
+    search_fields = ("game__room__code",)
+    list_select_related = ("game", "game__room")
+    ordering = ("-queued_at",)
+    fields = ("game", "status", "version", "attempts", "queued_at", "started_at", "finished_at", "lease_until",
+              "moments", "result")
+    readonly_fields = fields
+
+    @admin.display(description="key moments")
+    def moments(self, row: GameAnalysis) -> str:
+        """The moments' sentences, one a line, as the replay page lists them."""
+        moments = row.result.get("moments") if isinstance(row.result, dict) else None
+        if not isinstance(moments, list):
+            return "-"
+        return "\n".join(str(moment.get("text", "")) for moment in moments if isinstance(moment, dict)) or "none"

@@ -101,7 +101,7 @@ def game_record(game_id: str) -> dict[str, Any] | None:
 
 # --- a game's analysis ----------------------------------------------------------------------------
 # The marks counted in an analysis's summary, per colour.
-SUMMARY_MARKS = ("best", "only_move", "missed_win", "blunder")
+SUMMARY_MARKS = ("best", "only_move", "slower_win", "missed_win", "blunder")
 
 
 def analysis_summary(result: dict[str, Any]) -> dict[str, dict[str, int]]:

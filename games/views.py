@@ -35,7 +35,7 @@ class GameDetailView(APIView):
 
 NO_GAME = {"code": "no_game", "message": "There is no such game."}
 EVAL_KINDS = ["forced_win", "forced_loss", "draw", "heuristic", "final"]
-MARKS = ["missed_win", "blunder", "only_move", "best"]
+MARKS = ["missed_win", "slower_win", "blunder", "only_move", "best"]
 
 
 class EvalOut(serializers.Serializer[Any]):
@@ -63,7 +63,7 @@ class MomentOut(serializers.Serializer[Any]):
     move_number = serializers.IntegerField()
     colour = serializers.ChoiceField(choices=["red", "yellow"])
     peg = serializers.CharField()
-    kind = serializers.ChoiceField(choices=["missed_win", "blunder"])
+    kind = serializers.ChoiceField(choices=["missed_win", "slower_win", "blunder"])
     text = serializers.CharField()
     better = serializers.CharField(allow_null=True, help_text="A better peg to have played, when proved.")
 
@@ -72,6 +72,7 @@ class MarkCountsOut(serializers.Serializer[Any]):
     moves = serializers.IntegerField()
     best = serializers.IntegerField()
     only_move = serializers.IntegerField()
+    slower_win = serializers.IntegerField()
     missed_win = serializers.IntegerField()
     blunder = serializers.IntegerField()
 
@@ -91,7 +92,7 @@ class GameAnalysisOut(serializers.Serializer[Any]):
     queued_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
     plies = AnalysisPlyOut(many=True, allow_null=True, help_text="Null until done; one entry per position.")
-    moments = MomentOut(many=True, allow_null=True, help_text="Null until done; missed wins and blunders.")
+    moments = MomentOut(many=True, allow_null=True, help_text="Null until done; missed wins, slower wins and blunders.")
     summary = AnalysisSummaryOut(allow_null=True, help_text="Null until done; each colour's marks.")
 
 

@@ -40,7 +40,7 @@ from games.engine.position import Position
 from games.engine.proof import ProofBudgetSpent, Prover, new_threats
 from games.engine.values import Colour, Peg
 
-ANALYSIS_VERSION = 1
+ANALYSIS_VERSION = 2
 """Bump whenever a change to the engine can change an analysis, so old analyses can be recomputed."""
 
 WIN_PLIES = 9
@@ -48,6 +48,9 @@ WIN_PLIES = 9
 
 LOSS_PLIES = 10
 """Every forced loss within this many plies is found (the opponent's wins within ``WIN_PLIES``)."""
+
+SLOWER_WIN_PLIES = 4
+"""A move that keeps a proved win but makes it at least this many plies longer is marked ``slower_win``."""
 
 SEARCH_DEPTH = 5
 """Depth in plies of the heuristic search for the positions no proof settles."""
@@ -87,6 +90,7 @@ class Mark(StrEnum):
     """The verdict on a move (see docs/analysis.md for what each one claims)."""
 
     MISSED_WIN = "missed_win"
+    SLOWER_WIN = "slower_win"
     BLUNDER = "blunder"
     ONLY_MOVE = "only_move"
     BEST = "best"
@@ -141,7 +145,7 @@ class PlyAnalysis:
 
 @dataclass(frozen=True, slots=True)
 class Moment:
-    """A key moment: a missed win or a blunder, with a sentence a player can read."""
+    """A key moment: a missed win, a slower win or a blunder, with a sentence a player can read."""
 
     ply: int
     move_number: int
@@ -324,7 +328,7 @@ class _Analyser:
         nodes spent count for that position."""
         before = self.prover.nodes
         mark = self._mark(index)
-        moment = self._moment(index, mark) if mark in {Mark.MISSED_WIN, Mark.BLUNDER} else None
+        moment = self._moment(index, mark) if mark in _MOMENTS else None
         self.known[index].nodes += self.prover.nodes - before
         return mark, moment
 
@@ -487,6 +491,9 @@ class _Analyser:
             assert before.plies is not None
             if after.kind is not EvalKind.FORCED_LOSS:
                 return Mark.MISSED_WIN if self._not_lost(index, index + 1, before.plies + 1) else None
+            assert after.plies is not None
+            if after.plies + 1 - before.plies >= SLOWER_WIN_PLIES:
+                return Mark.SLOWER_WIN  # the win is kept, proved, but far later than it could be
         elif after.kind is EvalKind.FORCED_WIN:
             assert after.plies is not None
             if before.kind is EvalKind.FORCED_LOSS:
@@ -547,6 +554,10 @@ class _Analyser:
                 text += f"; after this {opponent} wins by force in {after.plies}"
             elif after.kind is EvalKind.DRAW:
                 text += "; after this the game is a draw with best play"
+        elif mark is Mark.SLOWER_WIN:
+            assert after.plies is not None
+            better = before.move
+            text = f"{head}still wins by force, but in {after.plies + 1} instead of {before.plies} ({better} first)"
         else:
             assert after.plies is not None
             text = f"{head}after this {opponent} wins by force in {after.plies}"
@@ -566,6 +577,10 @@ class _Analyser:
             index, lambda: self.prover.escape(board.own, board.opp, board.t_own, board.t_opp, plies + 1)
         )
         return _peg(cell)
+
+
+_MOMENTS = frozenset({Mark.MISSED_WIN, Mark.SLOWER_WIN, Mark.BLUNDER})
+"""The marks that make a key moment."""
 
 
 def _peg(cell: int | None) -> Peg | None:

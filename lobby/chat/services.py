@@ -117,3 +117,22 @@ def chat_say(
         body = message_json(message)
         events.chat_on_commit(room.code, body, game_number=playing.number if playing is not None else None)
     return body
+
+
+# --- retention -------------------------------------------------------------------------------------
+PURGE_BATCH = 1000
+
+
+def chat_delete_expired(*, now: datetime, keep: timedelta) -> int:
+    """Delete the chat messages of every room closed more than ``keep`` before ``now``; how many.
+
+    An open room keeps its chat, however old. Deleted in batches (one short transaction each), so a
+    large backlog never holds a long lock; nothing to delete is a read only.
+    """
+    closed_rooms = Room.objects.filter(closed_at__lt=now - keep).values("pk")
+    deleted = 0
+    while True:
+        batch = list(ChatMessage.objects.filter(room__in=closed_rooms).values_list("pk", flat=True)[:PURGE_BATCH])
+        if not batch:
+            return deleted
+        deleted += ChatMessage.objects.filter(pk__in=batch).delete()[0]

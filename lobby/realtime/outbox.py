@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
+import time
+from collections.abc import Callable
 from typing import Any
 
 from channels.layers import get_channel_layer
 
 from common import metrics
+from common.logcontext import one_line
 
 log = logging.getLogger(__name__)
 
@@ -56,17 +60,59 @@ class Outbox:
             await asyncio.shield(self.task)
 
 
+class SendOutage:
+    """Whether the channel layer is refusing this process's sends (Redis is down): one warning when the
+    first send fails, one line when a send works again, and nothing for each send in between (each is
+    counted in ``fourinarow_channel_layer_send_failures_total``). A traceback per move, for as long as
+    Redis is away, would bury the log. ``clock`` returns seconds (monotonic); tests inject their own.
+
+    Shared by every event loop of the process (each sends through the same Redis), hence the lock.
+    """
+
+    def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.lock = threading.Lock()
+        self.since: float | None = None  # when the first failing send of this outage failed
+        self.failures = 0
+
+    def failed(self, exc: Exception, *, kind: object, target: str) -> None:
+        metrics.CHANNEL_LAYER_SEND_FAILURES.inc()
+        with self.lock:
+            self.failures += 1
+            if self.since is not None:
+                return
+            self.since = self.clock()
+        log.warning("could not send %s to %s: %s; not logged again until sends work (counted in "
+                    "fourinarow_channel_layer_send_failures_total)", kind, target, one_line(exc),
+                    extra={"room": _room_of(target)}, exc_info=exc if log.isEnabledFor(logging.DEBUG) else None)
+
+    def succeeded(self) -> None:
+        if self.since is None:  # the usual case: no lock taken
+            return
+        with self.lock:
+            if self.since is None:
+                return
+            seconds, failures = self.clock() - self.since, self.failures
+            self.since, self.failures = None, 0
+        log.warning("the channel layer takes sends again, after %.1f s and %d sends not delivered", seconds, failures)
+
+
+OUTAGE = SendOutage()
+
+
 async def send_now(layer: Any, target: str, message: dict[str, Any], *, group: bool = True) -> None:
-    """Send one message to a group (or a channel); a failure is counted and logged, never raised: a failed
-    broadcast must not undo a committed change, and the clients re-sync when they reconnect."""
+    """Send one message to a group (or a channel); a failure is counted (and an outage logged, once:
+    :class:`SendOutage`), never raised: a failed broadcast must not undo a committed change, and the
+    clients re-sync when they reconnect."""
     try:
         if group:
             await layer.group_send(target, message)
         else:
             await layer.send(target, message)
-    except Exception:
-        metrics.CHANNEL_LAYER_SEND_FAILURES.inc()
-        log.exception("could not send %s to %s", message.get("type"), target, extra={"room": _room_of(target)})
+    except Exception as exc:
+        OUTAGE.failed(exc, kind=message.get("type"), target=target)
+    else:
+        OUTAGE.succeeded()
 
 
 async def _send_in_order(layer: Any, key: tuple[bool, str], messages: list[dict[str, Any]]) -> None:

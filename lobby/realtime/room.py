@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from common import logcontext, metrics
 from common.errors import Refused
+from common.logcontext import one_line as _one_line
 from common.ratelimit import TokenBucket
 from lobby import events
 from lobby.chat import selectors as chat_selectors
@@ -355,7 +356,3 @@ class UnknownPathConsumer(Consumer):
         await self.accept()
         await self.close(code=frames.CLOSE_UNKNOWN_ROOM)
 
-
-def _one_line(exc: BaseException) -> str:
-    """``Type: message`` on one line, even for a multi-line database error."""
-    return f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}"

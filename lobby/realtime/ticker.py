@@ -9,6 +9,9 @@ takes over. Services wake the ticker at once when they make something due now.
 The ticker also drives finished games' analyses: when this process's analysis lane is idle it leases the
 oldest queued one and computes it in that lane (games/cpu.py), which never takes a live move's worker.
 
+Once an hour it deletes the chat of rooms closed more than ``CHAT_RETENTION_DAYS`` ago (any process may;
+deleting twice deletes nothing more).
+
 The same ticker runs this process's presence (:mod:`lobby.realtime.presence`): its heartbeat, the close
 of silent sockets, and the sweep of dead processes' connections. It is part of its loop's runtime
 (:mod:`lobby.realtime.runtime`), which starts and stops it.
@@ -21,12 +24,14 @@ import contextlib
 import logging
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import DatabaseError
 from django.utils import timezone
 
 from common import logcontext
 from games import cpu
 from games.services import AnalysisJob, analyses_claim, analysis_release, analysis_store
+from lobby.chat.services import chat_delete_expired
 from lobby.play.automatic import CpuJob, game_cpu_move, game_due_job
 from lobby.realtime.offload import offload
 from lobby.realtime.presence import Presence
@@ -48,6 +53,8 @@ ANALYSIS_POLL_SECONDS = 1.0
 # afresh once the lease has run out.
 STORE_ATTEMPTS = 10
 STORE_RETRY_SECONDS = 1.0
+# How often each process deletes expired chat (the first tick does it too).
+CHAT_PURGE_SECONDS = 3600.0
 
 class Ticker:
     """One per running event loop (one per server process in production), owned by its runtime."""
@@ -59,6 +66,7 @@ class Ticker:
         self.children: set[asyncio.Task[None]] = set()
         self.analysis: asyncio.Task[None] | None = None
         self.last_analysis_poll = -ANALYSIS_POLL_SECONDS
+        self.last_chat_purge: float | None = None
         self.presence = presence
 
     def start(self) -> None:
@@ -106,6 +114,7 @@ class Ticker:
             self.children.add(child)
             child.add_done_callback(self.children.discard)
         await self._start_analysis(now)
+        await self._purge_chat(now)
         next_due = await offload(games_next_due)(now=timezone.now())
         if next_due is None:
             return TICK_SECONDS
@@ -122,6 +131,18 @@ class Ticker:
             self.analysis = loop.create_task(self._analyse(job), name=f"analysis-{job.game_id}")
             self.children.add(self.analysis)
             self.analysis.add_done_callback(self.children.discard)
+
+    async def _purge_chat(self, now: datetime) -> None:
+        """Delete expired chat (``CHAT_RETENTION_DAYS`` after its room closed), once per CHAT_PURGE_SECONDS."""
+        loop_now = asyncio.get_running_loop().time()
+        if self.last_chat_purge is not None and loop_now - self.last_chat_purge < CHAT_PURGE_SECONDS:
+            return
+        self.last_chat_purge = loop_now
+        keep = timedelta(days=settings.CHAT_RETENTION_DAYS)
+        deleted = await offload(chat_delete_expired)(now=now, keep=keep)
+        if deleted:
+            log.info("deleted %d chat message(s) of rooms closed over %g day(s) ago", deleted,
+                     settings.CHAT_RETENTION_DAYS)
 
     async def _analyse(self, job: AnalysisJob) -> None:
         logcontext.bind(game=job.game_id)

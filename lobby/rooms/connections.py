@@ -64,8 +64,9 @@ def _open_as_spectator(*, code: str, channel_name: str, player: Player | None, p
                        now: datetime) -> Opened | None:
     """Record a spectator's socket without the room's lock; None when ``player`` turns out to be seated.
 
-    The player's row is locked first, as :func:`room_sit` does after the room's: a sit and this join of
-    the same player take turns, so either the sit sees this connection or this join sees the seat. The
+    The player's row is locked first, as a change seating the player does after the room's (``room_sit``,
+    ``rooms_guest_replaced``): that change and this join of the same player take turns, so either the
+    change sees this connection or this join sees the seat. The
     snapshot's reads are not under the room's lock: the room row is read first, so what follows is as
     new as its version or newer, never older, and a move frame a client cannot apply to it (its ply is
     already there) makes that client ask for the room again.

@@ -7,6 +7,7 @@ edges read the clock.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Mapping
 from datetime import datetime, timedelta
@@ -101,6 +102,18 @@ def room_broadcast(room: Room, *, game: Any, now: datetime, seats: list[Seat] | 
     return snapshot
 
 
+def room_create_check(*, host: Player | None, rules: Mapping[str, Any]) -> HouseRules:
+    """The house rules a new room with ``rules`` would have, refused as :func:`room_create` would refuse
+    it (``host`` None: a device that has no player yet), without writing anything.
+
+    Raises:
+        Refused: bad_rules (a rule out of range), banned (the host is banned).
+    """
+    if host is not None and host.is_banned:
+        raise Refused("banned", BANNED_MESSAGE)
+    return HouseRules().updated(rules)
+
+
 def room_create(*, host: Player, rules: Mapping[str, Any], now: datetime, guest: Player | None = None) -> Room:
     """A new room with ``host`` in seat 1 and the given house rules (defaults for the rest); ``guest``,
     when given (quick pairing), sits in seat 2 from the start.
@@ -108,9 +121,7 @@ def room_create(*, host: Player, rules: Mapping[str, Any], now: datetime, guest:
     Raises:
         Refused: bad_rules (a rule out of range), banned (the host is banned).
     """
-    if host.is_banned:
-        raise Refused("banned", BANNED_MESSAGE)
-    house = HouseRules().updated(rules)
+    house = room_create_check(host=host, rules=rules)
     for _ in range(10):
         try:
             with transaction.atomic():
@@ -168,9 +179,7 @@ def room_sit(*, code: str, player: Player, now: datetime) -> int:
         if mine is not None:
             return mine.number
         playing = current_game_playing(room)
-        # Locked after the room's, as a spectator's join locks it: that join and this sit take turns, so
-        # the connection check below sees a socket the player opens at this very moment.
-        list(Player.objects.select_for_update().filter(pk=player.pk).values_list("pk", flat=True))
+        _lock_joins_of(player)
         for seat in room.seats.select_for_update().order_by("number"):
             if seat.player_id is None and not (seat.cpu and playing is not None):
                 seat.player = player
@@ -183,6 +192,14 @@ def room_sit(*, code: str, player: Player, now: datetime) -> int:
                 room_touch(room, now=now)
                 return seat.number
         raise Refused("seat_taken", "Both seats are taken.")
+
+
+def _lock_joins_of(player: Player) -> None:
+    """Lock ``player``'s row until commit, after the rooms' locks, as a spectator's join locks it
+    (``lobby.rooms.connections._open_as_spectator``): that join and a change seating ``player`` take
+    turns, so the change's connection check sees a socket the player opens at this very moment, or the
+    join sees the seat."""
+    list(Player.objects.select_for_update().filter(pk=player.pk).values_list("pk", flat=True))
 
 
 def room_stand(*, code: str, player: Player, now: datetime) -> None:
@@ -291,11 +308,14 @@ def rooms_guest_replaced(guest: Player, account: Player, now: datetime) -> None:
     """
     codes = set(Room.objects.filter(closed_at=None, seats__player=guest).values_list("code", flat=True))
     codes |= set(Room.objects.filter(closed_at=None, host=guest).values_list("code", flat=True))
+    rooms = []
     for code in sorted(codes):  # one order for every such change: no deadlock between two of them
-        try:
-            room = lock_room(code)
-        except Refused:  # closed since the first look: nothing to hand over
-            continue
+        with contextlib.suppress(Refused):  # closed since the first look: nothing to hand over
+            rooms.append(lock_room(code))
+    if rooms:  # every room first, then the account's row, as room_sit locks its room then the player's
+        _lock_joins_of(account)
+    for room in rooms:
+        code = room.code
         seat = _seat_of(room, guest)
         if seat is not None and _seat_of(room, account) is not None:
             _close_locked(room, reason=EndReason.CLOSED, now=now)

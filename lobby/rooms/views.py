@@ -18,7 +18,7 @@ from lobby.protocol.room import room_frame
 from lobby.rooms.limits import room_lookup_quota_take, rooms_create_quota_take
 from lobby.rooms.listings import live_games
 from lobby.rooms.selectors import player_rooms, room_snapshot
-from lobby.rooms.services import room_create, room_sit
+from lobby.rooms.services import room_create, room_create_check, room_sit
 from players.identity import client_address, session_attach, session_player
 from players.models import Player
 from players.selectors import player_json
@@ -139,18 +139,18 @@ class RoomsView(APIView):
         now = timezone.now()
         existing = session_player(request.session)
         try:
+            # Only a room made (or refused as too many) is counted: a refused form counts nothing, and
+            # makes no guest player.
+            room_create_check(host=existing, rules=request.data)
             rooms_create_quota_take(
                 address=client_address(request), player_id=str(existing.id) if existing else None, now=now
             )
-        except RateLimited as exc:
-            return refused_response(exc)
-        player = device_player(request, create_as=DEFAULT_GUEST_NAME)
-        assert player is not None
-        if existing is None:  # the device's first room counts for the player it just became (a new one: it fits)
-            rooms_create_quota_take(address=None, player_id=str(player.id), now=now)
-        try:
+            player = device_player(request, create_as=DEFAULT_GUEST_NAME)
+            assert player is not None
+            if existing is None:  # the device's first room counts for the player it just became (it fits)
+                rooms_create_quota_take(address=None, player_id=str(player.id), now=now)
             room = room_create(host=player, rules=dict(request.data), now=now)
-        except Refused as exc:
+        except Refused as exc:  # a RateLimited too: 429
             return refused_response(exc, http_status=403 if exc.code == "banned" else 400)
         snapshot = room_snapshot(room.code)
         assert snapshot is not None

@@ -18,7 +18,7 @@ from config import health
 def test_health_reports_every_part_ok(client):
     response = client.get("/api/health")
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "database": "ok", "channel_layer": "ok"}
+    assert response.json() == {"status": "ok", "database": "ok", "cache": "ok", "channel_layer": "ok"}
 
 
 @pytest.mark.django_db

@@ -1,5 +1,6 @@
 """The replay page shows a finished game's analysis: marks on the moves, the evaluation strip, and key
-moments that jump to the position and show the better move as a ghost bead (3D board and top view)."""
+moments that jump to the position and show the better move as a ghost bead (3D board and top view);
+its first and last buttons, and a slower win among the marks."""
 
 from __future__ import annotations
 
@@ -11,17 +12,25 @@ from tests.games.analysiskit import BLUNDER_GAME
 
 pytestmark = pytest.mark.browser
 
+# Yellow's b4 leaves Red a win in 1 (d3); Red's a2 still wins by force, in 7, and Red plays it out.
+SLOWER_WIN_GAME = "d2 b3 c1 a4 d1 c4 d4 b4 a2 d3 b2 c2 a1 b1 c3"
 
-def test_a_finished_games_replay_shows_the_analysis_and_the_better_move(new_page):
+
+def replay_analysed(new_page, record: str, *, winner_seat: int, moments: int):  # type: ignore[no-untyped-def]
+    """Two people play ``record`` in a party room; the host's page, on the game's replay once analysed."""
     host, guest = create_party_room(new_page)
-    for ply, peg in enumerate(BLUNDER_GAME.split()):
+    for ply, peg in enumerate(record.split()):
         drop(host if ply % 2 == 0 else guest, peg)
     game = state(host)["game"]
-    assert (game["status"], game["winner_seat"]) == ("won", 2)
-
+    assert (game["status"], game["winner_seat"]) == ("won", winner_seat)
     host.goto(f"/games/{game['id']}")
     # The server analyses the game in the background; the page polls until it is done.
-    expect(host.locator("#moments .moment")).to_have_count(2, timeout=60_000)
+    expect(host.locator("#moments .moment")).to_have_count(moments, timeout=60_000)
+    return host
+
+
+def test_a_finished_games_replay_shows_the_analysis_and_the_better_move(new_page):
+    host = replay_analysed(new_page, BLUNDER_GAME, winner_seat=2, moments=2)
     moves = host.locator("#moves li")
     expect(moves).to_have_count(8)
     expect(moves.nth(5).locator(".mark")).to_have_attribute("data-mark", "blunder")
@@ -54,4 +63,29 @@ def test_a_finished_games_replay_shows_the_analysis_and_the_better_move(new_page
     host.get_by_role("button", name="Next move").click()
     expect(peg_button(host, "d1").locator(".dot.ghost")).to_have_count(0)
     expect(host.locator("#better-note")).to_be_hidden()
+
+    # First and last: icons drawn inline (the media symbols are missing from many fonts), named in words.
+    for name, ply in (("First move", 0), ("Last move", 8)):
+        button = host.get_by_role("button", name=name)
+        expect(button).to_have_text("")  # no symbol a font may lack
+        icon = button.locator("svg")
+        expect(icon).to_be_visible()
+        box = icon.bounding_box()
+        assert box is not None and box["width"] >= 12 and box["height"] >= 12, box
+        button.click()
+        expect(host.locator("#ply-label")).to_have_text(f"move {ply} of 8")
+    assert host.js_errors == []  # type: ignore[attr-defined]
+
+
+def test_a_slower_win_is_marked_in_words_counted_and_a_moment_with_the_faster_move(new_page):
+    host = replay_analysed(new_page, SLOWER_WIN_GAME, winner_seat=1, moments=2)
+    slower = host.locator("#moves li").nth(8)
+    expect(slower.locator(".mark")).to_have_attribute("data-mark", "slower_win")
+    expect(slower).to_contain_text("slower win")
+    expect(host.locator("#analysis-summary")).to_contain_text("Red: 4 best, 0 only moves, 1 slower wins, 0 missed wins")
+    moment = host.locator("#moments .moment-slower_win")
+    expect(moment).to_contain_text("Move 9, Red a2: still wins by force, but in 7 instead of 1 (d3 first)")
+    moment.click()
+    expect(host.locator("#ply-label")).to_have_text("move 8 of 15")
+    expect(host.locator("#better-note")).to_have_text("Better here: Red d3 (the faint bead).")
     assert host.js_errors == []  # type: ignore[attr-defined]

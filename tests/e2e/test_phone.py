@@ -42,7 +42,10 @@ def test_a_visitor_with_the_link_sees_take_a_seat_and_the_host_then_start(new_pa
     assert_on_first_screen(visitor, visitor.locator("#sit-name"), "the name to sit with")
     expect(visitor.locator("#choose")).to_be_hidden()
 
-    visitor.locator("#sit-name").fill("Bob")
+    # Two name inputs, each labelled for what it does: a screen reader (and a test) finds the right one.
+    expect(visitor.get_by_label("Name for your seat")).to_have_id("sit-name")
+    expect(visitor.get_by_label("Name for the chat")).to_have_id("chat-name-input")
+    visitor.get_by_label("Name for your seat").fill("Bob")
     visitor.get_by_role("button", name="Take a seat").click()
     visitor.wait_for_function("() => window.__room.state.you.seat === 2")
     expect(visitor.locator("#turn")).not_to_contain_text("You are watching")

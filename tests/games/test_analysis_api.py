@@ -10,8 +10,9 @@ import yaml
 from django.test import Client
 
 from games import cpu
-from games.engine.analyse import ANALYSIS_VERSION
+from games.engine.analyse import ANALYSIS_VERSION, analyse_game
 from games.models import AnalysisStatus, GameAnalysis
+from games.selectors import analysis_summary
 from games.services import analyses_claim, analysis_store
 from lobby.rooms.services import room_close
 from tests.games.analysiskit import BLUNDER_GAME, at, two_player_game
@@ -73,3 +74,10 @@ def test_the_endpoint_is_in_the_openapi_schema():
     assert set(operation["responses"]) == {"200", "404", "409"}
     out = schema["components"]["schemas"]["GameAnalysisOut"]
     assert {"status", "version", "plies", "moments", "summary"} <= set(out["properties"])
+
+
+def test_the_summary_counts_slower_wins():
+    result = analyse_game("d2 b3 c1 a4 d1 c4 d4 b4 a2", node_budget=30_000, time_budget_s=None).to_json()
+    summary = analysis_summary(result)
+    assert summary["red"]["slower_win"] == 1 and summary["yellow"]["blunder"] == 1
+    assert summary["red"]["best"] == 1  # d4; a2 is no longer "best"

@@ -143,6 +143,7 @@ async function load() {
 
 const MARKS = {
   missed_win: { symbol: "?!", label: "missed win" },
+  slower_win: { symbol: "!?", label: "slower win" },
   blunder: { symbol: "??", label: "blunder" },
   only_move: { symbol: "!", label: "only move" },
   best: { symbol: "✓", label: "best move" },
@@ -275,7 +276,8 @@ function renderSummary(a) {
     const li = document.createElement("li");
     const bead = document.createElement("span");
     bead.className = `bead ${colour}`;
-    const parts = [`${s.best} best`, `${s.only_move} only moves`, `${s.missed_win} missed wins`, `${s.blunder} blunders`];
+    const parts = [`${s.best} best`, `${s.only_move} only moves`, `${s.slower_win ?? 0} slower wins`,
+      `${s.missed_win} missed wins`, `${s.blunder} blunders`];
     li.append(bead, ` ${capitalise(colour)}: ${parts.join(", ")} (${s.moves} moves)`);
     list.append(li);
   }
@@ -289,7 +291,7 @@ function renderMoments(a) {
     const li = document.createElement("li");
     const button = document.createElement("button");
     button.type = "button";
-    button.className = `moment moment-${m.kind === "blunder" ? "blunder" : "missed_win"}`;
+    button.className = `moment moment-${MARKS[m.kind] ? m.kind : "missed_win"}`;
     button.dataset.ply = String(m.ply);
     button.textContent = m.text;
     if (m.better) {

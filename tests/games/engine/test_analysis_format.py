@@ -36,7 +36,7 @@ MOMENT_KEYS = ["ply", "move_number", "colour", "peg", "kind", "text", "better"]
 def test_the_json_has_exactly_the_agreed_shape() -> None:
     data = analyse_game(WON, time_budget_s=None).to_json()
     assert list(data) == ["version", "plies", "moments"]
-    assert data["version"] == ANALYSIS_VERSION == 1
+    assert data["version"] == ANALYSIS_VERSION == 2
     plies = data["plies"]
     assert isinstance(plies, list) and len(plies) == len(WON.split()) + 1
     moves = WON.split()
@@ -46,7 +46,7 @@ def test_the_json_has_exactly_the_agreed_shape() -> None:
         assert entry["ply"] == index
         assert entry["played"] == (moves[index] if index < len(moves) else None)
         assert entry["eval"]["kind"] in {"forced_win", "forced_loss", "draw", "heuristic", "final"}
-        assert entry["mark"] in {"missed_win", "blunder", "only_move", "best", None}
+        assert entry["mark"] in {"missed_win", "slower_win", "blunder", "only_move", "best", None}
         assert isinstance(entry["eval"]["nodes"], int)
         if entry["eval"]["kind"] == "heuristic":
             assert isinstance(entry["eval"]["score"], int) and entry["eval"]["plies"] is None

@@ -10,6 +10,10 @@ The games (pegs are column letter + row digit; every bead below lands on level 1
   a4. Yellow's b4 lets Red play it (a blunder), Red does (best: a forced win in 3 kept), Yellow
   blocks a4 (best in a lost position: the longest defence) and Red wins at d1.
 * ``DOUBLE_THREAT_MISSED``: the same, but Red plays d4 instead of a1 and Yellow then takes a1.
+* ``SLOWER_WIN``: Yellow's b4 leaves Red a win in 1 (d3); Red plays a2 instead, which still wins by
+  force, but in 7 (a slower win, 6 plies longer).
+* ``A_LITTLE_SLOWER``: Yellow has a win in 1 (d1) and plays b2 instead, which wins in 3: 2 plies
+  longer, so still best.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ THREE_IN_A_ROW = "a1 a4 b1 b4 c1 c4 b2 d4"
 BLOCKED = "a1 a4 b1 b4 c1 d1"
 DOUBLE_THREAT = "b1 c3 c1 d3 a2 c3 a3 b4 a1 a4 d1"
 DOUBLE_THREAT_MISSED = "b1 c3 c1 d3 a2 c3 a3 b4 d4 a1"
+SLOWER_WIN = "d2 b3 c1 a4 d1 c4 d4 b4 a2"
+A_LITTLE_SLOWER = "b4 b1 c4 d4 a3 a1 d4 c1 b4 b2"
 BUDGET = 30_000
 
 
@@ -118,12 +124,38 @@ def test_a_forced_win_in_three_not_played_is_a_missed_win() -> None:
     assert moment.text == "Move 9, Red d4: missed a forced win in 3 (a1 first)"
 
 
+def test_keeping_a_win_but_four_or_more_plies_later_is_a_slower_win_with_the_faster_move() -> None:
+    analysis = analysed(SLOWER_WIN)
+    brute = brute_force()
+    assert brute.shortest_win(*board_after(SLOWER_WIN, 8), 9) == 1
+    # After a2 Yellow is lost, in 6 plies and not fewer: Red's win now takes 7.
+    assert brute.loses_within(*board_after(SLOWER_WIN, 9), 6)
+    assert not brute.loses_within(*board_after(SLOWER_WIN, 9), 4)
+    entry = analysis.plies[8]
+    assert (entry.eval.kind, entry.eval.plies, str(entry.eval.move)) == (EvalKind.FORCED_WIN, 1, "d3")
+    assert entry.mark is Mark.SLOWER_WIN
+    moment = analysis.moments[-1]
+    assert (moment.ply, moment.kind, moment.colour, str(moment.better)) == (8, Mark.SLOWER_WIN, Colour.RED, "d3")
+    assert moment.text == "Move 9, Red a2: still wins by force, but in 7 instead of 1 (d3 first)"
+
+
+def test_a_win_kept_only_two_plies_later_is_still_best() -> None:
+    analysis = analysed(A_LITTLE_SLOWER)
+    brute = brute_force()
+    assert brute.shortest_win(*board_after(A_LITTLE_SLOWER, 9), 9) == 1
+    assert brute.loses_within(*board_after(A_LITTLE_SLOWER, 10), 2)
+    entry = analysis.plies[9]
+    assert (entry.eval.kind, entry.eval.plies) == (EvalKind.FORCED_WIN, 1)
+    assert entry.mark is Mark.BEST
+    assert all(moment.ply != 9 for moment in analysis.moments)
+
+
 def test_marks_claim_only_what_was_proved() -> None:
     """Over every analysed game: a missed win needs a proved win before the move, a blunder a proved win
     for the opponent after it; two heuristic positions in a row never give either mark; and every short
     claim behind a mark holds in the brute force."""
     brute = brute_force()
-    records = [THREE_IN_A_ROW, BLOCKED, DOUBLE_THREAT, DOUBLE_THREAT_MISSED, DRAWN_RECORD]
+    records = [THREE_IN_A_ROW, BLOCKED, DOUBLE_THREAT, DOUBLE_THREAT_MISSED, SLOWER_WIN, A_LITTLE_SLOWER, DRAWN_RECORD]
     seen = set()
     for record in records:
         plies = analysed(record).plies
@@ -139,13 +171,20 @@ def test_marks_claim_only_what_was_proved() -> None:
                 if win <= 5:
                     assert brute.shortest_win(*board_after(record, before.ply), win) == win
                     assert not brute.loses_within(*board_after(record, after.ply), win + 1)
+            kept = before.eval.kind is EvalKind.FORCED_WIN and after.eval.kind is EvalKind.FORCED_LOSS
+            if kept:  # a win kept: slower_win exactly when it now takes 4 plies or more longer
+                assert before.eval.plies is not None and after.eval.plies is not None
+                slower = after.eval.plies + 1 - before.eval.plies >= 4
+                assert (mark is Mark.SLOWER_WIN) == slower, (record, before.ply)
+            else:
+                assert mark is not Mark.SLOWER_WIN
             if mark is Mark.BLUNDER:
                 assert after.eval.kind is EvalKind.FORCED_WIN and before.eval.kind is not EvalKind.FORCED_LOSS
                 assert after.eval.plies is not None
                 if after.eval.plies <= 5:
                     assert brute.wins_within(*board_after(record, after.ply), after.eval.plies)
                     assert not brute.loses_within(*board_after(record, before.ply), after.eval.plies + 1)
-    assert {Mark.MISSED_WIN, Mark.BLUNDER, Mark.ONLY_MOVE, Mark.BEST} <= seen
+    assert set(Mark) <= seen
 
 
 def test_proved_draws_are_labelled_and_the_final_position_is_final() -> None:

@@ -35,6 +35,14 @@ async def test_unknown_room_closes_with_4404():
     assert closed == {"type": "websocket.close", "code": 4404}
 
 
+async def test_a_room_code_in_lower_case_still_joins():
+    ann, key = await make_player_async("Ann")
+    code = await make_room_async(ann)
+    a = await Client(code.lower(), key).connect()
+    assert a.room["code"] == code
+    await a.close()
+
+
 async def test_foreign_origin_is_refused():
     ann, key = await make_player_async()
     code = await make_room_async(ann)

@@ -13,6 +13,7 @@ from lobby.models import Seat
 from lobby.play.moves import game_drop, game_start
 from lobby.rooms.connections import connection_open, process_register
 from lobby.rooms.services import lock_room, room_create, room_sit
+from players.accounts import guest_hand_over
 from players.services import player_create
 from tests.racekit import race
 
@@ -76,16 +77,27 @@ def _room_locked(code: str) -> bool:
         return bool(cursor.fetchone()[0])
 
 
+def sit(code, guest, bob):
+    return room_sit(code=code, player=bob, now=timezone.now())
+
+
+def log_in(code, guest, bob):
+    """The guest sitting in the room logs into Bob's account: its seat is handed over to Bob."""
+    return guest_hand_over(guest=guest, account=bob, now=timezone.now())
+
+
 @pytest.mark.parametrize("round_", range(5))
-def test_a_player_sitting_down_while_opening_another_tab_shows_connected(round_):
-    """The sit and the join of the same player take turns on the player's row: whichever comes second
-    sees the other, so the seat never shows a connected player as disconnected."""
+@pytest.mark.parametrize("seating", [sit, log_in])
+def test_a_player_seated_while_opening_another_tab_shows_connected(seating, round_):
+    """A change seating Bob (he sits down; a guest's seat is handed to him on login) and his join take
+    turns on his row: whichever comes second sees the other, so the seat never shows a connected player
+    as disconnected."""
     now = timezone.now()
-    ann, bob = player_create(name="Ann", now=now), player_create(name="Bob", now=now)
-    code = room_create(host=ann, rules={}, now=now).code
+    guest, bob = player_create(name="Guest", now=now), player_create(name="Bob", now=now)
+    code = room_create(host=guest, rules={}, now=now).code
     process_register(process="p1", now=now)
     race(
-        lambda: room_sit(code=code, player=bob, now=timezone.now()),
+        lambda: seating(code, guest, bob),
         lambda: connection_open(code=code, channel_name=f"bob-{round_}", player=bob, process="p1", now=timezone.now()),
     )
     seat = Seat.objects.get(room__code=code, player=bob)

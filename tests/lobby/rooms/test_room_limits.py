@@ -59,6 +59,21 @@ def test_one_device_creates_at_most_its_hourly_rooms():
     assert new_room(device()).status_code == 201
 
 
+def test_refused_forms_do_not_count_against_the_quota():
+    """Thirty invalid forms and a person can still create a room: only what is created is counted."""
+    phone, fresh = device(), device("10.0.0.9")
+    for _ in range(settings.ROOMS_PER_HOUR_PER_ADDRESS + 1):  # past both quotas, were they counted
+        refused = phone.post("/api/rooms", {"turn_seconds": 7}, content_type="application/json",
+                             HTTP_X_CSRFTOKEN=phone.cookies["csrftoken"].value)
+        assert refused.status_code == 400 and refused.json()["code"] == "bad_rules"
+    assert new_room(phone).status_code == 201
+    # A device without a player yet: its refused form makes no guest player either.
+    players = Player.objects.count()
+    refused = fresh.post("/api/rooms", {"cpu_level": 9}, content_type="application/json",
+                         HTTP_X_CSRFTOKEN=fresh.cookies["csrftoken"].value)
+    assert refused.status_code == 400 and Player.objects.count() == players
+
+
 def test_one_address_creates_at_most_its_hourly_rooms_whatever_the_devices():
     remaining = settings.ROOMS_PER_HOUR_PER_ADDRESS
     while remaining:  # as many devices as it takes, each below its own limit

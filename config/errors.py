@@ -1,0 +1,21 @@
+"""The answer to a request that failed outside a REST view's own handling (``handler500``).
+
+A part that is down (the database while the session is saved, say) is answered 503 with the API's one
+error body, naming the part; anything else is Django's own 500.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views.defaults import server_error as django_server_error
+
+from config.outages import PARTS, unreachable_part
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    part = unreachable_part(sys.exc_info()[1])  # Django calls this inside the ``except`` of the failure
+    if part is None:
+        return django_server_error(request)
+    return JsonResponse({"code": "unavailable", "message": PARTS[part]}, status=503)
