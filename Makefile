@@ -9,7 +9,7 @@ PORT ?= 8000
 STAMP := $(VENV)/.installed
 NPM_STAMP := frontend/node_modules/.installed
 
-.PHONY: run test test-suite checks lint typecheck bench bench-engine bench-cpu bench-analysis bench-pairing bench-server bench-puzzles deps clean
+.PHONY: run test test-suite checks lint typecheck bench bench-engine bench-cpu bench-analysis bench-pairing bench-server bench-puzzles bench-bots bench-arena deps clean
 
 deps: $(STAMP) $(NPM_STAMP)
 
@@ -79,3 +79,12 @@ bench-pairing: $(STAMP)
 # One configuration by hand: scripts/bench_server.py --spawn --games 200 --rate 200 --seconds 30
 bench-server: $(STAMP)
 	$(BIN)/python scripts/bench_server.py --suite --write-docs docs/benchmarks.md
+
+# A bot move's round trip (POST to its gameState on the bot's own stream), p50/p99 over 100 moves: embedded,
+# and with DATABASE_URL + REDIS_URL also PostgreSQL + Redis on two processes. About a minute.
+bench-bots: $(STAMP)
+	$(BIN)/python scripts/bench_bots.py --moves 100 --write-docs docs/benchmarks.md
+
+# 500 players in one arena on one process: a pairing wave's time (p50, p99) and standings frames per second.
+bench-arena: $(STAMP)
+	$(BIN)/python scripts/bench_arena.py

@@ -12,6 +12,8 @@ from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 
+from lobby.realtime.offload import offload
+
 log = logging.getLogger(__name__)
 
 CHANNEL_LAYER_TIMEOUT_SECONDS = 2.0
@@ -51,7 +53,7 @@ async def _check_channel_layer() -> None:
 async def health(request: HttpRequest) -> JsonResponse:
     """Answer 200 when every part works, 503 naming the part that failed otherwise."""
     body = {"status": "ok", "database": "ok", "cache": "ok", "channel_layer": "ok"}
-    checks = (("database", sync_to_async(_check_database, thread_sensitive=True)),
+    checks = (("database", offload(_check_database, lane="request")),
               ("cache", sync_to_async(_check_cache, thread_sensitive=False)),
               ("channel_layer", _check_channel_layer))
     for part, check in checks:

@@ -25,3 +25,14 @@ class DeviceSessionScheme(OpenApiAuthenticationExtension):
             "description": "The device's session: the device is the player. Unsafe methods also need the "
             "X-CSRFToken header carrying the csrftoken cookie.",
         }
+
+
+class BearerTokenScheme(OpenApiAuthenticationExtension):
+    """A personal access token (``players.auth.BearerTokenAuthentication``): the bot and challenge endpoints."""
+
+    target_class = "players.auth.BearerTokenAuthentication"
+    name = "accessToken"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {"type": "http", "scheme": "bearer",
+                "description": "A personal access token (POST /api/accounts/tokens), docs/bots.md."}

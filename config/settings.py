@@ -63,7 +63,9 @@ INSTALLED_APPS = [
     "ratings",
     "games",
     "lobby",
+    "tournaments",
     "puzzles",
+    "bots",
     "frontend",
 ]
 
@@ -215,6 +217,8 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Rooms, games, sessions and ratings for the 3D Four in a Row server.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The colour a challenger asks for (random too), apart from a game's red or yellow.
+    "ENUM_NAME_OVERRIDES": {"ChallengeColourEnum": "bots.models.ColourChoice", "GameColourEnum": ["red", "yellow"]},
 }
 
 # LOG_FORMAT=json: one JSON object per line (config/logformat.py); the default is readable text.
@@ -286,3 +290,7 @@ ROOM_LOOKUPS_PER_MINUTE_PER_ADDRESS = int(os.environ.get("ROOM_LOOKUPS_PER_MINUT
 # "Play online": how often a pairing wave runs (across all processes), and how long a seek may wait.
 PAIRING_WAVE_SECONDS = _env_float("PAIRING_WAVE_SECONDS", 2.0)
 SEEK_MAX_WAIT_SECONDS = _env_float("SEEK_MAX_WAIT_SECONDS", 120.0)
+# Arenas (tournaments/): how often each running arena pairs its free players (across all processes), and
+# how many arenas one account may create in a day (staff create more in the admin).
+ARENA_WAVE_SECONDS = _env_float("ARENA_WAVE_SECONDS", 2.0)
+ARENAS_PER_DAY_PER_ACCOUNT = int(os.environ.get("ARENAS_PER_DAY_PER_ACCOUNT") or 3)

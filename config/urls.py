@@ -9,7 +9,9 @@ from config.health import health
 from config.metrics import metrics
 from games.views import GameAnalysisView, GameDetailView, PlayerDetailView
 from lobby.rooms.views import LiveGamesView, RoomDetailView, RoomsView, SeatView, SessionView
+from players.token_views import TokensView, TokenView
 from players.views import LoginView, LogoutView, MeView, RegisterView
+from tournaments.views import ArenaActionView, ArenaDetailView, ArenaGamesView, ArenasView
 
 handler500 = "config.errors.server_error"  # a part that is down: 503 naming it, not 500
 
@@ -23,12 +25,23 @@ urlpatterns = [
     path("api/accounts/login", LoginView.as_view(), name="account-login"),
     path("api/accounts/logout", LogoutView.as_view(), name="account-logout"),
     path("api/accounts/me", MeView.as_view(), name="account-me"),
+    path("api/accounts/tokens", TokensView.as_view(), name="account-tokens"),
+    path("api/accounts/tokens/<str:token_id>", TokenView.as_view(), name="account-token"),
+    path("api/", include("bots.urls")),
     path("api/rooms", RoomsView.as_view(), name="rooms"),
     path("api/rooms/<str:code>", RoomDetailView.as_view(), name="room"),
     path("api/rooms/<str:code>/seat", SeatView.as_view(), name="room-seat"),
     path("api/games/live", LiveGamesView.as_view(), name="games-live"),  # before the game id route
     path("api/games/<str:game_id>", GameDetailView.as_view(), name="game"),
     path("api/games/<str:game_id>/analysis", GameAnalysisView.as_view(), name="game-analysis"),
+    path("api/tournaments", ArenasView.as_view(), name="tournaments"),
+    path("api/tournaments/<int:arena_id>", ArenaDetailView.as_view(), name="tournament"),
+    path("api/tournaments/<int:arena_id>/games", ArenaGamesView.as_view(), name="tournament-games"),
+    *(
+        path(f"api/tournaments/<int:arena_id>/{action}", ArenaActionView.as_view(action=action),
+             name=f"tournament-{action}")
+        for action in ("join", "pause", "withdraw")
+    ),
     path("api/players/<str:player_id>", PlayerDetailView.as_view(), name="player"),
     path("api/", include("ratings.urls")),
     path("api/", include("puzzles.urls")),

@@ -13,6 +13,7 @@ urlpatterns = [
     path("ratings", views.ratings, name="ratings"),
     path("players/<str:player_id>", views.player, name="player"),
     path("games/<str:game_id>", views.replay, name="replay"),
+    path("tournaments/<int:arena_id>", views.arena, name="arena"),
     path("puzzles", views.puzzle, name="puzzles"),
     path("puzzles/<str:puzzle_id>", views.puzzle, name="puzzle"),
 ]

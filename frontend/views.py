@@ -43,6 +43,11 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
 
 
 @ensure_csrf_cookie
+def arena(request: HttpRequest, arena_id: int) -> HttpResponse:
+    """An arena: countdown, live standings, join / pause / withdraw, the podium at the end."""
+    return render(request, "frontend/arena.html", {"page": "arena", "arena_id": arena_id})
+
+
 def puzzle(request: HttpRequest, puzzle_id: str = "") -> HttpResponse:
     """The puzzle trainer: one puzzle (or the next one near your puzzle rating), solved on the 3D board."""
     return render(request, "frontend/puzzle.html", {"page": "puzzle", "puzzle_id": puzzle_id})

@@ -61,6 +61,13 @@ class Game(models.Model):
     cpu_level = models.PositiveSmallIntegerField(default=3)
     ranked = models.BooleanField(default=False)
     turn_seconds = models.PositiveSmallIntegerField(null=True, blank=True)
+    # A colour that plays this game on half the turn timer (it chose so before its first move: berserk).
+    red_halved = models.BooleanField(default=False)
+    yellow_halved = models.BooleanField(default=False)
+    # The arena the game was paired by (None: any other game). Declared by name: the arenas sit above.
+    tournament = models.ForeignKey(
+        "tournaments.Arena", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     ply = models.PositiveSmallIntegerField(default=0)
     record = models.CharField(max_length=200, blank=True, default="")
     stakes = models.JSONField(default=dict, blank=True)
@@ -85,6 +92,17 @@ class Game(models.Model):
 
     def colour_of_seat(self, seat: int) -> str:
         return "red" if seat == self.red_seat else "yellow"
+
+    def turn_seconds_of(self, colour: str) -> int | None:
+        """The turn timer of ``colour`` in this game (halved if it chose so; None: no timer)."""
+        if self.turn_seconds is None:
+            return None
+        halved = self.red_halved if colour == "red" else self.yellow_halved
+        return self.turn_seconds // 2 if halved else self.turn_seconds
+
+    @property
+    def to_move_colour(self) -> str | None:
+        return None if self.status != GameStatus.PLAYING else ("red" if self.ply % 2 == 0 else "yellow")
 
     @property
     def to_move_seat(self) -> int | None:

@@ -14,6 +14,7 @@ from common.rows import Rows
 from games.engine import Position
 from games.models import AnalysisStatus, Game, GameAnalysis, GameStatus, Move
 from players.models import Player
+from players.selectors import player_json
 from ratings.selectors import CHANGE_DECIMALS, changes_of, player_rating_page
 
 RECENT_GAMES = 10
@@ -49,6 +50,13 @@ def game_pegs(game: Game) -> list[str]:
     return game.record.split()
 
 
+def seat_last_move_reason(game: Game, seat: int) -> str | None:
+    """Why the CPU played the last move ``seat`` made in ``game`` (``timeout``, ``away``, ``seat``); ""
+    when the person played it; None when the seat made no move."""
+    found = Move.objects.filter(game=game, seat=seat).order_by("-ply").values_list("cpu_reason", flat=True)[:1]
+    return next(iter(found), None)
+
+
 def game_position(game: Game) -> Position:
     """The position after the game's moves (from the record on its row; they were validated when played)."""
     return Position.from_record(game.record)
@@ -79,6 +87,7 @@ def game_record(game_id: str) -> dict[str, Any] | None:
         "ranked": game.ranked,
         "cpu_level": game.cpu_level,
         "turn_seconds": game.turn_seconds,
+        "tournament": game.tournament_id,
         "players": players,
         "winner": winner,
         "line": game.line,
@@ -165,7 +174,7 @@ def _recent_games(player: Player, *, limit: int) -> list[dict[str, Any]]:
             {
                 "id": str(game.id),
                 "colour": colour,
-                "opponent": None if opponent is None else {"id": str(opponent.id), "name": opponent.name},
+                "opponent": player_json(opponent),
                 "opponent_cpu": game.yellow_cpu if colour == "red" else game.red_cpu,
                 "status": game.status,
                 "result": _result_word(_seat_score(game, colour)),
@@ -188,7 +197,7 @@ def player_profile(player_id: str, *, now: datetime, recent: int = RECENT_GAMES)
         uuid.UUID(str(player_id))
     except ValueError:
         return None
-    player = Player.objects.filter(pk=player_id).first()
+    player = Player.objects.select_related("user").filter(pk=player_id).first()
     if player is None:
         return None
     page = player_rating_page(player, now=now)
@@ -196,6 +205,8 @@ def player_profile(player_id: str, *, now: datetime, recent: int = RECENT_GAMES)
     return {
         "id": str(player.id),
         "name": player.name,
+        "title": player.title,
+        "username": player.user.username if player.user is not None else None,
         "account": player.user_id is not None,
         **page,
         "recent_games": _recent_games(player, limit=recent),

@@ -8,6 +8,8 @@ transaction. A finished game's result goes down to the ratings as plain data, in
 
 from __future__ import annotations
 
+import functools
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -25,6 +27,8 @@ from games.models import AnalysisStatus, EndReason, Game, GameAnalysis, GameStat
 from games.selectors import game_pegs, game_position
 from ratings.services import GameResult, rating_apply_result
 
+log = logging.getLogger(__name__)
+
 # Layers above hear of a stored analysis through these (the puzzles register one at start-up, to make
 # puzzles of its proved missed wins); each is called with ``game_id``, ``result`` and ``now``.
 ANALYSIS_STORED_HOOKS: list[Callable[..., None]] = []
@@ -38,6 +42,39 @@ def turn_deadline(turn_seconds: int | None, start: datetime) -> datetime | None:
     return None if turn_seconds is None else start + timedelta(seconds=turn_seconds)
 
 
+@dataclass(frozen=True, slots=True)
+class GameFinished:
+    """A game that ended (any way: a line, a full board, a resignation, abandoned), as the layers above
+    hear of it through :data:`GAME_FINISHED_HOOKS`. ``winner_seat`` is None for a draw or an abandoned
+    game; ``red_seat`` says which seat played Red."""
+
+    game_id: str
+    room_id: int
+    status: str
+    winner_seat: int | None
+    reason: str
+    ply: int
+    red_player_id: str | None
+    yellow_player_id: str | None
+    red_seat: int
+
+
+# Called once the transaction that ended the game has committed, each with the GameFinished; a hook that
+# raises is logged and does not stop the others (the game is over whatever they do).
+GAME_FINISHED_HOOKS: list[Callable[[GameFinished], None]] = []
+
+
+def _finished_on_commit(game: Game) -> None:
+    finished = GameFinished(
+        game_id=str(game.pk), room_id=game.room_id, status=str(game.status), winner_seat=game.winner_seat,
+        reason=str(game.reason), ply=game.ply, red_seat=game.red_seat,
+        red_player_id=None if game.red_player_id is None else str(game.red_player_id),
+        yellow_player_id=None if game.yellow_player_id is None else str(game.yellow_player_id),
+    )
+    for hook in GAME_FINISHED_HOOKS:
+        transaction.on_commit(functools.partial(hook, finished), robust=True)
+
+
 def game_is_ranked(*, ranked: bool, red_cpu: bool, yellow_cpu: bool) -> bool:
     """Whether a game started under these rules counts: the room's rule, and no CPU seat."""
     return ranked and not (red_cpu or yellow_cpu)
@@ -46,11 +83,12 @@ def game_is_ranked(*, ranked: bool, red_cpu: bool, yellow_cpu: bool) -> bool:
 def game_begin(
     *, room_id: int, number: int, red_seat: int, red_player_id: object, yellow_player_id: object,
     red_cpu: bool, yellow_cpu: bool, cpu_level: int, ranked: bool, turn_seconds: int | None, now: datetime,
-    stakes: dict[str, Any] | None = None,
+    stakes: dict[str, Any] | None = None, tournament_id: int | None = None,
 ) -> Game:
     """A new game, Red to move. ``ranked`` is forced off when a CPU plays a seat.
 
     ``stakes``: what the room shows of the seats' ratings during the game (see ``Game.stakes``).
+    ``tournament_id``: the arena that paired the game, if one did.
     """
     return Game.objects.create(
         room_id=room_id,
@@ -67,6 +105,7 @@ def game_begin(
         turn_started_at=now,
         deadline=turn_deadline(turn_seconds, now),
         stakes=stakes or {},
+        tournament_id=tournament_id,
     )
 
 
@@ -121,7 +160,7 @@ def game_play(
     outcome = after.outcome
     if outcome is None:
         game.turn_started_at = now
-        game.deadline = turn_deadline(game.turn_seconds, now)
+        game.deadline = turn_deadline(game.turn_seconds_of(_to_move_colour(game)), now)
         game.due_at = schedule(game) if schedule is not None else game.due_at
         _GAMES.execute(_GAMES.update_sql(_MOVE_FIELDS), _GAMES.update_params(game, _MOVE_FIELDS))
     elif outcome.winner is None:
@@ -131,6 +170,35 @@ def game_play(
         line = [{"peg": str(cell.peg), "level": cell.level} for cell in outcome.line or ()]
         game_finish(game, status=GameStatus.WON, reason=EndReason.LINE, winner_seat=seat, line=line, now=now)
     return Played(peg=peg, level=after.height(peg), seat=seat, cpu=bool(cpu_reason), position=after)
+
+
+def _to_move_colour(game: Game) -> str:
+    return "red" if game.ply % 2 == 0 else "yellow"
+
+
+def game_halve_turns(game: Game, *, colour: str) -> None:
+    """From now on ``colour`` plays ``game`` on half its turn timer (its current turn too, counted
+    from the turn's start). Only before that colour's first move, once, in a game with a turn timer.
+    The caller holds the lock that serialises the game and reschedules its due time.
+
+    Raises:
+        Refused: game_over, no_timer, already_halved, too_late (that colour has moved already).
+    """
+    if game.status != GameStatus.PLAYING:
+        raise Refused("game_over", "The game is over.")
+    if game.turn_seconds is None:
+        raise Refused("no_timer", "This game has no turn timer to halve.")
+    field = "red_halved" if colour == "red" else "yellow_halved"
+    if getattr(game, field):
+        raise Refused("already_halved", "Your turn timer is halved already.")
+    if game.ply > (0 if colour == "red" else 1):
+        raise Refused("too_late", "Only before your first move.")
+    setattr(game, field, True)
+    fields = [field]
+    if _to_move_colour(game) == colour:
+        game.deadline = turn_deadline(game.turn_seconds_of(colour), game.turn_started_at)
+        fields.append("deadline")
+    game.save(update_fields=fields)
 
 
 def game_resign(game: Game, *, seat: int, now: datetime) -> None:
@@ -155,6 +223,7 @@ def game_finish(game: Game, *, status: GameStatus, reason: EndReason, winner_sea
     if result is not None:
         rating_apply_result(result=result, now=now)
     analysis_queue(game, now=now)
+    _finished_on_commit(game)
 
 
 def game_abandon(game: Game, *, reason: EndReason, now: datetime) -> None:

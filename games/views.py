@@ -144,6 +144,9 @@ class RecentGameOut(serializers.Serializer[Any]):
 class PlayerOut(RatingFields):
     id = serializers.UUIDField()
     name = serializers.CharField()
+    title = serializers.CharField(allow_null=True, help_text='"BOT" for a bot account, else null.')
+    username = serializers.CharField(allow_null=True,
+                                     help_text="The account's username (to challenge it); null for a guest.")
     account = serializers.BooleanField(help_text="The player belongs to an account.")
     games = serializers.IntegerField()
     wins = serializers.IntegerField()

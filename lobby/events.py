@@ -49,6 +49,16 @@ class ToSockets:
 
 
 @dataclass(frozen=True, slots=True)
+class ToGroupSoon:
+    """A message for a group that may wait a little: each process sends it at most once per ``delay``
+    seconds per group (the first one queued in that time; use it for "something changed, look again")."""
+
+    group: str
+    message: dict[str, Any]
+    delay: float
+
+
+@dataclass(frozen=True, slots=True)
 class ListsChanged:
     """The lobby's lists (open rooms, live games) may have changed: debounced by each process's feed."""
 
@@ -58,7 +68,7 @@ class WakeUp:
     """Something is due now: the process's tickers look at once instead of at their next tick."""
 
 
-Event = ToGroup | ToSockets | ListsChanged | WakeUp
+Event = ToGroup | ToSockets | ToGroupSoon | ListsChanged | WakeUp
 Deliver = Callable[[Event], None]
 
 

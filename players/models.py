@@ -22,6 +22,9 @@ class Player(models.Model):
     # The account's username in the form two spellings of one name share (NFKC, casefolded): unique, so
     # "Ann", "ANN" and a fullwidth "Ann" are one account. Set by players.accounts; None for a guest.
     username_key = models.CharField(max_length=150, null=True, blank=True, unique=True, editable=False)
+    # When the account became a bot (``bots.accounts.bot_upgrade``), for good: it plays challenges only,
+    # through the bot API, and is marked BOT wherever its name is shown (:attr:`title`).
+    bot_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         # The table kept the name it had when players lived in the lobby app (moved without copying rows).
@@ -33,3 +36,34 @@ class Player(models.Model):
     @property
     def is_banned(self) -> bool:
         return self.banned_at is not None
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot_at is not None
+
+    @property
+    def title(self) -> str | None:
+        """The title shown before the name (``"BOT"`` for a bot account, as lichess shows it), or None."""
+        return "BOT" if self.bot_at is not None else None
+
+
+class AccessToken(models.Model):
+    """A personal access token of an account (``players.tokens``): what a script or a bot sends as
+    ``Authorization: Bearer <secret>``. Only the SHA-256 of the secret is stored (the secret is shown once,
+    when made; it is random, so a fast hash is enough, as for any API key); ``hint`` is its last
+    characters, to tell tokens apart in a list. A revoked token is kept (``revoked_at``), never valid again.
+    """
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="tokens")
+    description = models.CharField(max_length=60)
+    digest = models.CharField(max_length=64, unique=True)
+    hint = models.CharField(max_length=4)
+    created_at = models.DateTimeField()
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["player", "revoked_at"])]
+
+    def __str__(self) -> str:
+        return f"token {self.pk} of {self.player_id} (…{self.hint})"

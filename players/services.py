@@ -81,3 +81,14 @@ def player_unban(*, player: Player) -> bool:
     if lifted:
         log.info("player %s (%s) unbanned", player.pk, player.name, extra={"player": player.pk})
     return bool(lifted)
+
+
+def refuse_bots(player: Player) -> None:
+    """For the ways into a game that are for people only (quick pairing, sitting in someone's room, making
+    a room, arenas): a bot account plays challenges only.
+
+    Raises:
+        Refused(bot_account): ``player`` is a bot account.
+    """
+    if player.is_bot:
+        raise Refused("bot_account", "Bot accounts play challenges only: not quick pairing, open rooms or arenas.")

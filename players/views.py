@@ -29,6 +29,8 @@ REFUSAL_STATUS = {
     "guest_player": status.HTTP_409_CONFLICT,
     "bad_credentials": status.HTTP_401_UNAUTHORIZED,
     "rate_limited": status.HTTP_429_TOO_MANY_REQUESTS,
+    "account_required": status.HTTP_403_FORBIDDEN,
+    "no_token": status.HTTP_404_NOT_FOUND,
 }
 
 
@@ -57,8 +59,9 @@ def account_json(player: Player | None) -> dict[str, Any]:
     return {"player": player_json(player), "username": username}
 
 
-def refusal(exc: Refused) -> Response:
-    response = Response({"code": exc.code, "message": exc.message}, status=REFUSAL_STATUS.get(exc.code, 400))
+def refusal(exc: Refused, statuses: dict[str, int] = REFUSAL_STATUS) -> Response:
+    """The answer to a refusal: ``{"code", "message"}``, its status by code (else 400), and ``Retry-After``."""
+    response = Response({"code": exc.code, "message": exc.message}, status=statuses.get(exc.code, 400))
     if isinstance(exc, RateLimited):
         response["Retry-After"] = str(exc.retry_after)
     return response

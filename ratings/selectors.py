@@ -12,6 +12,7 @@ from typing import Any
 
 from common.iso import iso
 from players.models import Player
+from players.selectors import player_json
 from ratings import glicko2
 from ratings.models import PlayerRating, RatingChange
 
@@ -54,14 +55,18 @@ def ratings_of(player_ids: Iterable[object], *, now: datetime) -> dict[object, g
 
 
 # --- the leaderboard -----------------------------------------------------------------------------
-def leaderboard(*, now: datetime, limit: int, offset: int, include_provisional: bool = False) -> dict[str, Any]:
+def leaderboard(*, now: datetime, limit: int, offset: int, include_provisional: bool = False,
+                bots: bool = True) -> dict[str, Any]:
     """One page of the leaderboard, best first: ``{"count", "limit", "offset", "results"}``.
 
     Only players with at least one rated game appear; provisional ones (RD now at or above 110) only
-    when ``include_provisional``. Ties are broken by the smaller RD, then the player id, so pages never
+    when ``include_provisional``; bot accounts (marked ``"title": "BOT"``) unless ``bots`` is false.
+    Ties are broken by the smaller RD, then the player id, so pages never
     overlap. ``rank`` counts from 1 within the listed players.
     """
     rows = PlayerRating.objects.filter(games__gt=0)
+    if not bots:
+        rows = rows.filter(player__bot_at__isnull=True)
     if not include_provisional:
         rows = rows.filter(established_until__gt=now)
     total = rows.count()
@@ -72,7 +77,7 @@ def leaderboard(*, now: datetime, limit: int, offset: int, include_provisional: 
         results.append(
             {
                 "rank": rank,
-                "player": {"id": str(row.player_id), "name": row.player.name},
+                "player": player_json(row.player),
                 **rating_json(rating),
                 "games": row.games,
             }
@@ -111,3 +116,8 @@ def player_rating_page(player: Player, *, now: datetime) -> dict[str, Any]:
         "last_rated_at": iso(row.last_rated_at) if row else None,
         "history": _history(player),
     }
+
+
+def rated_games(player_id: object) -> int:
+    """How many rated games the player has played."""
+    return int(PlayerRating.objects.filter(player_id=player_id).values_list("games", flat=True).first() or 0)

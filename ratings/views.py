@@ -32,6 +32,7 @@ class ErrorOut(serializers.Serializer[Any]):
 class PlayerRefOut(serializers.Serializer[Any]):
     id = serializers.UUIDField()
     name = serializers.CharField()
+    title = serializers.CharField(required=False, help_text='"BOT" for a bot account; absent for people.')
 
 
 class RatingFields(serializers.Serializer[Any]):
@@ -58,6 +59,7 @@ class LeaderboardQuery(serializers.Serializer[Any]):
     limit = serializers.IntegerField(required=False, default=DEFAULT_PAGE, min_value=1, max_value=MAX_PAGE)
     offset = serializers.IntegerField(required=False, default=0, min_value=0, max_value=MAX_OFFSET)
     include_provisional = serializers.BooleanField(required=False, default=False)
+    bots = serializers.BooleanField(required=False, default=True, help_text="false: hide bot accounts.")
 
 
 class HistoryPointOut(serializers.Serializer[Any]):

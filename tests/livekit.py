@@ -7,6 +7,12 @@ benchmarks use it too); this module adds what only the tests want of a server.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
 from harness import server as _server
 from harness.database import postgres_database
 from harness.device import Device
@@ -28,7 +34,8 @@ from harness.server import (
 
 __all__ = [
     "BIN", "LOG_ERROR", "ROOM_QUOTAS", "ROOT", "Device", "LiveServer", "LobbySocket", "RoomSocket", "free_port",
-    "migrate", "postgres_database", "read_metric", "running", "server_env", "terminate", "wait_healthy",
+    "migrate", "postgres_database", "postgres_redis_servers", "read_metric", "running", "server_env", "terminate",
+    "wait_healthy",
 ]
 
 # Debug pages on errors, and the CPU thinking briefly: the tests wait for its moves.
@@ -39,3 +46,13 @@ def server_env(**overrides: str) -> dict[str, str]:
     """A test server's environment: the harness's (``harness.server.server_env``) with ``TEST_SETTINGS``,
     then ``overrides``."""
     return _server.server_env(**{**TEST_SETTINGS, **overrides})
+
+
+@contextlib.contextmanager
+def postgres_redis_servers(log_dir: Path, count: int = 2) -> Iterator[tuple[LiveServer, ...]]:
+    """``count`` test servers on a throwaway PostgreSQL database (of ``DATABASE_URL``'s server) and on
+    ``REDIS_URL`` with a channel prefix of their own, stopped afterwards."""
+    with postgres_database(os.environ["DATABASE_URL"]) as url:
+        env = server_env(DATABASE_URL=url, REDIS_URL=os.environ["REDIS_URL"], CHANNEL_PREFIX=f"t{uuid.uuid4().hex[:8]}")
+        with running(env, count, log_dir=log_dir) as servers:
+            yield servers

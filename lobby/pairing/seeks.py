@@ -27,6 +27,7 @@ from lobby.pairing.matching import Pool, Seeker
 from lobby.play import moves
 from lobby.rooms.services import room_create
 from players.models import Player
+from players.services import refuse_bots
 from ratings.selectors import ratings_of
 
 # The socket's process refreshes a live seek this often; a seek not refreshed for SEEK_EXPIRY is
@@ -67,7 +68,11 @@ def seek_enter(*, player: Player, channel_name: str, pool: Pool, now: datetime) 
     One seek per player: a seek the player had on another socket (another tab) is replaced, and that
     socket is told (``replaced``). A seek this socket already had is replaced too (the consumer
     refuses a second ``seek`` while one is waiting, with ``already_seeking``).
+
+    Raises:
+        Refused(bot_account): bot accounts play challenges only.
     """
+    refuse_bots(player)
     for attempt in range(2):
         try:
             with transaction.atomic():

@@ -37,8 +37,10 @@ TIMEOUTS_BEFORE_AWAY = 2
 
 
 # --- starting games ------------------------------------------------------------------------------
-def game_start(*, code: str, player: Player, now: datetime) -> Game:
+def game_start(*, code: str, player: Player, now: datetime, tournament_id: int | None = None) -> Game:
     """The host starts a game. An empty seat is taken by the CPU at the room's level.
+
+    ``tournament_id``: the arena pairing this game (its room's games have no "again").
 
     Raises:
         Refused: no_room, not_host, game_not_over, no_seat (nobody is seated).
@@ -47,7 +49,7 @@ def game_start(*, code: str, player: Player, now: datetime) -> Game:
         room = lock_room(code)
         if room.host_id != player.id:
             raise Refused("not_host", "Only the host can start the game.")
-        return _start_next_game(room, now=now)
+        return _start_next_game(room, now=now, tournament_id=tournament_id)
 
 
 def game_again(*, code: str, player: Player, now: datetime) -> Game | None:
@@ -68,6 +70,8 @@ def game_again(*, code: str, player: Player, now: datetime) -> Game | None:
             raise Refused("no_game", "No game has been played here yet: the host starts the first one.")
         if last.status == GameStatus.PLAYING:
             raise Refused("game_not_over", "This game is still being played.")
+        if last.tournament_id is not None:
+            raise Refused("no_again", "An arena pairs its games: go back to the arena for the next one.")
         seat.wants_again = True
         seat.save(update_fields=["wants_again"])
         people = room.seats.filter(player__isnull=False)
@@ -77,7 +81,7 @@ def game_again(*, code: str, player: Player, now: datetime) -> Game | None:
         return _start_next_game(room, now=now)
 
 
-def _start_next_game(room: Room, *, now: datetime) -> Game:
+def _start_next_game(room: Room, *, now: datetime, tournament_id: int | None = None) -> Game:
     if current_game_playing(room) is not None:
         raise Refused("game_not_over", "A game is already being played.")
     seats = {seat.number: seat for seat in room.seats.select_for_update()}
@@ -108,6 +112,7 @@ def _start_next_game(room: Room, *, now: datetime) -> Game:
         turn_seconds=room.turn_seconds,
         now=now,
         stakes={str(number): entry for number, entry in stakes.items()},
+        tournament_id=tournament_id,
     )
     timers.reschedule(room, now=now, game=game, seats=list(seats.values()))
     room_touch(room, now=now)

@@ -32,7 +32,11 @@ def room_json(
 
 
 def player_json(player: Any | None) -> dict[str, Any] | None:
-    return None if player is None else {"id": str(player.id), "name": player.name}
+    """A player as frames show one: id, name, and ``title`` only for a titled player (a bot account)."""
+    if player is None:
+        return None
+    title = getattr(player, "title", None)
+    return {"id": str(player.id), "name": player.name, **({"title": title} if title is not None else {})}
 
 
 def seat_json(seat: Any, game: Any | None) -> dict[str, Any]:
@@ -83,6 +87,7 @@ def game_json(game: Any, position: Position | None = None) -> dict[str, Any]:
         "line": game.line,
         "deadline": deadline_json(game),
         "ranked": game.ranked,
+        "tournament": game.tournament_id,
         "threats": threats_json(game, position) if position is not None else None,
     }
 

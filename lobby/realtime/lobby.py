@@ -17,6 +17,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from common.errors import Refused
 from common.ratelimit import TokenBucket
 from lobby.events import LOBBY_GROUP
 from lobby.pairing.matching import DEFAULT_POLICY, Pool, RatingRange, Seeker, rating_range, waited_seconds
@@ -107,9 +108,13 @@ class LobbyConsumer(Consumer):
             await self._send(error_frame("already_seeking", "You are already looking for an opponent."))
             return
         now = timezone.now()
-        self.seeker = await offload(seek_enter, lane="pairing")(
-            player=self.player, channel_name=self.channel_name, pool=pool, now=now
-        )
+        try:
+            self.seeker = await offload(seek_enter, lane="pairing")(
+                player=self.player, channel_name=self.channel_name, pool=pool, now=now
+            )
+        except Refused as exc:  # a bot account
+            await self._send(error_frame(exc.code, exc.message))
+            return
         self.had_seek = True
         self.shown_range = None
         self.matchmaker.watch(self)

@@ -11,8 +11,12 @@ rooms lock only their own row. So the work goes into lanes, sized by settings he
 - ``pairing``: the seek pool's short transactions, which must not queue behind other work (a seek
   kept waiting could expire, a leaving page could be paired). ``PAIRING_THREADS`` threads of their own
   on PostgreSQL; SQLite allows one writer at a time, so there it shares the ``db`` lane.
+- ``request``: an async HTTP view's own work (the health check, a stream authenticating its token).
+  Django's request cycle owns those connections and closes them when the request ends, so the call
+  runs in the request's sync thread (``sync_to_async``, thread-sensitive) and closes nothing itself.
 
-Each call closes stale connections around it in the thread that runs it (Channels' wrapper does).
+Calls in the ``db`` and ``pairing`` lanes close stale connections around them in the thread that runs
+them (Channels' wrapper does): no request cycle does it for a socket or a loop.
 """
 
 from __future__ import annotations
@@ -22,19 +26,20 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Literal, ParamSpec, TypeVar
 
+from asgiref.sync import sync_to_async
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from django.conf import settings
 from django.db import connection
 
 P = ParamSpec("P")
 R = TypeVar("R")
-Lane = Literal["db", "pairing"]
+Lane = Literal["db", "pairing", "request"]
 
 _lock = threading.Lock()
 _executors: dict[Lane, ThreadPoolExecutor] = {}
 
 
-def _threads(lane: Lane) -> int:
+def _threads(lane: Lane) -> int:  # the pooled lanes
     return int(settings.DB_THREADS if lane == "db" else settings.PAIRING_THREADS)
 
 
@@ -47,7 +52,9 @@ def _executor(lane: Lane) -> ThreadPoolExecutor:
 
 
 def offload(fn: Callable[P, R], *, lane: Lane = "db") -> Callable[P, Awaitable[R]]:
-    """``fn`` as a coroutine function run in a thread of ``lane`` (closing stale connections around it)."""
+    """``fn`` as a coroutine function run in a thread of ``lane`` (see the module docstring)."""
+    if lane == "request":
+        return sync_to_async(fn, thread_sensitive=True)
     if lane == "pairing" and connection.vendor != "postgresql":
         lane = "db"
     if _threads(lane) <= 1 and lane == "db":

@@ -15,8 +15,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import threading
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
@@ -27,6 +30,25 @@ from lobby.realtime.matchmaker import Matchmaker
 from lobby.realtime.outbox import Outbox, send_now
 from lobby.realtime.presence import Presence
 from lobby.realtime.ticker import Ticker
+
+log = logging.getLogger(__name__)
+S = TypeVar("S")
+
+
+class LoopService(Protocol):
+    """A task of a higher app that runs in every event loop beside the runtime's own, started and
+    stopped with it."""
+
+    def start(self) -> None:
+        """Start (or restart, after a failure) in the running loop."""
+        ...
+
+    async def stop(self) -> None: ...
+
+
+# Factories of the loop services, registered at start-up by the apps above (an AppConfig.ready); each
+# runtime calls each one once, with itself, when it is made.
+LOOP_SERVICES: list[Callable[[Runtime], LoopService]] = []
 
 
 class Runtime:
@@ -39,7 +61,21 @@ class Runtime:
         self.feed = LobbyFeed(loop)
         self.matchmaker = Matchmaker()
         self.ticker = Ticker(self.presence)
+        # The ToGroupSoon messages waiting, by group.
+        self._soon: dict[str, tuple[asyncio.TimerHandle, dict[str, Any]]] = {}
+        self.services: list[LoopService] = [factory(self) for factory in LOOP_SERVICES]
         self.started = False
+
+    def service(self, kind: type[S]) -> S:
+        """This loop's service of type ``kind`` (made by a factory in ``LOOP_SERVICES``).
+
+        Raises:
+            LookupError: no such service is registered.
+        """
+        for service in self.services:
+            if isinstance(service, kind):
+                return service
+        raise LookupError(f"no loop service {kind.__name__} is registered")
 
     @property
     def running(self) -> bool:
@@ -49,16 +85,31 @@ class Runtime:
         """Start (or restart, after a failure) the ticker and the matchmaker in this loop."""
         self.ticker.start()
         self.matchmaker.start()
+        for service in self.services:
+            service.start()
         self.started = True
 
     async def stop(self) -> None:
         """Stop every task, drop what is pending, and send what waits in the outbox."""
         self.started = False
+        for service in self.services:
+            try:
+                await service.stop()
+            except Exception:  # one service failing to stop must not keep the others running
+                log.exception("could not stop the loop service %r", service)
         await self.ticker.stop()
         await self.matchmaker.stop()
         await self.feed.close()
+        for group, (handle, message) in list(self._soon.items()):  # sent now rather than lost
+            handle.cancel()
+            self.outbox.put(group, message)
+        self._soon.clear()
         await self.presence.stop()
         await self.outbox.flush()
+
+    def _send_soon(self, group: str) -> None:
+        _, message = self._soon.pop(group)
+        self.outbox.put(group, message)
 
     def receive(self, event: events.Event) -> None:
         """Take one committed event (in the loop's thread)."""
@@ -68,6 +119,9 @@ class Runtime:
             case events.ToSockets(channels=channels, message=message):
                 for channel in channels:
                     self.outbox.put(channel, message, group=False)
+            case events.ToGroupSoon(group=group, message=message, delay=delay):
+                if group not in self._soon:
+                    self._soon[group] = (self.loop.call_later(delay, self._send_soon, group), message)
             case events.ListsChanged():
                 self.feed.changed()
             case events.WakeUp():
@@ -124,13 +178,14 @@ def deliver(event: events.Event) -> None:
     each target hears them in commit order. The lobby's lists and the wake-ups concern every started
     runtime of the process (one in production).
     """
-    if isinstance(event, events.ToGroup | events.ToSockets):
+    if isinstance(event, events.ToGroup | events.ToSockets | events.ToGroupSoon):
         loop = _server_loop()
         if loop is not None:
             with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: send it here instead
                 loop.call_soon_threadsafe(_receive, loop, event)
                 return
-        _send_blocking(event)
+        _send_blocking(event if not isinstance(event, events.ToGroupSoon) else events.ToGroup(event.group,
+                                                                                                event.message))
         return
     told = False
     for runtime in _started():

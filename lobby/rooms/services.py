@@ -25,6 +25,7 @@ from lobby.models import SEAT_NUMBERS, Connection, Room, Seat, new_room_code
 from lobby.rooms.rules import HouseRules
 from lobby.rooms.selectors import current_game, current_game_playing, snapshot_of, spectator_count
 from players.models import Player
+from players.services import refuse_bots
 
 log = logging.getLogger(__name__)
 
@@ -171,13 +172,14 @@ def room_sit(*, code: str, player: Player, now: datetime) -> int:
     A seat is free when nobody sits there and the CPU is not playing it in a running game.
 
     Raises:
-        Refused: no_room, seat_taken.
+        Refused: no_room, seat_taken, bot_account (bot accounts play challenges only).
     """
     with transaction.atomic():
         room = lock_room(code)
         mine = _seat_of(room, player)
         if mine is not None:
             return mine.number
+        refuse_bots(player)
         playing = current_game_playing(room)
         _lock_joins_of(player)
         for seat in room.seats.select_for_update().order_by("number"):

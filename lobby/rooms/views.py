@@ -22,7 +22,7 @@ from lobby.rooms.services import room_create, room_create_check, room_sit
 from players.identity import client_address, session_attach, session_player
 from players.models import Player
 from players.selectors import player_json
-from players.services import player_create, player_rename
+from players.services import player_create, player_rename, refuse_bots
 from ratings.selectors import rating_json, ratings_of
 from ratings.views import ErrorOut, PlayerRefOut, RatingFields
 
@@ -141,6 +141,8 @@ class RoomsView(APIView):
         try:
             # Only a room made (or refused as too many) is counted: a refused form counts nothing, and
             # makes no guest player.
+            if existing is not None:
+                refuse_bots(existing)  # a bot's rooms are made by the challenges it accepts
             room_create_check(host=existing, rules=request.data)
             rooms_create_quota_take(
                 address=client_address(request), player_id=str(existing.id) if existing else None, now=now
@@ -151,7 +153,7 @@ class RoomsView(APIView):
                 rooms_create_quota_take(address=None, player_id=str(player.id), now=now)
             room = room_create(host=player, rules=dict(request.data), now=now)
         except Refused as exc:  # a RateLimited too: 429
-            return refused_response(exc, http_status=403 if exc.code == "banned" else 400)
+            return refused_response(exc, http_status=403 if exc.code in ("banned", "bot_account") else 400)
         snapshot = room_snapshot(room.code)
         assert snapshot is not None
         return Response(room_frame(snapshot, player_id=str(player.id)), status=status.HTTP_201_CREATED)

@@ -2,22 +2,17 @@
 
 from __future__ import annotations
 
-import os
-import uuid
-
 import pytest
 
-from tests.livekit import Device, RoomSocket, postgres_database, running, server_env
+from tests.livekit import Device, RoomSocket, postgres_redis_servers
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 
 
 @pytest.fixture
 def two_servers(tmp_path):
-    with postgres_database(os.environ["DATABASE_URL"]) as url:
-        env = server_env(DATABASE_URL=url, REDIS_URL=os.environ["REDIS_URL"], CHANNEL_PREFIX=f"t{uuid.uuid4().hex[:8]}")
-        with running(env, 2, log_dir=tmp_path) as servers:
-            yield servers
+    with postgres_redis_servers(tmp_path) as servers:
+        yield servers
 
 
 def at_ply(n):

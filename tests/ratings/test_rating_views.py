@@ -84,7 +84,7 @@ def test_schema_covers_the_whole_rest_api():
     assert set(schema["paths"]) >= SCHEMA_PATHS
     assert schema["paths"]["/api/ratings"]["get"]["operationId"] == "ratings_leaderboard"
     assert {p["name"] for p in schema["paths"]["/api/ratings"]["get"]["parameters"]} == {
-        "limit", "offset", "include_provisional",
+        "limit", "offset", "include_provisional", "bots",
     }
     assert "deviceSession" in schema["components"]["securitySchemes"]
 

@@ -103,3 +103,9 @@ export function escapeHtml(s) {
     (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c],
   );
 }
+
+/** A player's name as the site shows it: "BOT robo" for a bot account (``title``), else the name. */
+export function shownName(player) {
+  const name = (player && player.name) || "Guest";
+  return player && player.title ? `${player.title} ${name}` : name;
+}

@@ -14,6 +14,7 @@ import {
   rememberedName,
   saveName,
 } from "./api.js";
+import { startArenas } from "./arenas.js";
 import { startLobby } from "./lobby.js";
 import { capitalise, replay } from "./game.js";
 import { forgetRoom, recentRooms } from "./recent.js";
@@ -256,6 +257,8 @@ const lobby = startLobby({
     return createRoom({ cpu_level: 3, ranked: false, turn_seconds: seconds }, { start: true });
   },
 });
+
+startArenas();
 
 /** The daily puzzle (GET /api/puzzles/daily): its task, a top view of the position and a link to solve it. */
 async function showDaily() {

@@ -1,7 +1,8 @@
 // A player's page (GET /api/players/{id}): rating, record, an SVG rating-history chart (one point per
 // rated game) and recent games, each opening as a replay.
 
-import { PROVISIONAL_NOTE, apiGet, signedPoints } from "./api.js";
+import { PROVISIONAL_NOTE, apiGet, shownName, signedPoints } from "./api.js";
+import { mountChallenge } from "./challenge.js";
 
 const $ = (sel) => document.querySelector(sel);
 const PLAYER = $("#player").dataset.player;
@@ -120,7 +121,7 @@ function gameRow(g) {
   if (g.opponent) {
     const a = document.createElement("a");
     a.href = `/players/${encodeURIComponent(g.opponent.id)}`;
-    a.textContent = g.opponent.name || "Guest";
+    a.textContent = shownName(g.opponent);
     opp.append("vs ", a);
   } else {
     opp.textContent = g.opponent_cpu ? "vs the computer" : "—";
@@ -165,10 +166,12 @@ async function load() {
     $("#player-status").textContent = err.status === 404 ? "There is no such player." : err.message;
     return;
   }
-  const name = data.name || "Guest";
+  const name = shownName(data);
   $("#player-name").textContent = name;
   document.title = `${name} · 3D Four in a Row`;
-  $("#player-kind").textContent = data.account ? "Registered player" : "Guest player";
+  $("#player-kind").textContent = data.title === "BOT" ? "Bot: an engine playing through the bot API"
+    : data.account ? "Registered player" : "Guest player";
+  mountChallenge(data);
   $("#player-status").textContent = "";
 
   $("#player-rating").textContent = data.display;

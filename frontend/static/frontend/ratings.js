@@ -1,7 +1,7 @@
 // Leaderboard: GET /api/ratings?limit=&offset=&include_provisional=. The URL keeps the page and the
 // checkbox (?offset=25&provisional=1), so a reload or a shared link shows the same list.
 
-import { PROVISIONAL_NOTE, apiGet } from "./api.js";
+import { PROVISIONAL_NOTE, apiGet, shownName } from "./api.js";
 
 const $ = (sel) => document.querySelector(sel);
 const LIMIT = 25;
@@ -9,6 +9,7 @@ const params = new URLSearchParams(location.search);
 const view = {
   offset: Math.max(0, Math.floor(Number(params.get("offset"))) || 0),
   provisional: params.get("provisional") === "1",
+  bots: params.get("bots") !== "0",
   count: 0,
 };
 let loading = 0;
@@ -27,7 +28,7 @@ function row(entry) {
   cell(tr, String(entry.rank), "num rank");
   const a = document.createElement("a");
   a.href = `/players/${encodeURIComponent(entry.player.id)}`;
-  a.textContent = entry.player.name || "Guest";
+  a.textContent = shownName(entry.player);
   cell(tr, null, "name").appendChild(a);
   const rating = cell(tr, entry.display, "num rating-cell");
   if (entry.provisional) {
@@ -43,6 +44,7 @@ function syncUrl() {
   const p = new URLSearchParams();
   if (view.offset) p.set("offset", String(view.offset));
   if (view.provisional) p.set("provisional", "1");
+  if (!view.bots) p.set("bots", "0");
   history.replaceState(null, "", p.size ? `?${p}` : location.pathname);
 }
 
@@ -50,7 +52,7 @@ async function load() {
   const ticket = ++loading;
   const status = $("#board-status");
   const table = $("#leaderboard");
-  const q = `limit=${LIMIT}&offset=${view.offset}&include_provisional=${view.provisional}`;
+  const q = `limit=${LIMIT}&offset=${view.offset}&include_provisional=${view.provisional}&bots=${view.bots}`;
   let data;
   try {
     data = await apiGet(`/api/ratings?${q}`);
@@ -95,6 +97,13 @@ function go(delta) {
 $("#show-provisional").checked = view.provisional;
 $("#show-provisional").addEventListener("change", (ev) => {
   view.provisional = ev.target.checked;
+  view.offset = 0;
+  syncUrl();
+  load();
+});
+$("#show-bots").checked = view.bots;
+$("#show-bots").addEventListener("change", (ev) => {
+  view.bots = ev.target.checked;
   view.offset = 0;
   syncUrl();
   load();

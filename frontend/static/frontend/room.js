@@ -9,6 +9,7 @@ import {
   rememberedName,
   saveName,
   signedPoints,
+  shownName,
 } from "./api.js";
 import { mountBoard } from "./board3d.js";
 import { RoomChat } from "./chat.js";
@@ -88,7 +89,7 @@ function seatOf(n) {
 
 function seatName(seat) {
   if (!seat) return "—";
-  if (seat.player) return seat.player.name || "Guest";
+  if (seat.player) return shownName(seat.player);
   return seat.cpu ? "Computer" : "Open seat";
 }
 
@@ -459,7 +460,11 @@ function renderControls() {
   if (sit && !$("#sit-name").value) $("#sit-name").value = rememberedName();
   $("#start").hidden = !(isHost() && !g && !isClosed());
   const again = $("#again");
-  again.hidden = !(seated && over);
+  const arena = g ? g.tournament : null;
+  again.hidden = !(seated && over) || arena != null; // an arena pairs the next game itself
+  const back = $("#back-arena");
+  back.hidden = !(over && arena != null);
+  if (arena != null) back.href = `/tournaments/${arena}`;
   const mine = seatOf(mySeat());
   again.disabled = !!(mine && mine.wants_again);
   again.textContent = mine && mine.wants_again ? "Waiting for the other player…" : "Play again";

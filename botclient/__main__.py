@@ -1,0 +1,3 @@
+from botclient.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,192 @@
+"""Challenges between people and bots: make, accept, decline, cancel. One transaction each, holding the
+challenge's row lock; the accounts' event streams hear of it once committed (:mod:`bots.events`).
+
+Accepting makes an ordinary room through the rooms' own services, as quick pairing does: Red hosts it in
+seat 1, the other player sits in seat 2, and the game starts (watchable, with its chat and analysis,
+rated when asked). Services take ``now``; only the edges read the clock.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+
+from bots import protocol
+from bots.events import line_on_commit
+from bots.models import Challenge, ChallengeStatus, ColourChoice, DeclineReason
+from common.errors import Refused
+from lobby.play import moves
+from lobby.rooms.services import room_create
+from players.accounts import username_key
+from players.models import Player
+from ratings.selectors import rating_json, ratings_of
+
+TURN_SECONDS = (30, 60)
+# Challenges one player may have waiting for an answer at once.
+MAX_OPEN = 10
+
+
+def _player_by_username(username: str) -> Player | None:
+    return Player.objects.select_related("user").filter(username_key=username_key(username), user__isnull=False).first()
+
+
+def username_of(player: Player) -> str | None:
+    """The account's username; None for a guest (a guest may challenge; only accounts are challenged)."""
+    return player.user.username if player.user_id is not None and player.user is not None else None
+
+
+def challenge_out(challenge: Challenge, *, now: datetime) -> dict[str, Any]:
+    """A challenge as answers and streams show it, with both players' ratings now."""
+    ratings = ratings_of([challenge.challenger_id, challenge.dest_id], now=now)
+    shown = {pid: protocol.player_json(player, rating=rating_json(ratings[pid]), username=username_of(player))
+             for pid, player in ((challenge.challenger_id, challenge.challenger), (challenge.dest_id, challenge.dest))}
+    return protocol.challenge_json(challenge, challenger=shown[challenge.challenger_id], dest=shown[challenge.dest_id])
+
+
+def _tell(line: dict[str, Any], *players: object) -> None:
+    for player_id in players:
+        line_on_commit(player_id, line)
+
+
+def _clean_rules(turn_seconds: object, ranked: object, colour: object) -> tuple[int | None, bool, str]:
+    if turn_seconds is not None and (isinstance(turn_seconds, bool) or turn_seconds not in TURN_SECONDS):
+        raise Refused("bad_rules", "turn_seconds is 30 or 60 (or null, between people).")
+    if not isinstance(ranked, bool):
+        raise Refused("bad_rules", "ranked is true or false.")
+    if colour not in ColourChoice.values:
+        raise Refused("bad_rules", "colour is random, red or yellow.")
+    return turn_seconds, ranked, str(colour)  # type: ignore[return-value]
+
+
+def challenge_create(*, challenger: Player, username: str, turn_seconds: object = 60, ranked: object = False,
+                     colour: object = "random", now: datetime) -> Challenge:
+    """``challenger`` invites the account ``username`` to a game; both event streams hear ``challenge``.
+
+    Raises:
+        Refused: no_player (no such account), self_challenge, bad_rules, timer_required (a game with a bot
+            needs a turn timer), banned, too_many_challenges (``MAX_OPEN`` waiting already).
+    """
+    dest = _player_by_username(username)
+    if dest is None:
+        raise Refused("no_player", f"There is no account {username[:24]}.")
+    if dest.pk == challenger.pk:
+        raise Refused("self_challenge", "You cannot challenge yourself.")
+    seconds, is_ranked, wanted = _clean_rules(turn_seconds, ranked, colour)
+    if seconds is None and (dest.is_bot or challenger.is_bot):
+        raise Refused("timer_required", "A game with a bot needs a turn timer: 30 or 60 seconds.")
+    if challenger.is_banned or dest.is_banned:
+        raise Refused("banned", "A banned player cannot play challenges.")
+    with transaction.atomic():
+        list(Player.objects.select_for_update().filter(pk=challenger.pk).values_list("pk", flat=True))
+        if Challenge.objects.filter(challenger=challenger, status=ChallengeStatus.CREATED).count() >= MAX_OPEN:
+            raise Refused("too_many_challenges", f"At most {MAX_OPEN} challenges wait for an answer at once.")
+        challenge = Challenge.objects.create(
+            challenger=challenger, dest=dest, turn_seconds=seconds, ranked=is_ranked, colour=wanted,
+            created_at=now, updated_at=now,
+        )
+        _tell(protocol.challenge_line(challenge_out(challenge, now=now)), challenger.pk, dest.pk)
+    return challenge
+
+
+def _lock(challenge_id: str, *, player: Player) -> Challenge:
+    """The challenge, locked, that ``player`` sent or received.
+
+    Raises:
+        Refused: no_challenge (none, or not theirs to see), challenge_over (answered or canceled already).
+    """
+    challenge = (Challenge.objects.select_for_update(of=("self",)).select_related("challenger__user", "dest__user")
+                 .filter(pk=str(challenge_id)[:16]).first())
+    if challenge is None or player.pk not in (challenge.challenger_id, challenge.dest_id):
+        raise Refused("no_challenge", "There is no such challenge.")
+    if challenge.status != ChallengeStatus.CREATED:
+        raise Refused("challenge_over", f"This challenge was {challenge.status} already.")
+    return challenge
+
+
+def challenge_accept(*, challenge_id: str, player: Player, now: datetime) -> Challenge:
+    """The challenged player accepts: a room with both seated and the game started; both event streams hear
+    ``gameStart`` with their colour.
+
+    Raises:
+        Refused: no_challenge, challenge_over, not_yours (only the challenged accepts), banned.
+    """
+    with transaction.atomic():
+        challenge = _lock(challenge_id, player=player)
+        if challenge.dest_id != player.pk:
+            raise Refused("not_yours", "Only the challenged player accepts a challenge.")
+        red, yellow = _colours(challenge)
+        room = room_create(host=red, guest=yellow, rules={"turn_seconds": challenge.turn_seconds,
+                                                          "ranked": challenge.ranked}, now=now)
+        game = moves.game_start(code=room.code, player=red, now=now)
+        challenge.status = ChallengeStatus.ACCEPTED
+        challenge.room_code, challenge.game_id, challenge.updated_at = room.code, game.pk, now
+        challenge.save(update_fields=["status", "room_code", "game_id", "updated_at"])
+        for colour, who in (("red", red), ("yellow", yellow)):
+            line_on_commit(who.pk, protocol.game_start_line(game_id=str(game.pk), room=room.code, colour=colour))
+    return challenge
+
+
+def _colours(challenge: Challenge) -> tuple[Player, Player]:
+    """(Red, Yellow): the challenger's choice, or a coin."""
+    challenger_red = {ColourChoice.RED: True, ColourChoice.YELLOW: False}.get(
+        ColourChoice(challenge.colour), bool(secrets.randbelow(2)))
+    pair = (challenge.challenger, challenge.dest)
+    return pair if challenger_red else (pair[1], pair[0])
+
+
+def challenge_decline(*, challenge_id: str, player: Player, reason: object = "generic", now: datetime) -> Challenge:
+    """The challenged player declines, saying why (``generic``, ``later``, ``rated``, ``casual``, ``timer``).
+
+    Raises:
+        Refused: no_challenge, challenge_over, not_yours, bad_reason.
+    """
+    if reason not in DeclineReason.values:
+        raise Refused("bad_reason", f"The reason is one of {', '.join(DeclineReason.values)}.")
+    with transaction.atomic():
+        challenge = _lock(challenge_id, player=player)
+        if challenge.dest_id != player.pk:
+            raise Refused("not_yours", "Only the challenged player declines a challenge; the challenger cancels.")
+        challenge.status, challenge.decline_reason, challenge.updated_at = ChallengeStatus.DECLINED, str(reason), now
+        challenge.save(update_fields=["status", "decline_reason", "updated_at"])
+        line = protocol.challenge_line(challenge_out(challenge, now=now))
+        _tell(line, challenge.challenger_id, challenge.dest_id)
+    return challenge
+
+
+def challenge_cancel(*, challenge_id: str, player: Player, now: datetime) -> Challenge:
+    """The challenger takes the challenge back.
+
+    Raises:
+        Refused: no_challenge, challenge_over, not_yours (only the challenger cancels).
+    """
+    with transaction.atomic():
+        challenge = _lock(challenge_id, player=player)
+        if challenge.challenger_id != player.pk:
+            raise Refused("not_yours", "Only the challenger cancels a challenge; the challenged declines.")
+        challenge.status, challenge.updated_at = ChallengeStatus.CANCELED, now
+        challenge.save(update_fields=["status", "updated_at"])
+        line = protocol.challenge_line(challenge_out(challenge, now=now))
+        _tell(line, challenge.challenger_id, challenge.dest_id)
+    return challenge
+
+
+def challenge_get(*, challenge_id: str, player: Player) -> Challenge:
+    """A challenge ``player`` sent or received (any status).
+
+    Raises:
+        Refused(no_challenge): none, or not theirs.
+    """
+    rows = Challenge.objects.select_related("challenger__user", "dest__user")
+    challenge = rows.filter(pk=str(challenge_id)[:16]).first()
+    if challenge is None or player.pk not in (challenge.challenger_id, challenge.dest_id):
+        raise Refused("no_challenge", "There is no such challenge.")
+    return challenge
+
+
+def challenges_open(*, player: Player) -> list[Challenge]:
+    """The challenges waiting for an answer that ``player`` sent or received, oldest first."""
+    rows = Challenge.objects.select_related("challenger__user", "dest__user").filter(status=ChallengeStatus.CREATED)
+    return list((rows.filter(dest=player) | rows.filter(challenger=player)).order_by("created_at", "pk"))

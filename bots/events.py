@@ -1,0 +1,35 @@
+"""What the bot API tells accounts once a transaction commits: lines for their event streams, through the
+rooms' one outlet (``lobby.events``), to the account's channel-layer group in whatever process holds it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bots import protocol
+from games.services import GameFinished
+from lobby import events
+from lobby.rooms.services import room_code
+
+# The message's type names what a stream does with it (``account.line``: write ``line``).
+LINE = "account.line"
+
+
+def line_on_commit(player_id: object, line: dict[str, Any]) -> None:
+    """Once committed, send ``line`` to every event stream of ``player_id``'s account."""
+    events.on_commit(events.ToGroup(protocol.account_group(player_id), {"type": LINE, "line": line}))
+
+
+def game_finished(finished: GameFinished) -> None:
+    """``games.services.GAME_FINISHED_HOOKS``: both players' event streams hear ``gameFinish`` (called
+    once the game's end has committed)."""
+    players = {"red": finished.red_player_id, "yellow": finished.yellow_player_id}
+    if not any(players.values()):
+        return
+    code = room_code(finished.room_id)
+    winner = protocol.winner_colour(winner_seat=finished.winner_seat, red_seat=finished.red_seat)
+    for colour, player_id in players.items():
+        if player_id is None:
+            continue
+        line = protocol.game_finish_line(game_id=finished.game_id, room=code, colour=colour,
+                                         status=finished.status, winner=winner, reason=finished.reason or None)
+        events.deliver(events.ToGroup(protocol.account_group(player_id), {"type": LINE, "line": line}))

@@ -1,0 +1,45 @@
+"""``GET /api/stream/event``: an account's events, one JSON object a line (docs/bots.md).
+
+First a ``gameStart`` for each game it is playing and a ``challenge`` for each challenge waiting for an
+answer; then whatever its account's group hears (``bots.events``): challenges made, canceled, declined,
+games started and finished, from any process.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
+
+from bots import protocol
+from bots.events import LINE
+from bots.selectors import event_stream_opening
+from bots.streams.base import KEEP_ALIVE_SECONDS, Lines, Listener, ndjson, open_slot, refusal, stream_token
+from common.errors import Refused
+from lobby.realtime.offload import offload
+from players.models import Player
+
+
+async def event_stream(request: HttpRequest) -> HttpResponse:
+    if request.method != "GET":
+        return refusal(Refused("method_not_allowed", "GET this stream."))
+    try:
+        token = await stream_token(request)
+        slot, holder = await open_slot("event", token)
+    except Refused as exc:
+        return refusal(exc)
+    listener = Listener()
+    return ndjson(_lines(token.player, listener), slot=slot, holder=holder, closing=listener.stop)
+
+
+async def _lines(player: Player, listener: Listener) -> Lines:
+    # Join first: whatever commits after the opening lines are read reaches the stream (a line may come
+    # twice, never not at all).
+    await listener.start(protocol.account_group(player.pk))
+    for line in await offload(event_stream_opening)(player=player, now=timezone.now()):
+        yield line
+    while True:
+        message = await listener.next(KEEP_ALIVE_SECONDS)
+        if message is None:
+            yield None
+        elif message.get("type") == LINE:
+            yield message["line"]

@@ -1,0 +1,165 @@
+"""``GET /api/bot/game/stream/{id}``: one game as its player sees it, one JSON object a line (docs/bots.md).
+
+``gameFull`` first, then a ``gameState`` after every move and at the end (the stream ends after it),
+``chatLine`` for the chat the player may read, ``opponentGone`` when the opponent's connection comes and
+goes. It listens to the room's group (what the room's sockets hear, from any process) and translates.
+
+While it is open the player's seat counts as connected, exactly as a room socket does: it is a connection
+of this process (``lobby.rooms.connections``), held by its presence loop, so a process that dies has it
+swept and the seat shows disconnected (and after the grace period the CPU stands in).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
+
+from bots import protocol
+from bots.play import MyGame, my_game
+from bots.selectors import game_full_line, game_row, state_of
+from bots.streams.base import KEEP_ALIVE_SECONDS, Lines, Listener, ndjson, open_slot, refusal, stream_token
+from common.errors import Refused
+from games.models import GameStatus
+from lobby import events
+from lobby.chat.visibility import ChatView
+from lobby.realtime import runtime
+from lobby.realtime.offload import offload
+from lobby.rooms import connections
+from players.models import Player
+
+
+async def game_stream(request: HttpRequest, game_id: str) -> HttpResponse:
+    if request.method != "GET":
+        return refusal(Refused("method_not_allowed", "GET this stream."))
+    try:
+        token = await stream_token(request)
+        mine = await offload(my_game)(game_id=game_id, player=token.player)
+        slot, holder = await open_slot("game", token)
+    except Refused as exc:
+        return refusal(exc)
+    stream = GameStream(mine, token.player)
+    return ndjson(stream.lines(), slot=slot, holder=holder, closing=stream.close)
+
+
+class GameStream:
+    """One open game stream: what it has said, and its connection to the room (see the module docstring)."""
+
+    def __init__(self, mine: MyGame, player: Player) -> None:
+        self.mine, self.player = mine, player
+        self.code = mine.code
+        self.game_id = str(mine.game.pk)
+        self.red_seat = mine.game.red_seat
+        self.my_seat = mine.game.seat_of_colour(mine.colour)
+        self.listener = Listener()
+        self.presence = runtime.of_this_loop().presence
+        self.channel_name = ""
+        self.heard_at = asyncio.get_running_loop().time()
+        self.joined = False
+        self.state: dict[str, Any] = {}
+        self.opponent_gone: bool | None = None
+        self.number = mine.game.number
+
+    # --- presence (lobby.realtime.presence.Held) ------------------------------------------------------
+    async def expire(self) -> None:
+        """Never silent while it writes (a keep-alive every few seconds); nothing to do."""
+
+    async def reopen(self, process: str) -> None:
+        """This process was swept while the stream was open: record the connection again."""
+        opened = await offload(connections.connection_open)(
+            code=self.code, channel_name=self.channel_name, player=self.player, process=process, now=timezone.now())
+        self.snapshot_seen(opened.snapshot)
+
+    async def close(self) -> None:
+        self.presence.release(self)
+        await self.listener.stop()
+        if self.joined:
+            self.joined = False
+            try:
+                await offload(connections.connection_close)(channel_name=self.channel_name, now=timezone.now())
+            except Exception:
+                self.presence.close_later(self.channel_name)
+
+    # --- lines ----------------------------------------------------------------------------------------
+    async def lines(self) -> Lines:
+        await self.listener.start(events.room_group(self.code))
+        self.channel_name = self.listener.channel
+        if self.mine.game.status == GameStatus.PLAYING:
+            process = await self.presence.ready()
+            opened = await offload(connections.connection_open)(
+                code=self.code, channel_name=self.channel_name, player=self.player, process=process,
+                now=timezone.now())
+            self.joined = True
+            self.presence.hold(self)
+            self.opponent_gone = self._gone(opened.snapshot)
+        full = await offload(game_full_line)(self.mine, now=timezone.now())
+        self.state = {"type": "gameState", **full["state"]}
+        yield full
+        if self.opponent_gone:
+            yield protocol.opponent_gone(True)
+        while self.state["status"] == GameStatus.PLAYING:
+            self.heard_at = asyncio.get_running_loop().time()
+            message = await self.listener.next(KEEP_ALIVE_SECONDS)
+            if message is None:
+                yield None
+                continue
+            for line in await self._translate(message):
+                yield line
+
+    async def _translate(self, message: dict[str, Any]) -> list[dict[str, Any]]:
+        kind = message.get("type")
+        if kind == "room.move":
+            frame = json.loads(message["text"])
+            if frame["game"] != self.game_id or frame["ply"] <= self.state["ply"]:
+                return []
+            if frame["ply"] != self.state["ply"] + 1:  # a gap (a message lost): read the game
+                return await self._resync()
+            moves = [*self.state["moves"].split(), frame["peg"]]
+            winner = protocol.winner_colour(winner_seat=frame["winner_seat"], red_seat=self.red_seat)
+            return self._new_state(protocol.game_state(moves=moves, status=frame["status"], winner=winner,
+                                                       reason=frame["reason"], deadline=frame["deadline"]))
+        if kind == "room.snapshot":
+            return self.snapshot_seen(message["snapshot"]) + await self._game_in(message["snapshot"])
+        if kind == "room.chat":
+            view = ChatView(seated=True, game_number=self.number, playing=self.state["status"] == "playing",
+                            spectator_chat=True)
+            if view.delivers(chat=message["message"]["chat"], written_in_game=message["game"]):
+                return [protocol.chat_line(message["message"])]
+            return []
+        if kind == "room.refuse":  # the room closed: the game was abandoned
+            return await self._resync()
+        return []
+
+    def snapshot_seen(self, snapshot: dict[str, Any]) -> list[dict[str, Any]]:
+        """The opponent's presence in ``snapshot``: an ``opponentGone`` line when it changed."""
+        gone = self._gone(snapshot)
+        if gone is None or gone == self.opponent_gone:
+            return []
+        self.opponent_gone = gone
+        return [protocol.opponent_gone(gone)]
+
+    def _gone(self, snapshot: dict[str, Any]) -> bool | None:
+        seat = next((s for s in snapshot["seats"] if s["seat"] == 3 - self.my_seat), None)
+        if seat is None or seat["player"] is None or seat["cpu"]:
+            return None
+        return not seat["connected"]
+
+    async def _game_in(self, snapshot: dict[str, Any]) -> list[dict[str, Any]]:
+        game = snapshot.get("game")
+        if game is None or game["id"] != self.game_id:
+            return []
+        if len(game["moves"]) > self.state["ply"] or game["status"] != self.state["status"]:
+            return await self._resync()
+        return []
+
+    async def _resync(self) -> list[dict[str, Any]]:
+        return self._new_state(state_of(await offload(game_row)(self.game_id)))
+
+    def _new_state(self, state: dict[str, Any]) -> list[dict[str, Any]]:
+        if (state["ply"], state["status"]) == (self.state["ply"], self.state["status"]):
+            return []
+        self.state = state
+        return [state]

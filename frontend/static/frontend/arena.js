@@ -1,0 +1,161 @@
+// The arena page: the arena live on /ws/tournaments/{id}/ (whole state on each frame, at most twice a
+// second), a countdown, the standings (flame for "on fire", your own row always visible), Join / Pause /
+// Withdraw over REST, and into your room as soon as you are paired (the tab's title changes and a short
+// tone plays when the page is in the background). The podium shows at the end.
+
+import { ApiError, apiPost, escapeHtml, getSession, rememberedName, saveName } from "./api.js";
+import { ReconnectingSocket } from "./socket.js";
+
+const $ = (sel) => document.querySelector(sel);
+const ARENA = Number($(".arena-head").dataset.arena);
+const S = { arena: null, version: -1, paired: null };
+
+function clock(ms) {
+  const total = Math.max(0, Math.round(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+}
+
+function row(r, mine) {
+  const flame = r.fire ? '<span class="fire" title="On fire: wins score double" aria-label="on fire">🔥</span>' : "";
+  const tags = [r.withdrawn ? "withdrawn" : r.paused ? "paused" : "", r.playing ? "playing" : ""]
+    .filter(Boolean)
+    .map((t) => `<span class="tag">${t}</span>`)
+    .join("");
+  return `<tr class="${mine ? "mine" : ""}" data-player="${escapeHtml(r.player.id)}">
+    <td>${r.rank}</td><td>${escapeHtml(r.player.name)}${flame}${tags}</td>
+    <td class="num"><b>${r.score}</b></td><td class="num wide-only">${r.games}</td>
+    <td class="num wide-only">${r.wins}/${r.draws}/${r.losses}</td>
+    <td class="num wide-only">${r.performance ?? "–"}</td></tr>`;
+}
+
+function render() {
+  const a = S.arena;
+  if (!a) return;
+  $("#arena-name").textContent = a.name;
+  document.title = S.paired ? document.title : `${a.name} · arena`;
+  $("#arena-rules").textContent = `${a.minutes} minutes · ${a.turn_seconds} s a move · ${a.ranked ? "rated" : "casual"}${
+    a.berserk ? " · berserk allowed" : ""}`;
+  $("#arena-players").textContent = `(${a.players} player${a.players === 1 ? "" : "s"})`;
+  const me = a.me;
+  const mineId = me ? me.player.id : null;
+  $("#standings-body").innerHTML = a.standings.map((r) => row(r, r.player.id === mineId)).join("");
+  $("#standings-empty").hidden = a.standings.length > 0;
+  const shown = mineId && a.standings.some((r) => r.player.id === mineId);
+  $("#standings-me").hidden = !me || shown;
+  $("#standings-me").innerHTML = me && !shown ? row(me, true) : "";
+  const finished = a.status === "finished";
+  const active = me && !me.withdrawn;
+  $("#arena-join").hidden = finished || (active && !me.paused);
+  $("#arena-join").textContent = me && me.paused && !me.withdrawn ? "Resume" : "Join";
+  $("#arena-pause").hidden = finished || !active || me.paused;
+  $("#arena-withdraw").hidden = finished || !active;
+  const game = me && me.game;
+  $("#arena-game").hidden = !game;
+  if (game) $("#arena-game").href = `/r/${game.code}`;
+  // A game that started while this page was open: go, even if its "paired" frame was lost on the way.
+  if (game && S.arena.status !== "finished" && S.seenGame !== undefined && S.seenGame !== game.game) paired(game);
+  S.seenGame = game ? game.game : null;
+  $("#arena-status").textContent = finished
+    ? "The arena is over."
+    : !me || me.withdrawn
+      ? "Join to be paired: anyone free is paired again within a few seconds."
+      : me.paused
+        ? "Paused: you are not paired until you resume."
+        : game
+          ? "You are playing."
+          : a.status === "started"
+            ? "Waiting for an opponent…"
+            : "You are in: pairing starts with the arena.";
+  const podium = $("#podium");
+  podium.hidden = !a.podium;
+  if (a.podium) {
+    $("#podium-list").innerHTML = a.podium
+      .map((r) => `<li><span class="place">${r.rank}</span>${escapeHtml(r.player.name)}<br><b>${r.score}</b> points</li>`)
+      .join("");
+  }
+  tick();
+}
+
+function tick() {
+  const a = S.arena;
+  if (!a) return;
+  const now = Date.now();
+  let phase;
+  let left = "";
+  if (a.status === "finished") phase = "Finished";
+  else if (now < Date.parse(a.starts_at)) {
+    phase = "Starts in";
+    left = clock(Date.parse(a.starts_at) - now);
+  } else if (now < Date.parse(a.ends_at)) {
+    phase = "Ends in";
+    left = clock(Date.parse(a.ends_at) - now);
+  } else phase = `Last games finishing (${a.games_playing} left)`;
+  $("#arena-phase").textContent = phase;
+  $("#arena-countdown").textContent = left;
+}
+
+function chime() {
+  try {
+    const ctx = new AudioContext();
+    const osc = ctx.createOscillator();
+    osc.frequency.value = 880;
+    osc.connect(ctx.destination);
+    osc.start();
+    osc.stop(ctx.currentTime + 0.15);
+  } catch {
+    /* no sound: the title says it */
+  }
+}
+
+function paired(frame) {
+  if (S.paired) return;
+  S.paired = frame;
+  document.title = `▶ Your game! · ${S.arena ? S.arena.name : "arena"}`;
+  if (document.hidden) chime();
+  location.assign(`/r/${frame.code}`);
+}
+
+class ArenaSocket extends ReconnectingSocket {
+  onFrame(frame) {
+    if (frame.type === "tournament") {
+      if (frame.version < S.version) return; // an older state from another server process
+      S.version = frame.version;
+      S.arena = frame;
+      render();
+    } else if (frame.type === "paired") paired(frame);
+    else if (frame.type === "error") $("#arena-error").textContent = frame.message;
+  }
+
+  onClosed(ev) {
+    return ev.code === 4404 ? "stop" : undefined;
+  }
+}
+
+const sock = new ArenaSocket(`/ws/tournaments/${ARENA}/`, 20000);
+
+async function act(action) {
+  $("#arena-error").textContent = "";
+  try {
+    if (action === "join" && !(await getSession())) {
+      await saveName(rememberedName() || "Guest");
+      sock.reconnectNow(); // the socket learns who we are
+    }
+    const body = await apiPost(`/api/tournaments/${ARENA}/${action}`);
+    if (body.version >= S.version) {
+      S.version = body.version;
+      S.arena = body;
+      render();
+    }
+  } catch (err) {
+    $("#arena-error").textContent = err instanceof ApiError ? err.message : "The server could not be reached.";
+  }
+}
+
+$("#arena-join").addEventListener("click", () => act("join"));
+$("#arena-pause").addEventListener("click", () => act("pause"));
+$("#arena-withdraw").addEventListener("click", () => act("withdraw"));
+setInterval(tick, 1000);
+sock.connect();

@@ -1,0 +1,51 @@
+// The home page's arenas: those running now and starting soon (refreshed every 20 s), and the form that
+// creates one (an account, at most three a day; the server says why when it refuses).
+
+import { ApiError, apiGet, apiPost, escapeHtml } from "./api.js";
+
+const $ = (sel) => document.querySelector(sel);
+const REFRESH = 20000;
+
+function when(a) {
+  const start = new Date(a.starts_at);
+  if (a.status === "started") return `running · ends ${new Date(a.ends_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}`;
+  return `starts ${start.toLocaleString([], { weekday: "short", hour: "2-digit", minute: "2-digit" })}`;
+}
+
+async function refresh() {
+  try {
+    const page = await apiGet("/api/tournaments?limit=10");
+    const shown = page.results.filter((a) => a.status !== "finished");
+    $("#arenas").innerHTML = shown
+      .map((a) => `<li><a href="/tournaments/${a.id}"><b>${escapeHtml(a.name)}</b></a>
+        <span class="muted small">${when(a)} · ${a.minutes} min · ${a.turn_seconds} s · ${a.players} in</span></li>`)
+      .join("");
+    $("#arenas-empty").hidden = shown.length > 0;
+  } catch {
+    /* the next refresh tries again */
+  }
+}
+
+export function startArenas() {
+  refresh();
+  setInterval(refresh, REFRESH);
+  $("#arena-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const form = ev.target;
+    $("#arena-create-error").textContent = "";
+    const starts = form.starts_in.value === "0" ? null : new Date(Date.now() + Number(form.starts_in.value) * 60000).toISOString();
+    try {
+      const arena = await apiPost("/api/tournaments", {
+        name: form.arena_name.value,
+        starts_at: starts,
+        minutes: Number(form.minutes.value),
+        turn_seconds: Number(form.turn_seconds.value),
+        ranked: form.ranked.checked,
+        berserk: form.berserk.checked,
+      });
+      location.assign(`/tournaments/${arena.id}`);
+    } catch (err) {
+      $("#arena-create-error").textContent = err instanceof ApiError ? err.message : "The server could not be reached.";
+    }
+  });
+}

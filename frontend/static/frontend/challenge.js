@@ -1,0 +1,95 @@
+// The challenge form of a player's page: challenge an account (a person or a bot) with a turn timer,
+// ranked or not and a colour; then wait for the answer and go to the game's room once it is accepted.
+// POST /api/challenge/{username}, polled with GET /api/challenge/{id}/show (docs/bots.md).
+
+import { ApiError, apiGet, apiPost, getSession, rememberedName, saveName, shownName } from "./api.js";
+
+const $ = (sel) => document.querySelector(sel);
+const POLL_MS = 1000;
+const DECLINED = {
+  generic: "declined the challenge",
+  later: "cannot play now: try later",
+  rated: "plays rated games only",
+  casual: "plays casual games only",
+  timer: "does not play with this turn timer",
+};
+
+let waiting = null; // the challenge waiting for an answer: {id, timer}
+
+function say(text) {
+  $("#challenge-status").textContent = text;
+}
+
+function idle() {
+  if (waiting) clearTimeout(waiting.timer);
+  waiting = null;
+  $("#challenge-send").disabled = false;
+  $("#challenge-cancel").hidden = true;
+}
+
+async function poll(player) {
+  if (!waiting) return;
+  let challenge;
+  try {
+    challenge = await apiGet(`/api/challenge/${encodeURIComponent(waiting.id)}/show`);
+  } catch (err) {
+    say(`Could not follow the challenge: ${err.message}`);
+    idle();
+    return;
+  }
+  if (challenge.status === "accepted" && challenge.room) {
+    say("Accepted: to the game…");
+    location.assign(`/r/${challenge.room}`);
+    return;
+  }
+  if (challenge.status !== "created") {
+    say(challenge.status === "declined" ? `${shownName(player)} ${DECLINED[challenge.decline_reason] || DECLINED.generic}.`
+      : "The challenge was canceled.");
+    idle();
+    return;
+  }
+  waiting.timer = setTimeout(() => poll(player), POLL_MS);
+}
+
+/** Shows the form on the page of an account that is not this device's, for `player` (GET /api/players/{id}). */
+export async function mountChallenge(player) {
+  if (!player.username) return;
+  const session = await getSession().catch(() => null);
+  if (session && session.player.id === player.id) return;
+  $("#challenge-who").textContent = shownName(player);
+  $("#challenge-no-timer").hidden = player.title === "BOT"; // a game with a bot needs a turn timer
+  $("#challenge").hidden = false;
+  $("#challenge").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    if (waiting) return;
+    $("#challenge-send").disabled = true;
+    const timer = $("#challenge-timer").value;
+    const body = {
+      turn_seconds: timer ? Number(timer) : null,
+      ranked: $("#challenge-ranked").checked,
+      colour: $("#challenge-colour").value,
+    };
+    try {
+      if (!(await getSession())) await saveName(rememberedName()); // a first visit: become a guest first
+      const made = await apiPost(`/api/challenge/${encodeURIComponent(player.username)}`, body);
+      waiting = { id: made.id, timer: null };
+      $("#challenge-cancel").hidden = false;
+      say(`Waiting for ${shownName(player)} to accept…`);
+      poll(player);
+    } catch (err) {
+      say(err instanceof ApiError ? err.message : `Could not send the challenge: ${err.message}`);
+      idle();
+    }
+  });
+  $("#challenge-cancel").addEventListener("click", async () => {
+    if (!waiting) return;
+    const id = waiting.id;
+    idle();
+    try {
+      await apiPost(`/api/challenge/${encodeURIComponent(id)}/cancel`);
+      say("Challenge canceled.");
+    } catch (err) {
+      say(err.message);
+    }
+  });
+}

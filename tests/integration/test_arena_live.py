@@ -1,0 +1,198 @@
+"""An arena across two real daphne processes on PostgreSQL + Redis.
+
+30 players (half on each process) join a 3-minute arena, play random legal moves in the rooms it pairs
+them into, some pause for a while and come back, some withdraw. At the end every game is counted once,
+nobody played two games at once, and the standings equal the standings recomputed from the games list.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import os
+import random
+import time
+import uuid
+from collections import Counter, defaultdict
+from typing import Any
+
+import psycopg
+import pytest
+import websockets
+
+from harness.room import RoomSocket, ws_base
+from tests.livekit import Device, postgres_database, running, server_env
+from tournaments.scoring import ArenaGameResult, tallies_from_games
+
+pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
+
+PLAYERS = 30
+ARENA_SECONDS = 180
+PEGS = [f"{c}{r}" for c in "abcd" for r in "1234"]
+
+
+@pytest.fixture
+def two_servers(tmp_path):
+    with postgres_database(os.environ["DATABASE_URL"]) as url:
+        env = server_env(DATABASE_URL=url, REDIS_URL=os.environ["REDIS_URL"],
+                         CHANNEL_PREFIX=f"t{uuid.uuid4().hex[:8]}", ARENA_WAVE_SECONDS="1")
+        with running(env, 2, log_dir=tmp_path) as servers:
+            yield url, servers
+
+
+def create_arena(device: Device, url: str) -> int:
+    """An account creates a 10-minute arena (the shortest one may create), cut to 3 minutes in the database."""
+    device.request("GET", "/api/session")
+    device.expect("POST", "/api/accounts/register", {"username": "organiser", "password": "correct horse battery"})
+    arena = device.expect("POST", "/api/tournaments", {"name": "Live", "starts_at": None, "minutes": 10,
+                                                      "turn_seconds": 30, "ranked": True, "berserk": True})
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("UPDATE tournaments_arena SET ends_at = starts_at + make_interval(secs => %s), minutes = 3"
+                     " WHERE id = %s", (ARENA_SECONDS, arena["id"]))
+    return int(arena["id"])
+
+
+def random_peg(moves: list[str], rng: random.Random) -> str:
+    heights = Counter(moves)
+    return rng.choice([peg for peg in PEGS if heights[peg] < 4])
+
+
+async def play_game(device: Device, code: str, rng: random.Random) -> None:
+    """Play random legal moves in room ``code`` until its game is over."""
+    room = RoomSocket.of(device, code, keep_log=False)
+    await room.connect(follow=True, ping_every=5)
+    try:
+        while True:
+            state = await room.wait_room(lambda r: r["game"] is not None and (
+                r["game"]["status"] != "playing" or r["game"]["to_move_seat"] == (r.get("you") or {}).get("seat")),
+                timeout=90)
+            game = state["game"]
+            if game["status"] != "playing":
+                return
+            await asyncio.sleep(rng.uniform(0.02, 0.3))
+            with contextlib.suppress(websockets.ConnectionClosed):
+                await room.drop(random_peg(game["moves"], rng))
+            await room.wait_room(lambda r, ply=game["ply"]: r["game"]["ply"] > ply or r["game"]["status"] != "playing",
+                                 timeout=90)
+    finally:
+        await room.close()
+
+
+async def player(device: Device, arena_id: int, role: str, ends_at: float, rng: random.Random,
+                 log: dict[str, Any]) -> None:
+    """One player's evening: join, play every game the arena pairs; ``pause``: pause after the second game
+    for 15 s; ``withdraw``: withdraw after the third."""
+    headers = {"Origin": device.base, "Cookie": device.cookie_header()}
+    url = f"{ws_base(device.base)}/ws/tournaments/{arena_id}/"
+    async with websockets.connect(url, additional_headers=headers, ping_interval=None, max_queue=None) as ws:
+        await asyncio.to_thread(device.expect, "POST", f"/api/tournaments/{arena_id}/join")
+        games = 0
+        played = log["played"][device.player_id]
+        while time.monotonic() < ends_at + 5:
+            try:
+                frame = json.loads(await asyncio.wait_for(ws.recv(), timeout=max(0.5, ends_at + 5 - time.monotonic())))
+            except TimeoutError:
+                break
+            log["frames"][frame["type"]] += 1
+            # A pairing comes as "paired"; the arena frame's "me.game" says it too, should that message be
+            # lost (the channel layer delivers at most once): as the page does, either one takes the player in.
+            found = frame if frame["type"] == "paired" else ((frame.get("me") or {}).get("game") or None)
+            if found is None or found["game"] in played:
+                continue
+            played.add(found["game"])
+            log["paths"][frame["type"]] += 1
+            await play_game(device, found["code"], rng)
+            games += 1
+            if role == "pause" and games == 2:
+                await asyncio.to_thread(device.expect, "POST", f"/api/tournaments/{arena_id}/pause")
+                await asyncio.sleep(15)
+                await asyncio.to_thread(device.expect, "POST", f"/api/tournaments/{arena_id}/join")
+            if role == "withdraw" and games == 3:
+                await asyncio.to_thread(device.expect, "POST", f"/api/tournaments/{arena_id}/withdraw")
+                log["withdrawn_at"][device.player_id] = time.time()
+                return
+
+
+async def wait_finished(device: Device, arena_id: int, timeout: float = 240) -> dict[str, Any]:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        arena = await asyncio.to_thread(device.expect, "GET", f"/api/tournaments/{arena_id}")
+        if arena["status"] == "finished":
+            return dict(arena)
+        await asyncio.sleep(2)
+    raise AssertionError("the arena did not finish")
+
+
+def all_standings(device: Device, arena_id: int) -> list[dict[str, Any]]:
+    first = device.expect("GET", f"/api/tournaments/{arena_id}")
+    rows = list(first["standings"])
+    for page in range(2, first["pages"] + 1):
+        rows += device.expect("GET", f"/api/tournaments/{arena_id}?page={page}")["standings"]
+    return rows
+
+
+async def test_thirty_players_two_processes_every_game_counted_once(two_servers):
+    url, servers = two_servers
+    organiser = Device(servers[0].http)
+    arena_id = await asyncio.to_thread(create_arena, organiser, url)
+    ends_at = time.monotonic() + ARENA_SECONDS
+    rng = random.Random(22)
+    roles = ["pause"] * 4 + ["withdraw"] * 3 + ["stay"] * (PLAYERS - 7)
+    devices = []
+    for i in range(PLAYERS):
+        device = Device(servers[i % 2].http)
+        device.player_id = (await asyncio.to_thread(device.join, f"P{i:02d}"))["id"]
+        devices.append(device)
+    log: dict[str, Any] = {"frames": Counter(), "withdrawn_at": {}, "played": defaultdict(set), "paths": Counter()}
+    await asyncio.gather(*(player(d, arena_id, roles[i], ends_at, random.Random(rng.random()), log)
+                           for i, d in enumerate(devices)))
+    arena = await wait_finished(organiser, arena_id)
+    listed = await asyncio.to_thread(organiser.expect, "GET", f"/api/tournaments/{arena_id}/games")
+
+    # Every game of the arena is listed once, finished, and no game started after the end time.
+    with psycopg.connect(url) as conn:
+        rows = conn.execute(
+            "SELECT id::text, red_player_id::text, yellow_player_id::text, started_at, finished_at, status"
+            " FROM games_game WHERE tournament_id = %s", (arena_id,)).fetchall()
+        arena_end = conn.execute("SELECT ends_at FROM tournaments_arena WHERE id = %s", (arena_id,)).fetchone()[0]
+    assert len(listed) == len(rows) == len({g["game"] for g in listed}) >= PLAYERS
+    assert all(status != "playing" for *_, status in rows)
+    assert all(started < arena_end for _, _, _, started, _, _ in rows)
+    # Nobody played two games at once.
+    spans = defaultdict(list)
+    for _, red, yellow, started, finished, _ in rows:
+        spans[red].append((started, finished))
+        spans[yellow].append((started, finished))
+    for games in spans.values():
+        games.sort()
+        assert all(earlier[1] <= later[0] for earlier, later in itertools.pairwise(games))
+    # The standings equal the standings recomputed from the games list (points, games, results).
+    recomputed, points = tallies_from_games(ArenaGameResult(red=g["red"], yellow=g["yellow"], winner=g["winner"],
+                                                            plies=g["plies"]) for g in listed)
+    assert [(p["red"], p["yellow"]) for p in (g["points"] for g in listed)] == points
+    standings = await asyncio.to_thread(all_standings, organiser, arena_id)
+    assert len(standings) == PLAYERS == arena["players"] + len(log["withdrawn_at"])
+    for row in standings:
+        mine = recomputed[row["player"]["id"]]
+        assert (row["score"], row["games"], row["wins"], row["draws"], row["losses"]) == (
+            mine.score, mine.games, mine.wins, mine.draws, mine.losses)
+    assert [row["rank"] for row in standings] == list(range(1, PLAYERS + 1))
+    assert [r["score"] for r in standings] == sorted((r["score"] for r in standings), reverse=True)
+    assert arena["podium"] == standings[:3]
+    # The withdrawn were never paired after withdrawing; the socket sent standings and pairings.
+    withdrawn = {row["player"]["id"] for row in standings if row["withdrawn"]}
+    assert withdrawn == set(log["withdrawn_at"])
+    # Every pairing reached both players, who played the game (a withdrawer may leave a last one unplayed).
+    theirs = defaultdict(set)
+    for g in listed:
+        theirs[g["red"]].add(g["game"])
+        theirs[g["yellow"]].add(g["game"])
+    for player_id, games in theirs.items():
+        played = log["played"][player_id]
+        assert played <= games and (played == games or player_id in log["withdrawn_at"]), player_id
+    # Whichever came first took them in: the "paired" frame, or an arena frame already showing the game.
+    assert log["paths"]["paired"] > 0 and log["paths"].total() == sum(map(len, log["played"].values()))
+    for server in servers:
+        assert server.log_errors() == []

@@ -1,0 +1,218 @@
+"""Arenas on the database: creating (quota), joining, waves that pair each player once, scoring a game's end
+through the games layer's hook, berserk, pausing after two away losses, the clock's transitions."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from common.errors import RateLimited, Refused
+from games.models import Game
+from games.selectors import game_record
+from lobby.models import Room
+from lobby.play.moves import game_again
+from lobby.rooms.selectors import room_snapshot
+from players.services import player_create
+from tests.arenakit import (
+    RED_WINS_AT_11,
+    RED_WINS_AT_15,
+    TEN_QUIET,
+    YELLOW_WINS_AT_12,
+    account,
+    arena,
+    guest,
+    play,
+    resign,
+    run_wave,
+    sides,
+)
+from tournaments.models import Arena, ArenaGame, ArenaPlayer, ArenaStatus
+from tournaments.scoring import ArenaGameResult, tallies_from_games
+from tournaments.selectors import arena_games, arena_view
+from tournaments.services import (
+    ArenaSpec,
+    arena_berserk,
+    arena_create,
+    arena_join,
+    arena_pause,
+    arena_withdraw,
+    arenas_sweep,
+    tally_of,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SPEC = ArenaSpec(name="Friday", starts_at=None, minutes=60, turn_seconds=30, ranked=True, berserk=False)
+
+
+def test_an_account_creates_at_most_three_arenas_a_day():
+    ann = account("ann")
+    now = timezone.now()
+    for hours in range(3):
+        arena_create(spec=SPEC, player=ann, now=now + timedelta(hours=hours))
+    with pytest.raises(RateLimited) as refused:
+        arena_create(spec=SPEC, player=ann, now=now + timedelta(hours=5))
+    assert 0 < refused.value.retry_after <= 19 * 3600 + 1  # the first one leaves the day after it was created
+    arena_create(spec=SPEC, player=ann, now=now + timedelta(days=1, seconds=1))
+    with pytest.raises(Refused) as guest:
+        arena_create(spec=SPEC, player=player_create(name="Guest", now=now), now=now)
+    assert guest.value.code == "no_account"
+
+
+def test_an_arena_started_now_runs_one_created_for_later_starts_with_the_clock():
+    now = timezone.now()
+    later = arena(starts_at=now + timedelta(minutes=5), minutes=10)
+    assert later.status == ArenaStatus.CREATED
+    assert arenas_sweep(now=now) == []
+    assert arenas_sweep(now=now + timedelta(minutes=5)) == [later.pk]
+    assert Arena.objects.get(pk=later.pk).status == ArenaStatus.STARTED
+    arenas_sweep(now=now + timedelta(minutes=15))
+    assert Arena.objects.get(pk=later.pk).status == ArenaStatus.FINISHED
+
+
+def test_join_pause_withdraw_and_the_refusals():
+    the_arena = arena()
+    ann, bob = guest("ann"), guest("bob")
+    with pytest.raises(Refused, match="not joined"):
+        arena_pause(arena_id=the_arena.pk, player=ann, now=timezone.now())
+    arena_join(arena_id=the_arena.pk, player=ann, now=timezone.now())
+    arena_join(arena_id=the_arena.pk, player=ann, now=timezone.now())  # again: still one entry
+    assert ArenaPlayer.objects.filter(arena=the_arena).count() == 1
+    assert arena_pause(arena_id=the_arena.pk, player=ann, now=timezone.now()).paused
+    arena_join(arena_id=the_arena.pk, player=bob, now=timezone.now())
+    assert run_wave(the_arena.pk) == []  # Ann is paused: Bob waits alone
+    arena_join(arena_id=the_arena.pk, player=ann, now=timezone.now())  # back
+    arena_withdraw(arena_id=the_arena.pk, player=bob, now=timezone.now())
+    assert not ArenaPlayer.objects.filter(player=bob).exists()  # no game yet: the entry goes
+    with pytest.raises(Refused) as missing:
+        arena_join(arena_id=99999, player=ann, now=timezone.now())
+    assert missing.value.code == "not_found"
+    Arena.objects.filter(pk=the_arena.pk).update(status=ArenaStatus.FINISHED)
+    with pytest.raises(Refused) as over:
+        arena_join(arena_id=the_arena.pk, player=bob, now=timezone.now())
+    assert over.value.code == "finished"
+
+
+def test_a_wave_pairs_each_free_player_once_in_ordinary_rooms_and_games():
+    the_arena = arena(turn_seconds=30)
+    players = [guest(f"p{i}") for i in range(5)]
+    for player in players:
+        arena_join(arena_id=the_arena.pk, player=player, now=timezone.now())
+    codes = run_wave(the_arena.pk)
+    assert len(codes) == 2
+    assert run_wave(the_arena.pk) == []  # the next wave is not due yet
+    busy = ArenaPlayer.objects.filter(arena=the_arena, game__isnull=False)
+    assert busy.count() == 4 and len({e.game_id for e in busy}) == 2
+    for code in codes:
+        room = Room.objects.get(code=code)
+        game = Game.objects.get(room=room)
+        assert (room.turn_seconds, room.ranked, game.tournament_id, game.ranked) == (30, True, the_arena.pk, True)
+        snapshot = room_snapshot(code)
+        assert snapshot is not None and snapshot["game"]["tournament"] == the_arena.pk
+        assert game_record(str(game.pk))["tournament"] == the_arena.pk
+    # The one left waits for the next wave, when a game has ended.
+    Arena.objects.filter(pk=the_arena.pk).update(wave_at=timezone.now() - timedelta(seconds=10))
+    assert run_wave(the_arena.pk) == []
+
+
+def test_a_finished_game_is_scored_once_by_the_hook_and_the_players_are_paired_again():
+    the_arena = arena()
+    ann, bob, cat, dan = (guest(name) for name in ("ann", "bob", "cat", "dan"))
+    for player in (ann, bob, cat, dan):
+        arena_join(arena_id=the_arena.pk, player=player, now=timezone.now())
+    first, second = run_wave(the_arena.pk)
+    play(first, RED_WINS_AT_11)
+    row, red, yellow = ArenaGame.objects.get(game__room__code=first), None, None
+    assert row.scored_at is not None and (row.points_red, row.points_yellow) == (2, 0)
+    winner = ArenaPlayer.objects.get(arena=the_arena, player=row.red)
+    assert (winner.score, winner.games, winner.wins, winner.game_id) == (2, 1, 1, None)
+    with pytest.raises(Refused) as again:  # an arena room has no "again": the arena pairs the next game
+        game_again(code=first, player=row.red, now=timezone.now())
+    assert again.value.code == "no_again"
+    _, red, yellow = sides(second)
+    play(second, TEN_QUIET[:9])
+    resign(second, yellow)  # at ply 9: under ten plies, nobody scores
+    short = ArenaGame.objects.get(game__room__code=second)
+    assert (short.points_red, short.points_yellow) == (0, 0)
+    # Everyone is free again: the next wave pairs them, not with the previous opponent.
+    Arena.objects.filter(pk=the_arena.pk).update(wave_at=timezone.now() - timedelta(seconds=10))
+    for code in run_wave(the_arena.pk):
+        game, one, other = sides(code)
+        previous = ArenaPlayer.objects.get(arena=the_arena, player=one).previous_opponent_id
+        assert previous != other.pk
+    # The games list, recomputed, gives the standings the store kept.
+    listed = arena_games(the_arena.pk)
+    assert [g["points"] for g in listed] == [{"red": 2, "yellow": 0}, {"red": 0, "yellow": 0}]
+    recomputed, _ = tallies_from_games(ArenaGameResult(red=g["red"], yellow=g["yellow"], winner=g["winner"],
+                                                       plies=g["plies"], red_rating=1500, yellow_rating=1500)
+                                       for g in listed)
+    for entry in ArenaPlayer.objects.filter(arena=the_arena):
+        assert tally_of(entry).score == recomputed[str(entry.player_id)].score
+
+
+def test_berserk_halves_my_own_timer_before_my_first_move_and_adds_a_point_to_a_long_win():
+    the_arena = arena(turn_seconds=60, berserk=True)
+    ann, bob = guest("ann"), guest("bob")
+    for player in (ann, bob):
+        arena_join(arena_id=the_arena.pk, player=player, now=timezone.now())
+    (code,) = run_wave(the_arena.pk)
+    row, red, yellow = sides(code)
+    game = Game.objects.get(pk=row.game_id)
+    arena_berserk(arena_id=the_arena.pk, player=red, game_id=str(game.pk), now=timezone.now())
+    halved = Game.objects.get(pk=game.pk)
+    assert halved.red_halved and not halved.yellow_halved
+    assert halved.deadline == halved.turn_started_at + timedelta(seconds=30)
+    with pytest.raises(Refused) as twice:
+        arena_berserk(arena_id=the_arena.pk, player=red, game_id=str(game.pk), now=timezone.now())
+    assert twice.value.code == "already_halved"
+    play(code, RED_WINS_AT_15[:1])
+    after = Game.objects.get(pk=game.pk)
+    assert after.deadline == after.turn_started_at + timedelta(seconds=60)  # Yellow's turn: the whole minute
+    play(code, RED_WINS_AT_15[1:2])
+    assert Game.objects.get(pk=game.pk).deadline == Game.objects.get(pk=game.pk).turn_started_at + timedelta(
+        seconds=30)
+    with pytest.raises(Refused) as late:
+        arena_berserk(arena_id=the_arena.pk, player=yellow, game_id=str(game.pk), now=timezone.now())
+    assert late.value.code == "too_late"
+    play(code, RED_WINS_AT_15[2:])
+    scored = ArenaGame.objects.get(pk=row.pk)
+    assert (scored.red_berserk, scored.points_red, scored.points_yellow) == (True, 3, 0)
+
+
+def test_berserk_refused_where_the_arena_does_not_allow_it_or_the_game_is_not_mine():
+    the_arena = arena(berserk=False)
+    ann, bob, eve = guest("ann"), guest("bob"), guest("eve")
+    for player in (ann, bob):
+        arena_join(arena_id=the_arena.pk, player=player, now=timezone.now())
+    (code,) = run_wave(the_arena.pk)
+    row, red, _ = sides(code)
+    with pytest.raises(Refused) as not_allowed:
+        arena_berserk(arena_id=the_arena.pk, player=red, game_id=str(row.game_id), now=timezone.now())
+    assert not_allowed.value.code == "no_berserk"
+    Arena.objects.filter(pk=the_arena.pk).update(berserk=True)
+    with pytest.raises(Refused) as other:
+        arena_berserk(arena_id=the_arena.pk, player=eve, game_id=str(row.game_id), now=timezone.now())
+    assert other.value.code == "not_your_game"
+
+
+def test_two_games_in_a_row_lost_on_time_while_away_pause_the_player():
+    the_arena = arena()
+    ann, bob = guest("ann"), guest("bob")
+    for player in (ann, bob):
+        arena_join(arena_id=the_arena.pk, player=player, now=timezone.now())
+    away = None
+    for round_ in range(2):
+        Arena.objects.filter(pk=the_arena.pk).update(wave_at=timezone.now() - timedelta(seconds=10))
+        (code,) = run_wave(the_arena.pk)
+        _, red, yellow = sides(code)
+        away = away or yellow
+        if away == yellow:  # the away player's last move is the CPU's, for a timeout
+            play(code, RED_WINS_AT_11, timeout_plies=(9,))
+        else:
+            play(code, YELLOW_WINS_AT_12, timeout_plies=(10,))
+        loser = ArenaPlayer.objects.get(arena=the_arena, player=away)
+        assert (loser.paused, loser.losses) == (round_ == 1, round_ + 1), f"after {round_ + 1} away losses"
+    view = arena_view(the_arena.pk)
+    assert view is not None and view.rows[str(loser.player_id)]["paused"]

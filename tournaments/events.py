@@ -1,0 +1,31 @@
+"""What an arena's changes tell its sockets once committed, through the lobby's one outlet
+(:mod:`lobby.events`): "look again" to everyone on the arena's page (at most every ``NUDGE_DELAY`` per
+process), and "paired" to the two players of a new game."""
+
+from __future__ import annotations
+
+from lobby import events
+
+NUDGE_DELAY = 0.25
+CHANGED_MESSAGE = {"type": "tournament.changed"}
+
+
+def arena_group(arena_id: object) -> str:
+    """The channel-layer group of every socket on the arena's page."""
+    return f"tournament.{arena_id}"
+
+
+def player_group(arena_id: object, player_id: object) -> str:
+    """The group of one player's sockets on the arena's page."""
+    return f"tournament.{arena_id}.{player_id}"
+
+
+def arena_changed_on_commit(arena_id: object) -> None:
+    """Once committed, the arena's pages look again (what they show is rebuilt by each process's feed)."""
+    events.on_commit(events.ToGroupSoon(arena_group(arena_id), CHANGED_MESSAGE, NUDGE_DELAY))
+
+
+def paired_on_commit(*, arena_id: object, player_id: object, code: str, game_id: str) -> None:
+    """Once committed, tell the player's sockets on the arena's page where their new game is."""
+    message = {"type": "tournament.paired", "code": code, "game": game_id}
+    events.on_commit(events.ToGroup(player_group(arena_id, player_id), message))
