@@ -9,7 +9,7 @@ PORT ?= 8000
 STAMP := $(VENV)/.installed
 NPM_STAMP := frontend/node_modules/.installed
 
-.PHONY: run test lint typecheck bench bench-engine bench-cpu bench-analysis bench-pairing bench-server bench-puzzles bench-bots bench-arena deps clean
+.PHONY: run test test-suite checks lint typecheck bench bench-engine bench-cpu bench-analysis bench-pairing bench-server bench-puzzles bench-bots bench-arena deps clean
 
 deps: $(STAMP) $(NPM_STAMP)
 
@@ -34,8 +34,19 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict games/engine
 
-test: deps lint typecheck
-	$(BIN)/pytest
+# The whole suite, with lint and typecheck beside it (their output printed whole as each ends). The
+# suite runs on TEST_WORKERS processes (pytest-xdist; `auto`: one per core), each with a database, a Redis
+# database and a browser of its own (tests/conftest.py), the tests sent one at a time, the longest first;
+# TEST_WORKERS=0: one process.
+TEST_WORKERS ?= auto
+test: deps
+	@$(MAKE) --no-print-directory -j2 checks test-suite
+
+checks: deps
+	@$(MAKE) --no-print-directory -Otarget lint typecheck
+
+test-suite: deps
+	$(BIN)/pytest -n $(TEST_WORKERS) --maxschedchunk 1
 
 # Quick figures (a few minutes); `make bench-cpu` adds the CPU ladder (about an hour on one core).
 bench: bench-engine bench-analysis

@@ -1,11 +1,13 @@
 """A database of a run's own: a throwaway PostgreSQL database beside a given one, or a SQLite file.
 
 Runs never share rows: each test module and each benchmark configuration gets a fresh, migrated
-database, and a PostgreSQL one is dropped afterwards (its open sessions ended).
+database, and a PostgreSQL one is dropped afterwards (its open sessions ended). A process migrates one
+PostgreSQL template database and copies it for each further database (dropped when the process exits).
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import uuid
 from collections.abc import Iterator
@@ -19,25 +21,61 @@ def is_postgres(url: str) -> bool:
     return url.startswith(("postgres://", "postgresql://"))
 
 
+# Per PostgreSQL server (its URL without the database), a database migrated once in this process, of
+# which every further database is a copy (CREATE DATABASE ... TEMPLATE: a file copy, no migration run).
+_templates: dict[str, str] = {}
+
+
+def _migrated_template(server: str) -> str:
+    """The name of this process's migrated template database on ``server``; created on first use and
+    dropped when the process exits."""
+    import psycopg
+
+    if server not in _templates:
+        name = f"template_{uuid.uuid4().hex[:10]}"
+        with psycopg.connect(server + "/postgres", autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        try:
+            migrate(server_env(DATABASE_URL=f"{server}/{name}"))
+        except BaseException:
+            _drop(server, name)
+            raise
+        _templates[server] = name
+        atexit.register(_drop, server, name, quiet=True)
+    return _templates[server]
+
+
+def _drop(server: str, name: str, *, quiet: bool = False) -> None:
+    """Drop database ``name`` (its open sessions ended); ``quiet``: at exit, whatever became of the server."""
+    import psycopg
+
+    try:
+        with psycopg.connect(server + "/postgres", autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    except psycopg.Error:
+        if not quiet:
+            raise
+
+
 @contextlib.contextmanager
 def postgres_database(base_url: str, *, prefix: str = "live") -> Iterator[str]:
     """The URL of a fresh, migrated database on the PostgreSQL server of ``base_url``; dropped afterwards.
 
+    The first one of a process is migrated as a deployment does (``manage.py migrate``) into a template;
+    the next ones are copies of it, the same schema and rows, without running the migrations again.
     The server's ``postgres`` database must be reachable with ``base_url``'s credentials (to create it).
     """
     import psycopg
 
     server = base_url.rsplit("/", 1)[0]
+    template = _migrated_template(server)
     name = f"{prefix}_{uuid.uuid4().hex[:10]}"
     with psycopg.connect(server + "/postgres", autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    url = f"{server}/{name}"
+        conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
     try:
-        migrate(server_env(DATABASE_URL=url))
-        yield url
+        yield f"{server}/{name}"
     finally:
-        with psycopg.connect(server + "/postgres", autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        _drop(server, name)
 
 
 def sqlite_database(directory: Path) -> str:

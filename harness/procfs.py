@@ -44,3 +44,27 @@ def child_pids(pid: int) -> list[int]:
 def command_line(pid: int) -> bytes:
     """The raw command line of process ``pid`` (NUL-separated arguments)."""
     return (PROC / str(pid) / "cmdline").read_bytes()
+
+
+def start_time(pid: int) -> int:
+    """When process ``pid`` started (clock ticks since boot): with its pid, names it even after a reuse."""
+    return int(_stat_fields(pid)[19])
+
+
+def descendants(pid: int) -> list[tuple[int, int]]:
+    """The processes below ``pid`` right now (children, theirs, ...), as (pid, ``start_time``)."""
+    found: list[tuple[int, int]] = []
+    todo = [pid]
+    while todo:
+        for child in child_pids(todo.pop()):
+            with contextlib.suppress(OSError):
+                found.append((child, start_time(child)))
+                todo.append(child)
+    return found
+
+
+def kill_if_same(pid: int, started: int, sig: int) -> None:
+    """Send ``sig`` to ``pid`` if it is still the process that started at ``started`` (not a reused pid)."""
+    with contextlib.suppress(OSError):
+        if start_time(pid) == started:
+            os.kill(pid, sig)

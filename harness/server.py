@@ -123,15 +123,25 @@ def read_metric(base: str, name: str, **labels: str) -> float:
 
 
 def terminate(proc: subprocess.Popen[bytes] | None, sig: int = signal.SIGTERM) -> None:
-    """Send ``sig`` to a running ``proc``; SIGKILL if it is still there after ``STOP_TIMEOUT`` seconds."""
+    """Send ``sig`` to a running ``proc``; SIGKILL if it is still there after ``STOP_TIMEOUT`` seconds.
+
+    Then its processes that outlive it (a killed daphne's CPU workers) are killed, as a service manager
+    does with the rest of a stopped unit's control group: none is left running, orphaned, after a test.
+    """
     if proc is None or proc.poll() is not None:
         return
+    try:
+        below = procfs.descendants(proc.pid)
+    except OSError:  # no /proc: nothing to clean after it
+        below = []
     proc.send_signal(sig)
     try:
         proc.wait(STOP_TIMEOUT)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait(STOP_TIMEOUT)
+    for pid, started in below:
+        procfs.kill_if_same(pid, started, signal.SIGKILL)
 
 
 def command(runner: str, app: str, port: int) -> list[str]:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 import os
 import pwd
 import re
 import shutil
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
@@ -49,6 +51,43 @@ FAULT_SERVERS = bool(REDIS_SERVER and POSTGRES_BINDIR and _can_run_postgres())
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
 
+# --- parallel runs (pytest-xdist: `make test` runs `pytest -n auto`) ---------------------------------
+# Each worker is a process of its own: pytest-django gives it a test database of its own (test_NAME_gwN),
+# tmp_path_factory a directory, tests/e2e a server and a browser, and every live server binds a free port.
+# What would still cross between workers is the channel layer of the in-process tests (their groups, e.g.
+# "lobby", on the one Redis of REDIS_URL): each worker gets a Redis database and a key prefix of its own.
+REDIS_DATABASES = 16  # Redis's default number of databases (0..15)
+
+
+def worker_redis_url(url: str, worker: int) -> str:
+    """``url`` moved to Redis database ``N + worker``, ``N`` being its own (0 if it names none), as long
+    as that exists; past database 15 workers share the last one (their key prefixes still keep them apart)."""
+    parts = urlsplit(url)
+    base = int(parts.path.strip("/") or 0)
+    return urlunsplit(parts._replace(path=f"/{min(base + worker, REDIS_DATABASES - 1)}"))
+
+
+def _isolate_worker(worker_id: str) -> None:
+    """Point this xdist worker's in-process channel layer and its live servers at Redis database and key
+    prefix of its own (``worker_redis_url``; prefix ``asgi_gwN``): no group is shared with another worker."""
+    from django.conf import settings
+
+    if not REDIS_CONFIGURED:
+        return
+    url = worker_redis_url(os.environ["REDIS_URL"], int(worker_id.removeprefix("gw")))
+    os.environ["REDIS_URL"] = url  # the live servers of tests/integration take theirs from here
+    layers = copy.deepcopy(settings.CHANNEL_LAYERS)
+    layers["default"]["CONFIG"].update(hosts=[url], prefix=f"{layers['default']['CONFIG']['prefix']}_{worker_id}")
+    settings.CHANNEL_LAYERS = layers
+    settings.REDIS_URL = url
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    worker_id = getattr(config, "workerinput", {}).get("workerid")
+    if worker_id:
+        _isolate_worker(worker_id)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Skip tests for services (or nginx) that are missing, saying why. In CI nothing may skip for that."""
     reasons = {
@@ -60,8 +99,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             "missing (apt-get install redis-server postgresql)"
         ),
     }
-    # Browser tests last: Playwright's sync API must not share the thread with async tests before them.
-    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+    # The longest first, so that a parallel run does not end on one of them: the multi-process tests
+    # (slow), then the browser tests, then the rest (a stable sort: each module's tests stay together).
+    # Playwright's sync API must not share the thread with async tests: tests/e2e/conftest.py stops the
+    # browser before any test that is not a browser test.
+    def longest_first(item: pytest.Item) -> int:
+        return 0 if item.get_closest_marker("slow") else 1 if item.get_closest_marker("browser") else 2
+
+    items.sort(key=longest_first)
     for item in items:
         for marker, reason in reasons.items():
             if reason and item.get_closest_marker(marker):

@@ -170,16 +170,27 @@ def cpu_worker_pids(parent: int) -> list[int]:
     return workers
 
 
+# CPU time a worker must use, once seen, to count as computing (10 ms clock ticks: 5 of them).
+BUSY_CPU_SECONDS = 0.05
+
+
 def busy_worker(*parents: int, timeout: float = 20) -> tuple[int, int]:
-    """The CPU worker computing now (its CPU time grows) among those of ``parents``: (its parent, its pid)."""
+    """The CPU worker computing now among those of ``parents``: (its parent, its pid).
+
+    The first whose CPU time has grown by ``BUSY_CPU_SECONDS`` since it was first seen here: an idle
+    worker (blocked reading its pipe) uses none, while a busy one gets there however loaded the machine
+    is (a parallel run, other runs beside it), since what counts is CPU time used, not a rate.
+    """
     end = time.monotonic() + timeout
+    first_seen: dict[tuple[int, int], float] = {}
     while time.monotonic() < end:
-        before = {(parent, pid): cpu_seconds(pid) for parent in parents for pid in cpu_worker_pids(parent)}
-        time.sleep(0.3)
-        for (parent, pid), used in before.items():
-            with contextlib.suppress(OSError):
-                if cpu_seconds(pid) - used > 0.05:
-                    return parent, pid
+        for parent in parents:
+            for pid in cpu_worker_pids(parent):
+                with contextlib.suppress(OSError):
+                    used = cpu_seconds(pid)
+                    if used - first_seen.setdefault((parent, pid), used) >= BUSY_CPU_SECONDS:
+                        return parent, pid
+        time.sleep(0.05)
     raise TimeoutError(f"no CPU worker of {parents} was busy")
 
 

@@ -56,25 +56,61 @@ def server_url(tmp_path_factory: pytest.TempPathFactory, chromium_path: Path) ->
         server.stop()
 
 
-# Module scope: Playwright's sync API keeps an event loop running in this thread while it lives,
-# which async tests collected after it would trip over.
-@pytest.fixture(scope="module")
-def browser(chromium_path: Path):  # type: ignore[no-untyped-def]
-    from playwright.sync_api import expect, sync_playwright
+class _Chromium:
+    """One Chromium per test process (per xdist worker), started for the first browser test and kept
+    for the browser tests that follow it, whatever their module (each test has contexts of its own).
 
-    # Generous waits: a shared 2-core CI machine can be slow; a condition that holds is met at once anyway.
-    expect.set_options(timeout=20_000)
-    pw = sync_playwright().start()
+    Playwright's sync API keeps an event loop running in this thread while it lives, which an async
+    test would trip over: ``pytest_runtest_teardown`` stops it before any test that is not a browser test.
+    """
+
+    def __init__(self) -> None:
+        self.playwright = None
+        self.browser = None
+
+    def get(self, executable: Path):  # type: ignore[no-untyped-def]
+        if self.browser is None:
+            from playwright.sync_api import expect, sync_playwright
+
+            # Generous waits: a shared 2-core CI machine can be slow; a condition that holds is met at once.
+            expect.set_options(timeout=20_000)
+            self.playwright = sync_playwright().start()
+            try:
+                self.browser = self.playwright.chromium.launch(executable_path=str(executable), headless=True,
+                                                               args=CHROMIUM_ARGS)
+            except Exception:
+                self.stop()
+                raise
+        return self.browser
+
+    def stop(self) -> None:
+        browser, playwright = self.browser, self.playwright
+        self.browser = self.playwright = None
+        try:
+            if browser is not None:
+                browser.close()
+        finally:
+            if playwright is not None:
+                playwright.stop()
+
+
+_CHROMIUM = _Chromium()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """After a browser test's own teardown (its contexts closed): stop Chromium unless a browser test
+    comes next in this process."""
     try:
-        b = pw.chromium.launch(executable_path=str(chromium_path), headless=True, args=CHROMIUM_ARGS)
-    except Exception:
-        pw.stop()
-        raise
-    try:
-        yield b
+        return (yield)
     finally:
-        b.close()
-        pw.stop()
+        if nextitem is None or nextitem.get_closest_marker("browser") is None:
+            _CHROMIUM.stop()
+
+
+@pytest.fixture
+def browser(chromium_path: Path):  # type: ignore[no-untyped-def]
+    return _CHROMIUM.get(chromium_path)
 
 
 @pytest.fixture
