@@ -10,7 +10,6 @@ it; the lists come from the process's :class:`lobby.realtime.feed.LobbyFeed` whe
 
 from __future__ import annotations
 
-import json
 import time
 from datetime import datetime
 from typing import Any
@@ -18,7 +17,6 @@ from typing import Any
 from django.utils import timezone
 
 from common.errors import Refused
-from common.ratelimit import TokenBucket
 from lobby.events import LOBBY_GROUP
 from lobby.pairing.matching import DEFAULT_POLICY, Pool, RatingRange, Seeker, rating_range, waited_seconds
 from lobby.pairing.seeks import (
@@ -31,10 +29,9 @@ from lobby.pairing.seeks import (
     seek_replaced,
 )
 from lobby.protocol import lobby as lobby_protocol
-from lobby.protocol.frames import BadFrame, Ping, error_frame, pong_frame
+from lobby.protocol.frames import Ping, pong_frame
 from lobby.realtime import runtime
 from lobby.realtime.offload import offload
-from lobby.realtime.room import FRAME_BURST, FRAMES_PER_SECOND
 from lobby.realtime.socket import Consumer
 from lobby.rooms.listings import LobbyLists, lobby_lists
 from players.identity import session_player
@@ -49,7 +46,6 @@ class LobbyConsumer(Consumer):
     seeker: Seeker | None
 
     async def connect(self) -> None:
-        self.bucket = TokenBucket(rate=FRAMES_PER_SECOND, burst=FRAME_BURST)
         self.seeker = None
         self.shown_range: RatingRange | None = None
         self.had_seek = False
@@ -83,17 +79,9 @@ class LobbyConsumer(Consumer):
         if not self.joined:
             return
         self.last_heard = time.monotonic()
-        if not self.bucket.allow():
-            await self._send(error_frame("rate_limited", "Too many frames: slow down."))
-            return
-        try:
-            command = lobby_protocol.parse_lobby_frame(text_data, bytes_data)
-        except BadFrame as exc:
-            await self._send(error_frame(exc.code, exc.message))
-            return
-        match command:
+        match await self.command(lobby_protocol.parse_lobby_frame, text_data, bytes_data):
             case Ping():
-                await self._send(pong_frame())
+                await self.send_frame(pong_frame())
             case lobby_protocol.SeekRequest(turn_seconds=seconds, ranked=ranked):
                 await self._seek(Pool(turn_seconds=seconds, ranked=ranked))
             case lobby_protocol.CancelSeek():
@@ -102,10 +90,10 @@ class LobbyConsumer(Consumer):
     # --- seeking -------------------------------------------------------------------------------------
     async def _seek(self, pool: Pool) -> None:
         if self.player is None:
-            await self._send(error_frame("no_player", "Choose a name first: this device has no player yet."))
+            await self.refuse("no_player", "Choose a name first: this device has no player yet.")
             return
         if self.seeker is not None:
-            await self._send(error_frame("already_seeking", "You are already looking for an opponent."))
+            await self.refuse("already_seeking", "You are already looking for an opponent.")
             return
         now = timezone.now()
         try:
@@ -113,7 +101,7 @@ class LobbyConsumer(Consumer):
                 player=self.player, channel_name=self.channel_name, pool=pool, now=now
             )
         except Refused as exc:  # a bot account
-            await self._send(error_frame(exc.code, exc.message))
+            await self.refuse(exc.code, exc.message)
             return
         self.had_seek = True
         self.shown_range = None
@@ -122,7 +110,7 @@ class LobbyConsumer(Consumer):
 
     async def _cancel(self) -> None:
         if self.seeker is None:
-            await self._send(lobby_protocol.cancelled_frame("cancel"))  # nothing waits: cancelling is idempotent
+            await self.send_frame(lobby_protocol.cancelled_frame("cancel"))  # nothing waits: cancelling is idempotent
             return
         await self._stop_seek(self.seeker.seek_id, reason="cancel")
 
@@ -142,21 +130,21 @@ class LobbyConsumer(Consumer):
         if accepted != self.shown_range:
             self.shown_range = accepted
             low, high = accepted.rounded()
-            await self._send(lobby_protocol.seeking_frame(since=self.seeker.since, low=low, high=high))
+            await self.send_frame(lobby_protocol.seeking_frame(since=self.seeker.since, low=low, high=high))
 
     async def _paired(self, seek_id: int, code: str) -> None:
         if self.seeker is None or self.seeker.seek_id != seek_id:
             return  # already told, or about an older seek of this socket
         self.seeker = None
         self.matchmaker.unwatch(self)
-        await self._send(lobby_protocol.paired_frame(code))
+        await self.send_frame(lobby_protocol.paired_frame(code))
 
     async def _ended(self, seek_id: int, reason: str) -> None:
         if self.seeker is None or self.seeker.seek_id != seek_id:
             return
         self.seeker = None
         self.matchmaker.unwatch(self)
-        await self._send(lobby_protocol.cancelled_frame(reason))
+        await self.send_frame(lobby_protocol.cancelled_frame(reason))
 
     # --- from the matchmaker (this process's heartbeat) ----------------------------------------------
     def client_alive(self) -> bool:
@@ -198,7 +186,4 @@ class LobbyConsumer(Consumer):
         ):
             if self.sent.get(key) != frame:
                 self.sent[key] = frame
-                await self._send(frame)
-
-    async def _send(self, frame: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(frame, separators=(",", ":")))
+                await self.send_frame(frame)

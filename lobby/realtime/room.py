@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from typing import Any
 
@@ -28,7 +27,6 @@ from django.utils import timezone
 from common import logcontext, metrics
 from common.errors import Refused
 from common.logcontext import one_line as _one_line
-from common.ratelimit import TokenBucket
 from lobby import events
 from lobby.chat import selectors as chat_selectors
 from lobby.chat import services as chat
@@ -47,8 +45,6 @@ from players.models import Player
 
 log = logging.getLogger(__name__)
 
-FRAMES_PER_SECOND = 20
-FRAME_BURST = 40
 # Pauses before each new attempt to record a closed socket (a database blip must not leave the seat
 # showing connected); all of them well within daphne's 10 s for a closed socket's clean-up.
 RECORD_CLOSE_RETRY_DELAYS = (0.5, 2.0)
@@ -70,7 +66,6 @@ class RoomConsumer(Consumer):
         self.code = str(self.scope["url_route"]["kwargs"]["code"]).upper()
         self.player = None
         self.last_version = 0
-        self.bucket = TokenBucket(rate=FRAMES_PER_SECOND, burst=FRAME_BURST)
         self.runtime = runtime.of_this_loop()
         self.presence = self.runtime.presence
         try:
@@ -184,22 +179,17 @@ class RoomConsumer(Consumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self.joined:
             return
-        if not self.bucket.allow():
-            await self._send_error("rate_limited", "Too many frames: slow down.")
-            return
-        try:
-            command = protocol.parse_frame(text_data, bytes_data)
-        except frames.BadFrame as exc:
-            await self._send_error(exc.code, exc.message)
+        command = await self.command(protocol.parse_frame, text_data, bytes_data)
+        if command is None:
             return
         try:
             await self._handle(command)
         except Refused as exc:
-            await self._send_error(exc.code, exc.message)
+            await self.refuse(exc.code, exc.message)
         except Exception as exc:  # the database is down, say: its transaction rolled back
             log.warning("a %s frame failed: %s", protocol.frame_type(command), _one_line(exc),
                         exc_info=exc if log.isEnabledFor(logging.DEBUG) else None)
-            await self._send_error("server_error", frames.SERVER_ERROR_MESSAGE)
+            await self.refuse("server_error", frames.SERVER_ERROR_MESSAGE)
             await self._resync()
 
     async def _handle(self, command: protocol.Command) -> None:
@@ -209,7 +199,7 @@ class RoomConsumer(Consumer):
             Refused: the service refused the command (nothing changed).
         """
         if isinstance(command, frames.Ping):  # answered from memory: liveness is the open socket itself
-            await self._send(frames.pong_frame())
+            await self.send_frame(frames.pong_frame())
             return
         if isinstance(command, protocol.Sync):
             snapshot = await offload(room_snapshot)(self.code)
@@ -269,7 +259,7 @@ class RoomConsumer(Consumer):
             await self._chat_follow(ended)
 
     async def room_notice(self, event: dict[str, Any]) -> None:
-        await self._send(protocol.notice_frame(event["code"], event["seat"]))
+        await self.send_frame(protocol.notice_frame(event["code"], event["seat"]))
 
     async def room_chat(self, event: dict[str, Any]) -> None:
         """A new chat message: sent on if this connection may read it now."""
@@ -279,14 +269,14 @@ class RoomConsumer(Consumer):
             return
         if message["id"] in self.chat_in_history:
             return  # committed before the history was read, which already carried it
-        await self._send(protocol.chat_frame(message))
+        await self.send_frame(protocol.chat_frame(message))
 
     async def room_refuse(self, event: dict[str, Any]) -> None:
         """The server will not keep this socket: send what the event carries, then close with its code."""
         if event.get("snapshot") is not None:
             await self._send_snapshot(event["snapshot"])
         if event.get("error") is not None:
-            await self._send(event["error"])
+            await self.send_frame(event["error"])
         await self.close(code=event["close"])
 
     # --- chat ------------------------------------------------------------------------------------------
@@ -300,7 +290,7 @@ class RoomConsumer(Consumer):
             return
         messages = await offload(chat_selectors.chat_history)(code=self.code, reads=view.reads())
         self.chat_in_history = frozenset(message["id"] for message in messages)
-        await self._send(protocol.chat_history_frame(messages))
+        await self.send_frame(protocol.chat_history_frame(messages))
 
     # --- sending ---------------------------------------------------------------------------------------
     async def _send_snapshot(self, snapshot: dict[str, Any], *, again: bool = False) -> None:
@@ -311,15 +301,8 @@ class RoomConsumer(Consumer):
         self.last_version = snapshot["version"]
         self.last_snapshot = snapshot
         player_id = str(self.player.id) if self.player is not None else None
-        await self._send(protocol.room_frame(snapshot, player_id=player_id))
+        await self.send_frame(protocol.room_frame(snapshot, player_id=player_id))
         await self._chat_follow(snapshot)
-
-    async def _send_error(self, code: str, message: str) -> None:
-        metrics.FRAMES_REFUSED.labels(code=code).inc()
-        await self._send(frames.error_frame(code, message))
-
-    async def _send(self, frame: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(frame, separators=(",", ":")))
 
 
 class UnknownPathConsumer(Consumer):

@@ -11,14 +11,53 @@ three per move in a room of two (the drop, and the ``move`` event to each socket
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from common import metrics
+from common.ratelimit import TokenBucket
+from lobby.protocol.frames import BadFrame, error_frame
+
+C = TypeVar("C")
+
+# Every socket's frames from its client: a steady rate and a burst, far above what a page sends.
+FRAMES_PER_SECOND = 20
+FRAME_BURST = 40
+
 
 class Consumer(AsyncWebsocketConsumer):
-    """``AsyncWebsocketConsumer`` whose messages go straight to their handlers."""
+    """``AsyncWebsocketConsumer`` whose messages go straight to their handlers, with what every socket of
+    the server does with its client's frames: a token bucket, parsing, refusals as ``error`` frames."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.bucket = TokenBucket(rate=FRAMES_PER_SECOND, burst=FRAME_BURST)
+
+    async def command(self, parse: Callable[[str | None, bytes | None], C], text: str | None,
+                      data: bytes | None) -> C | None:
+        """The client's frame parsed by ``parse``; None when it was refused (too many frames, not valid
+        protocol), the client having been sent an ``error`` frame saying why."""
+        if not self.bucket.allow():
+            await self.refuse("rate_limited", "Too many frames: slow down.")
+            return None
+        try:
+            return parse(text, data)
+        except BadFrame as exc:
+            await self.refuse(exc.code, exc.message)
+            return None
+
+    async def refuse(self, code: str, message: str) -> None:
+        """Send an ``error`` frame (and count it: ``fourinarow_frames_refused_total``)."""
+        metrics.FRAMES_REFUSED.labels(code=code).inc()
+        await self.send_frame(error_frame(code, message))
+
+    async def send_frame(self, frame: dict[str, Any]) -> None:
+        """Send one frame as compact JSON."""
+        await self.send(text_data=json.dumps(frame, separators=(",", ":")))
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
