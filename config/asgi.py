@@ -10,43 +10,34 @@ import gc
 import os
 from typing import Any
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-django_asgi_app = get_asgi_application()
+django.setup(set_prefix=False)
+
+from config.http import OneHopHandler  # noqa: E402
+
+django_asgi_app = OneHopHandler()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.core.signals import request_finished  # noqa: E402
-from django.db import connections  # noqa: E402
 
+from config.http import ThreadedHttp, close_request_connections  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from lobby.realtime import runtime  # noqa: E402
 
 router = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        # Each request on one of HTTP_THREADS threads that keep their database connections (config.http).
+        "http": ThreadedHttp(django_asgi_app, settings.HTTP_THREADS),
         # The session only (read with the player, in one offload, by the consumer): Channels' auth
         # middleware would load it again for a Django user that no consumer reads, one thread hop per socket.
         "websocket": AllowedHostsOriginValidator(SessionMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
-
-
-def close_request_connections(**kwargs: Any) -> None:
-    """Close the finishing HTTP request's database connections.
-
-    Django serves each request in a thread of its own, so a connection kept open past the request
-    (kept connections: the embedded SQLite database, ``DB_CONNECTIONS=persistent``) would never be used
-    again, nor closed. A connection inside a transaction belongs to whoever opened it, not to the
-    request (a test calling a view inside its own transaction, as Django's test client does): kept.
-    """
-    for connection in connections.all(initialized_only=True):
-        if not connection.in_atomic_block:
-            connection.close()
-
 
 if settings.DATABASES["default"]["CONN_MAX_AGE"] != 0:
     request_finished.connect(close_request_connections, dispatch_uid="close_request_connections")

@@ -40,12 +40,16 @@ async def _check_channel_layer() -> None:
     layer = get_channel_layer()
     if layer is None:
         raise RuntimeError("no channel layer is configured")
-    # A channel like every socket's: channels-redis lets one receive of this process at a time wait on
-    # Redis, for every channel of the process's own kind, and hands each message to its receiver. A
-    # channel of another kind ("health.") would wait behind an idle socket's receive (up to 5 s).
+    # A channel of its own, sent to and received from through Redis, then dropped (the pub/sub layer
+    # would keep listening on it otherwise).
     channel = await layer.new_channel()
-    await layer.send(channel, {"type": "health.ping"})
-    message = await asyncio.wait_for(layer.receive(channel), CHANNEL_LAYER_TIMEOUT_SECONDS)
+    try:
+        await layer.send(channel, {"type": "health.ping"})
+        message = await asyncio.wait_for(layer.receive(channel), CHANNEL_LAYER_TIMEOUT_SECONDS)
+    finally:
+        discard = getattr(layer, "discard_channel", None)
+        if discard is not None:
+            await discard(channel)
     if message.get("type") != "health.ping":
         raise RuntimeError("the channel layer returned another message")
 

@@ -101,8 +101,8 @@ TEMPLATES = [
 DATABASE_URL = os.environ.get("DATABASE_URL", "").strip()
 # PostgreSQL connections: "persistent" (default) keeps each database thread's connection open
 # (CONN_MAX_AGE=None, with a health check before each use, so a restarted database costs no failed
-# call): the DB_THREADS threads of the websockets and the scheduler hold one each, and HTTP requests, one
-# thread each, close theirs as they end (config.asgi). "pool" uses Django's psycopg pool per process
+# call): the DB_THREADS threads of the websockets and the scheduler hold one each, and so do the
+# HTTP_THREADS threads that serve HTTP requests (config.http). "pool" uses Django's psycopg pool per process
 # (DB_POOL_SIZE); "none" opens one per database call. docs/benchmarks.md compares them.
 DB_CONNECTIONS = os.environ.get("DB_CONNECTIONS", "persistent").strip() or "persistent"
 if DB_CONNECTIONS not in {"pool", "persistent", "none"}:
@@ -151,23 +151,18 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # transactions on PostgreSQL, apart so that they never queue behind the rest (SQLite: the one thread).
 DB_THREADS = int(os.environ.get("DB_THREADS", "4" if DATABASE_URL else "1"))
 PAIRING_THREADS = int(os.environ.get("PAIRING_THREADS", "4"))
+# HTTP requests: the threads their sync code runs on (config.http), each keeping its connection.
+HTTP_THREADS = int(os.environ.get("HTTP_THREADS", "4"))
 
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
-# Messages a process's channel-layer inbox holds before the layer drops new ones (see below).
-CHANNEL_CAPACITY = int(os.environ.get("CHANNEL_CAPACITY", "100000"))
 if REDIS_URL:
+    # Redis pub/sub: a group send is one PUBLISH that each process hands to its own sockets; when the
+    # subscription to Redis breaks, every socket's receive fails, so that the room sockets close with
+    # 4503 and the pages resync (config.channel_layer).
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                "hosts": [REDIS_URL],
-                "prefix": os.environ.get("CHANNEL_PREFIX", "asgi"),
-                # channels-redis keeps every socket's messages of one process in one Redis inbox, and
-                # its capacity (100 by default) counts that inbox: past it, messages are dropped. A
-                # process holding thousands of sockets gets a burst of more than 100 at once (a move
-                # reaches every socket of its room), so the limit is per process, not per socket.
-                "capacity": CHANNEL_CAPACITY,
-            },
+            "BACKEND": "config.channel_layer.PubSubLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNEL_PREFIX", "asgi")},
         }
     }
     # Shared by every process: login attempt limits hold across them.

@@ -25,6 +25,7 @@ class Stats:
     client_cpu: float = 0.0  # CPU seconds this process used while the games played
     server_cpu: float | None = None  # CPU seconds the spawned servers used meanwhile (None: not known)
     setup_seconds: float | None = None  # how long setting every game up took (the first phase only)
+    setup_cpu: float | None = None  # the server's CPU seconds meanwhile, if known
 
     def error(self, kind: str) -> None:
         self.errors[kind] += 1

@@ -10,6 +10,7 @@ import uuid
 import pytest
 from channels.layers import channel_layers, get_channel_layer
 from django.test import override_settings
+from redis.asyncio import Redis
 
 from config import health
 
@@ -23,7 +24,7 @@ def test_health_reports_every_part_ok(client):
 
 @pytest.mark.django_db
 def test_health_names_a_broken_channel_layer_with_503(client):
-    broken = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
+    broken = {"default": {"BACKEND": "config.channel_layer.PubSubLayer",
                           "CONFIG": {"hosts": ["redis://127.0.0.1:1/0"]}}}
     channel_layers.backends.clear()
     try:
@@ -39,18 +40,27 @@ def test_health_names_a_broken_channel_layer_with_503(client):
 
 
 @pytest.mark.redis
-async def test_the_channel_layer_check_answers_beside_an_idle_socket_of_the_process(settings):
+async def test_the_channel_layer_check_answers_beside_an_idle_socket_and_leaves_no_subscription(settings):
     """A socket of this process waiting on the Redis layer (as every open, quiet socket does) must not
-    hold up the health check's own round trip."""
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {
-        "hosts": [os.environ["REDIS_URL"]], "prefix": f"health-{uuid.uuid4().hex[:8]}"}}}
+    hold up the health check's own round trip, and the check's channel is dropped afterwards (every
+    check left a subscription behind otherwise)."""
+    prefix = f"health-{uuid.uuid4().hex[:8]}"
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "config.channel_layer.PubSubLayer", "CONFIG": {
+        "hosts": [os.environ["REDIS_URL"]], "prefix": prefix}}}
     channel_layers.backends.clear()
     layer = get_channel_layer()
-    idle = asyncio.create_task(layer.receive(await layer.new_channel()))
+    idle_channel = await layer.new_channel()
+    idle = asyncio.create_task(layer.receive(idle_channel))
+    admin = Redis.from_url(os.environ["REDIS_URL"])
     try:
         await asyncio.sleep(0.3)  # it is waiting on Redis now
-        await health._check_channel_layer()  # raises TimeoutError after 2 s if it waits behind the socket
+        for _ in range(3):
+            await health._check_channel_layer()  # raises TimeoutError after 2 s if it waits behind the socket
+        subscribed = await admin.execute_command("PUBSUB", "CHANNELS", f"{prefix}*")
+        assert [name.decode() for name in subscribed] == [idle_channel]
     finally:
         idle.cancel()
         await asyncio.gather(idle, return_exceptions=True)
-        await layer.close_pools()
+        await layer.flush()
+        await admin.aclose()
+        channel_layers.backends.clear()

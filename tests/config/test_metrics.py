@@ -204,7 +204,7 @@ async def test_cpu_think_time_is_observed_by_level():
 def test_a_failed_channel_layer_send_is_counted():
     ann = player_create(name="Ann", now=T0)
     code = room_create(host=ann, rules={}, now=T0).code
-    broken = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
+    broken = {"default": {"BACKEND": "config.channel_layer.PubSubLayer",
                           "CONFIG": {"hosts": ["redis://127.0.0.1:1/0"]}}}
     before = value("fourinarow_channel_layer_send_failures_total")
     channel_layers.backends.clear()

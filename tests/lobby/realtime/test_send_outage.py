@@ -7,9 +7,9 @@ import logging
 
 import pytest
 from channels.layers import get_channel_layer
-from channels_redis.core import RedisChannelLayer
 
 from common import metrics
+from config.channel_layer import PubSubLayer
 from harness.ports import free_port
 from lobby import events
 from lobby.realtime import outbox
@@ -37,7 +37,7 @@ def failures() -> float:
 
 
 async def test_an_outage_is_one_warning_when_it_starts_and_one_line_when_it_ends(outage, caplog):
-    down = RedisChannelLayer(hosts=[f"redis://127.0.0.1:{free_port()}/0"])  # nothing listens there
+    down = PubSubLayer(hosts=[f"redis://127.0.0.1:{free_port()}/0"])  # nothing listens there
     up = get_channel_layer()
     channel = await up.new_channel()
     await up.group_add(events.room_group("OUTAGE"), channel)

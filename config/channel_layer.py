@@ -1,0 +1,196 @@
+"""The channel layer on Redis: channels-redis' pub/sub layer, made to fail loudly when Redis goes.
+
+Why pub/sub: a group send is one ``PUBLISH``, which Redis fans out to the processes subscribed to the
+group, and each process hands it to its own sockets; channels-redis' core layer instead writes one
+sorted-set entry per socket of the group and has each process pop them again (about eleven Redis
+commands for a move in a room of two, against one). ``docs/benchmarks.md`` has the figures.
+
+Why not as it comes: when its connection to Redis drops, the pub/sub layer logs, reconnects and
+subscribes again, and whatever was published meanwhile is lost without a word: every socket of the
+process stays open and hears nothing of what it missed. The core layer's receive raises instead, and
+the room socket closes with 4503 so that the page reconnects and resyncs from a fresh snapshot
+(:mod:`lobby.realtime.room`). This layer keeps that contract:
+
+- the subscription connection is never re-established behind our back: the first sign that it broke (a
+  failed read or command, or a reconnection made by redis-py's retry) fails every channel of the
+  process: each receive waiting, and the next receive of each channel, raises :class:`ChannelLayerLost`;
+- the broken connection is thrown away; the next subscription opens a new one (and fails, raising,
+  while Redis is down, so a socket opening then is refused and the page tries again);
+- nothing is retried: a command that fails raises (a publish retried could be delivered twice).
+
+A channel that will not be received from again (the health check's) is dropped with
+:meth:`PubSubLayer.discard_channel`; the layer otherwise frees a channel only when a receive on it is
+cancelled, as Channels does when a consumer ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import uuid
+from typing import Any
+
+from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer, RedisSingleShardConnection
+from channels_redis.utils import _wrap_close, create_pool, decode_hosts
+from redis import asyncio as aioredis
+from redis.asyncio.client import PubSub
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+
+log = logging.getLogger(__name__)
+
+# Seconds the receiver waits for a message before looking again (channels-redis uses the same).
+POLL_SECONDS = 0.1
+
+
+class ChannelLayerLost(ConnectionError):
+    """The process's subscription to Redis broke: messages to this channel may have been lost."""
+
+
+_LOST = object()  # queued to every channel of a process when its subscription breaks
+
+
+class _PubSub(PubSub):
+    """A subscription that marks itself broken when its connection is made again, instead of quietly
+    subscribing again (the connection is registered after its first connect, so every call here is a
+    reconnection)."""
+
+    broken = False
+
+    async def on_connect(self, connection: Any) -> None:
+        self.broken = True
+
+
+class _Shard(RedisSingleShardConnection):  # type: ignore[misc]
+    """One Redis server's connections: a pool for publishing, one subscription for receiving."""
+
+    def _ensure_redis(self) -> None:
+        if self._redis is None:
+            pool = create_pool({**self.host, "retry": Retry(NoBackoff(), 0)})
+            self._redis = aioredis.Redis(connection_pool=pool)
+            self._pubsub = _PubSub(pool)
+
+    async def subscribe(self, channel: str) -> None:
+        try:
+            await super().subscribe(channel)
+        except Exception as exc:
+            await self._lose(exc)
+            raise
+
+    async def unsubscribe(self, channel: str) -> None:
+        try:
+            await super().unsubscribe(channel)
+        except Exception as exc:
+            await self._lose(exc)
+            raise
+
+    async def _do_receiving(self) -> None:
+        pubsub = self._pubsub
+        while pubsub is self._pubsub:
+            if pubsub is None or not pubsub.subscribed:
+                await asyncio.sleep(POLL_SECONDS)
+                continue
+            try:
+                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=POLL_SECONDS)
+                if pubsub.broken:
+                    raise ChannelLayerLost("the connection to Redis was made again")
+            except (asyncio.CancelledError, GeneratorExit):
+                raise
+            except Exception as exc:
+                await self._lose(exc)
+                return
+            self._receive_message(message)
+
+    async def _lose(self, exc: BaseException) -> None:
+        """The subscription broke: forget it and fail every channel of the process (once per subscription)."""
+        async with self._lock:
+            pubsub, redis = self._pubsub, self._redis
+            if pubsub is None:
+                return  # already lost and not made again since
+            self._pubsub = self._redis = None
+            self._subscribed_to = set()
+            if self._receive_task is not None and self._receive_task is not asyncio.current_task():
+                self._receive_task.cancel()
+            self._receive_task = None
+            lost = self.channel_layer.fail_every_channel()
+        log.warning("the channel layer lost Redis (%s: %s): %d channels failed", type(exc).__name__, exc, lost)
+        for client in (pubsub, redis):
+            with contextlib.suppress(Exception):  # the connection is gone already
+                if client is not None:
+                    await client.aclose()
+
+
+class _LoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
+    """The layer of one event loop, on :class:`_Shard` connections."""
+
+    def __init__(self, hosts: Any = None, **kwargs: Any) -> None:
+        super().__init__(hosts, **kwargs)
+        self._shards = [_Shard(host, self) for host in decode_hosts(hosts)]
+        self.lost: set[str] = set()  # failed channels whose consumer has not received since
+
+    def fail_every_channel(self) -> int:
+        """Every channel's receive raises :class:`ChannelLayerLost` (the one waiting, else the next);
+        the process's groups are forgotten. Returns how many channels there were."""
+        for name, queue in self.channels.items():
+            queue.put_nowait(_LOST)
+            self.lost.add(name)
+        count = len(self.channels)
+        self.channels = {}
+        self.groups = {}
+        return count
+
+    async def new_channel(self, prefix: str = "specific.") -> str:
+        """A channel of this process. While Redis is down it is made all the same, lost already: its
+        first receive raises, as the core layer's would (a socket opening then is accepted, and closed
+        with 4503 like every other socket of the process, rather than refused without an answer)."""
+        channel = f"{self.prefix}{prefix}{uuid.uuid4().hex}"
+        try:
+            await self._subscribe_to_channel(channel)
+        except Exception:
+            self.channels.pop(channel, None)
+            self.lost.add(channel)
+        return channel
+
+    async def receive(self, channel: str) -> dict[str, Any]:
+        if channel in self.lost:
+            self.lost.discard(channel)
+            raise ChannelLayerLost("the channel layer lost Redis: messages to this channel may be lost")
+        try:
+            message: dict[str, Any] = await super().receive(channel)
+        except ChannelLayerLost:  # it was waiting when the subscription broke
+            self.lost.discard(channel)
+            raise
+        return message
+
+    async def discard_channel(self, channel: str) -> None:
+        """Stop listening on ``channel`` (made by ``new_channel``) without a receive being cancelled."""
+        self.lost.discard(channel)
+        if self.channels.pop(channel, None) is not None:
+            await self._get_shard(channel).unsubscribe(channel)
+
+    async def flush(self) -> None:
+        self.lost = set()
+        await super().flush()
+
+
+class PubSubLayer(RedisPubSubChannelLayer):  # type: ignore[misc]
+    """channels-redis' pub/sub layer that fails every socket's receive when its subscription to Redis
+    breaks (see the module's text)."""
+
+    def _get_layer(self) -> _LoopLayer:
+        loop = asyncio.get_running_loop()
+        layer = self._layers.get(loop)
+        if layer is None:
+            layer = _LoopLayer(*self._args, **self._kwargs, channel_layer=self)
+            self._layers[loop] = layer
+            _wrap_close(self, loop)
+        return layer  # type: ignore[no-any-return]
+
+    def deserialize(self, message: Any) -> Any:
+        if message is _LOST:
+            raise ChannelLayerLost("the channel layer lost Redis: messages to this channel may be lost")
+        return super().deserialize(message)
+
+    async def discard_channel(self, channel: str) -> None:
+        await self._get_layer().discard_channel(channel)
