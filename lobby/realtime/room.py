@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils import timezone
@@ -50,6 +51,16 @@ log = logging.getLogger(__name__)
 RECORD_CLOSE_RETRY_DELAYS = (0.5, 2.0)
 
 
+@dataclass(frozen=True, slots=True)
+class _Joined:
+    """What a join reads: the session's player, the connection's record, the chat it may read."""
+
+    player: Player | None
+    opened: connections.Opened
+    chat_view: ChatView
+    chat: list[dict[str, Any]]
+
+
 class RoomConsumer(Consumer):
     code: str
     player: Player | None
@@ -76,28 +87,35 @@ class RoomConsumer(Consumer):
             await self.room_refuse(events.refusal(exc, snapshot=closed))
 
     async def _join(self) -> None:
-        """Accept the socket, join the room's group, record the connection and send the snapshot.
+        """Accept the socket, join the room's group, then in one database call: who the session's player
+        is, the connection's record, the snapshot and the chat history it may read; send those.
 
         Raises:
             Refused: no_room (unknown room), room_closed, banned.
         """
-        self.player = await offload(session_player)(self.scope.get("session"))
-        logcontext.bind(room=self.code, player=self.player.id if self.player is not None else None)
         await self.accept()
         process = await self.presence.ready()
         # Join the group first: whatever commits after our snapshot is read reaches us (what committed
         # before is older than the snapshot, and skipped by its version).
         await self.channel_layer.group_add(events.room_group(self.code), self.channel_name)
-        opened = await offload(connections.connection_open)(
-            code=self.code, channel_name=self.channel_name, player=self.player, process=process,
-            now=timezone.now(),
-        )
+        joined = await offload(self._open)(process)
+        self.player = joined.player
+        logcontext.bind(room=self.code, player=self.player.id if self.player is not None else None)
         self.joined = True  # from here on the connection is recorded: _leave() must record the close
         metrics.WEBSOCKETS_OPEN.inc()
         self.presence.hold(self)
-        await self._send_snapshot(opened.snapshot)
-        if opened.spectator:
+        await self._send_snapshot(joined.opened.snapshot, history=(joined.chat_view, joined.chat))
+        if joined.opened.spectator:
             self.presence.spectators_changed(self.code)
+
+    def _open(self, process: str) -> _Joined:
+        """The join's database work, in one trip to the database thread (see ``_join``)."""
+        player = session_player(self.scope.get("session"))
+        opened = connections.connection_open(
+            code=self.code, channel_name=self.channel_name, player=player, process=process, now=timezone.now(),
+        )
+        view = ChatView.from_snapshot(opened.snapshot, player_id=str(player.id) if player is not None else None)
+        return _Joined(player, opened, view, chat_selectors.chat_history(code=self.code, reads=view.reads()))
 
     async def disconnect(self, code: int) -> None:
         await self._leave()
@@ -293,16 +311,23 @@ class RoomConsumer(Consumer):
         await self.send_frame(protocol.chat_history_frame(messages))
 
     # --- sending ---------------------------------------------------------------------------------------
-    async def _send_snapshot(self, snapshot: dict[str, Any], *, again: bool = False) -> None:
+    async def _send_snapshot(self, snapshot: dict[str, Any], *, again: bool = False,
+                             history: tuple[ChatView, list[dict[str, Any]]] | None = None) -> None:
         """Send the room at ``snapshot``'s version, unless the client has it or newer (``again``: it asked
-        for the room, so the same version is sent again)."""
+        for the room, so the same version is sent again); then the chat history, if this connection may
+        read more of it now (``history``: the join's, read with the snapshot)."""
         if snapshot["version"] < self.last_version or (snapshot["version"] == self.last_version and not again):
             return  # an older or repeated snapshot: the client already has newer
         self.last_version = snapshot["version"]
         self.last_snapshot = snapshot
         player_id = str(self.player.id) if self.player is not None else None
         await self.send_frame(protocol.room_frame(snapshot, player_id=player_id))
-        await self._chat_follow(snapshot)
+        if history is None:
+            await self._chat_follow(snapshot)
+            return
+        self.chat_view, messages = history
+        self.chat_in_history = frozenset(message["id"] for message in messages)
+        await self.send_frame(protocol.chat_history_frame(messages))
 
 
 class UnknownPathConsumer(Consumer):

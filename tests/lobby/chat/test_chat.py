@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 
 from common.errors import Refused
 from lobby.chat.selectors import HISTORY_SIZE, chat_history
@@ -18,6 +15,7 @@ from lobby.play.moves import game_resign, game_start
 from lobby.protocol.room import PHRASES
 from lobby.rooms.services import room_create, room_set_rules, room_sit, rooms_close_idle
 from players.services import player_create, player_rename
+from tests.layerkit import GroupListener
 
 pytestmark = pytest.mark.django_db
 
@@ -278,22 +276,19 @@ def test_delivery_is_decided_per_connection(game, seated, chat, written_in_game,
 
 def test_a_spectators_message_remembers_the_game_it_was_written_in(room, django_capture_on_commit_callbacks):
     code, ann, _bob, cy = room
-    layer = get_channel_layer()
-    listener = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(f"room.{code}", listener)
-    with django_capture_on_commit_callbacks(execute=True):
-        chat_say(code=code, player=cy, chat="spectators", text="before", now=T0)
-        game = game_start(code=code, player=ann, now=T0)
-        chat_say(code=code, player=cy, chat="spectators", text="during", now=T0 + timedelta(seconds=1))
-        game_resign(code=code, player=ann, now=T0 + timedelta(seconds=2))
-        chat_say(code=code, player=cy, chat="spectators", text="after", now=T0 + timedelta(seconds=3))
-
-    async def chat_events(count):
+    listener = GroupListener(f"room.{code}")
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            chat_say(code=code, player=cy, chat="spectators", text="before", now=T0)
+            game = game_start(code=code, player=ann, now=T0)
+            chat_say(code=code, player=cy, chat="spectators", text="during", now=T0 + timedelta(seconds=1))
+            game_resign(code=code, player=ann, now=T0 + timedelta(seconds=2))
+            chat_say(code=code, player=cy, chat="spectators", text="after", now=T0 + timedelta(seconds=3))
         found = []
-        while len(found) < count:
-            event = await asyncio.wait_for(layer.receive(listener), 10)
+        while len(found) < 3:
+            event = listener.receive()
             if event["type"] == "room.chat":
                 found.append((event["message"]["text"], event["game"]))
-        return found
-
-    assert async_to_sync(chat_events)(3) == [("before", None), ("during", game.number), ("after", None)]
+    finally:
+        listener.close()
+    assert found == [("before", None), ("during", game.number), ("after", None)]

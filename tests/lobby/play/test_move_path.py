@@ -9,8 +9,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -21,6 +19,7 @@ from lobby.realtime import presence, runtime
 from lobby.rooms.connections import connection_open, process_register
 from lobby.rooms.services import room_create, room_sit
 from players.services import player_create
+from tests.layerkit import GroupListener
 from tests.roomkit import Client, at_ply, make_player_async, make_room_async, seated_pair
 
 PEGS = [c + r for c in "abcd" for r in "1234"]
@@ -49,14 +48,16 @@ def two_players_in_a_game(**rules):
 @pytest.mark.parametrize("rules", [{}, {"ranked": False, "turn_seconds": 30}], ids=["ranked", "timed"])
 def test_a_drop_and_its_broadcast_take_five_statements(rules, django_assert_max_num_queries):
     code, ann, bob = two_players_in_a_game(**rules)
-    layer = get_channel_layer()
-    async_to_sync(layer.group_add)(events.room_group(code), "listener")
-    game_drop(code=code, player=ann, peg="a1", ply=0, now=timezone.now())
-    async_to_sync(layer.receive)("listener")
-    with django_assert_max_num_queries(DROP_STATEMENTS + 2) as captured:  # + BEGIN and COMMIT
-        game_drop(code=code, player=bob, peg="b2", ply=1, now=timezone.now())
-    assert len(statements(captured)) <= DROP_STATEMENTS, "\n".join(statements(captured))
-    sent = async_to_sync(layer.receive)("listener")  # the broadcast, sent on commit, read nothing more
+    listener = GroupListener(events.room_group(code))
+    try:
+        game_drop(code=code, player=ann, peg="a1", ply=0, now=timezone.now())
+        listener.receive()
+        with django_assert_max_num_queries(DROP_STATEMENTS + 2) as captured:  # + BEGIN and COMMIT
+            game_drop(code=code, player=bob, peg="b2", ply=1, now=timezone.now())
+        assert len(statements(captured)) <= DROP_STATEMENTS, "\n".join(statements(captured))
+        sent = listener.receive()  # the broadcast, sent on commit, read nothing more
+    finally:
+        listener.close()
     assert sent["type"] == "room.move" and sent["version"] > 0
 
 
