@@ -40,6 +40,9 @@ from redis.backoff import NoBackoff
 
 log = logging.getLogger(__name__)
 
+# Messages whose decoding is kept for the other sockets of the process they reach (the latest ones).
+RECENT_DECODED = 16
+
 # Seconds the receiver waits for a message before looking again (channels-redis uses the same).
 POLL_SECONDS = 0.1
 
@@ -188,9 +191,19 @@ class PubSubLayer(RedisPubSubChannelLayer):  # type: ignore[misc]
         return layer  # type: ignore[no-any-return]
 
     def deserialize(self, message: Any) -> Any:
+        """The message decoded, once for all the sockets of the process it reached: a group send reaches
+        each of them as the same bytes, and each is handed the same dict (handlers only read it)."""
         if message is _LOST:
             raise ChannelLayerLost("the channel layer lost Redis: messages to this channel may be lost")
-        return super().deserialize(message)
+        recent: dict[int, tuple[Any, Any]] = self.__dict__.setdefault("_recent", {})
+        found = recent.get(id(message))
+        if found is not None and found[0] is message:
+            return found[1]
+        decoded = super().deserialize(message)
+        if len(recent) >= RECENT_DECODED:
+            del recent[next(iter(recent))]
+        recent[id(message)] = (message, decoded)
+        return decoded
 
     async def discard_channel(self, channel: str) -> None:
         await self._get_layer().discard_channel(channel)

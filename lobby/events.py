@@ -22,6 +22,7 @@ from django.db import transaction
 
 from common.errors import Refused
 from lobby.protocol import frames
+from lobby.protocol import room as room_protocol
 
 LOBBY_GROUP = "lobby"  # every lobby socket of every process
 
@@ -100,7 +101,8 @@ def on_commit(event: Event) -> None:
 # --- a room's events ----------------------------------------------------------------------------------
 def snapshot_on_commit(code: str, snapshot: dict[str, Any]) -> None:
     """Once committed, send ``snapshot`` (built under the room's lock) to everyone in the room."""
-    on_commit(ToGroup(room_group(code), {"type": "room.snapshot", "snapshot": snapshot}))
+    message = {"type": "room.snapshot", "snapshot": snapshot, "body": room_protocol.room_body_text(snapshot)}
+    on_commit(ToGroup(room_group(code), message))
 
 
 def move_on_commit(code: str, frame: dict[str, Any]) -> None:

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -133,11 +134,28 @@ def _parse_say(frame: dict[str, Any]) -> Say:
 # --- outbound ----------------------------------------------------------------------------------------
 def room_frame(snapshot: dict[str, Any], *, player_id: str | None) -> dict[str, Any]:
     """The room snapshot for one connection: ``you`` says who they are and where they sit."""
+    return {"type": "room", **snapshot, "you": _you(snapshot, player_id)}
+
+
+def _you(snapshot: dict[str, Any], player_id: str | None) -> dict[str, Any]:
     seat = next(
         (s["seat"] for s in snapshot["seats"] if s["player"] is not None and s["player"]["id"] == player_id),
         None,
     )
-    return {"type": "room", **snapshot, "you": {"player": player_id, "seat": seat}}
+    return {"player": player_id, "seat": seat}
+
+
+def room_body_text(snapshot: dict[str, Any]) -> str:
+    """The room frame without ``you``, as compact JSON: encoded once for every connection of a room
+    (:func:`room_frame_text` adds each one's ``you``)."""
+    return json.dumps({"type": "room", **snapshot}, separators=(",", ":"))
+
+
+def room_frame_text(body: str, snapshot: dict[str, Any], *, player_id: str | None) -> str:
+    """``room_frame(snapshot, player_id=...)`` as compact JSON, from ``body`` (``room_body_text(snapshot)``):
+    only ``you`` is encoded here."""
+    you = json.dumps(_you(snapshot, player_id), separators=(",", ":"))
+    return f'{body[:-1]},"you":{you}}}'
 
 
 # The fields of a ``move`` frame that a client copies into ``game`` (``peg`` is appended to its moves).

@@ -51,6 +51,18 @@ log = logging.getLogger(__name__)
 RECORD_CLOSE_RETRY_DELAYS = (0.5, 2.0)
 
 
+# The last snapshot encoded here and its JSON: the joins at one room version share one snapshot
+# (RecentSnapshots), and so one encoding.
+_encoded: tuple[dict[str, Any], str] | None = None
+
+
+def _body_of(snapshot: dict[str, Any]) -> str:
+    global _encoded
+    if _encoded is None or _encoded[0] is not snapshot:
+        _encoded = (snapshot, protocol.room_body_text(snapshot))
+    return _encoded[1]
+
+
 @dataclass(frozen=True, slots=True)
 class _Joined:
     """What a join reads: the session's player, the connection's record, the chat it may read."""
@@ -262,7 +274,7 @@ class RoomConsumer(Consumer):
 
     # --- events from the room's group ----------------------------------------------------------------
     async def room_snapshot(self, event: dict[str, Any]) -> None:
-        await self._send_snapshot(event["snapshot"])
+        await self._send_snapshot(event["snapshot"], body=event.get("body"))
 
     async def room_move(self, event: dict[str, Any]) -> None:
         """A move, encoded once for the whole room. Sent on even after a gap in versions: the client
@@ -312,16 +324,22 @@ class RoomConsumer(Consumer):
 
     # --- sending ---------------------------------------------------------------------------------------
     async def _send_snapshot(self, snapshot: dict[str, Any], *, again: bool = False,
-                             history: tuple[ChatView, list[dict[str, Any]]] | None = None) -> None:
+                             history: tuple[ChatView, list[dict[str, Any]]] | None = None,
+                             body: str | None = None) -> None:
         """Send the room at ``snapshot``'s version, unless the client has it or newer (``again``: it asked
         for the room, so the same version is sent again); then the chat history, if this connection may
-        read more of it now (``history``: the join's, read with the snapshot)."""
+        read more of it now (``history``: the join's, read with the snapshot).
+
+        The frame is the room encoded once (``body``: by the sender of a room event; else here, once for
+        every socket of the process sent this same snapshot) with this connection's ``you``."""
         if snapshot["version"] < self.last_version or (snapshot["version"] == self.last_version and not again):
             return  # an older or repeated snapshot: the client already has newer
         self.last_version = snapshot["version"]
         self.last_snapshot = snapshot
         player_id = str(self.player.id) if self.player is not None else None
-        await self.send_frame(protocol.room_frame(snapshot, player_id=player_id))
+        if body is None:
+            body = _body_of(snapshot)
+        await self.send(text_data=protocol.room_frame_text(body, snapshot, player_id=player_id))
         if history is None:
             await self._chat_follow(snapshot)
             return

@@ -78,6 +78,14 @@ async def test_a_busy_process_receives_every_broadcast_sent_before_it_reads():
             await sender.group_send(f"room-{n}", {"type": "room.move", "n": n})
         received = [await asyncio.wait_for(receiver.receive(channel), 5) for channel in sockets]
         assert [message["n"] for message in received] == list(range(150))
+
+        everyone = sockets[:3]
+        for channel in everyone:
+            await receiver.group_add("room-all", channel)
+        await sender.group_send("room-all", {"type": "room.snapshot", "seats": [1, 2]})
+        heard = [await asyncio.wait_for(receiver.receive(channel), 5) for channel in everyone]
+        assert heard[0] == {"type": "room.snapshot", "seats": [1, 2]}
+        assert all(message is heard[0] for message in heard)  # decoded once for the process's sockets
     finally:
         await _close(sender, receiver)
 
