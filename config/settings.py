@@ -112,7 +112,7 @@ if DATABASE_URL:
                                 conn_health_checks=DB_CONNECTIONS == "persistent")
     if _db["ENGINE"] == "django.db.backends.postgresql":
         _db["ENGINE"] = "config.postgres"  # the same, checking a kept connection without a round trip
-    if DB_CONNECTIONS == "pool" and _db["ENGINE"] == "django.db.backends.postgresql":
+    if DB_CONNECTIONS == "pool" and _db["ENGINE"] == "config.postgres":
         _db.setdefault("OPTIONS", {})["pool"] = {
             "min_size": 2,
             "max_size": int(os.environ.get("DB_POOL_SIZE", "12")),
