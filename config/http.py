@@ -5,8 +5,8 @@ new thread per request, and with it a new database connection, opened for the re
 its end. On PostgreSQL that is a new server process per request (``docs/benchmarks.md``: most of what
 setting a game up cost). Here every request's sync code runs on one of ``HTTP_THREADS`` long-lived
 threads instead (asgiref's ``ThreadSensitiveContext`` with an executor of one thread), and each thread
-keeps its connection as the database threads of the websockets do (``CONN_MAX_AGE``, with the health
-check of ``config.postgres`` before each request). One thread runs one request at a time, as Django's
+keeps its PostgreSQL connection as the database threads of the websockets do (``CONN_MAX_AGE``, with
+the health check of ``config.postgres`` before each request). One thread runs one request at a time, as Django's
 own thread per request did, and holds it to its end: a stream (a bot's event stream) holds its thread for
 as long as it is open. So a request waits for a kept thread (first come, first served) at most
 ``WAIT_SECONDS``; past that it runs as Django would run it, on a thread of its own whose connections
@@ -41,14 +41,16 @@ def _keep() -> None:
 
 def close_request_connections(**kwargs: Any) -> None:
     """At the end of a request (``request_finished``): close its thread's database connections, unless
-    the thread is one of the kept ones (its connections serve the next request). A connection inside a
-    transaction belongs to whoever opened it, not to the request (a test calling a view inside its own
+    the thread is one of the kept ones and the database PostgreSQL (its connection serves the next
+    request; a SQLite file costs nothing to open again, and a kept SQLite connection could go on reading
+    an old snapshot of the file if a statement of the request was left unfinished). A connection inside
+    a transaction belongs to whoever opened it, not to the request (a test calling a view inside its own
     transaction, as Django's test client does): kept too."""
-    if getattr(_kept, "thread", False):
-        return
+    kept = getattr(_kept, "thread", False)
     for connection in connections.all(initialized_only=True):
-        if not connection.in_atomic_block:
-            connection.close()
+        if connection.in_atomic_block or (kept and connection.vendor == "postgresql"):
+            continue
+        connection.close()
 
 
 class ThreadedHttp:

@@ -65,9 +65,8 @@ def _body_of(snapshot: dict[str, Any]) -> str:
 
 @dataclass(frozen=True, slots=True)
 class _Joined:
-    """What a join reads: the session's player, the connection's record, the chat it may read."""
+    """What a join reads: the connection's record (with the room's snapshot), the chat it may read."""
 
-    player: Player | None
     opened: connections.Opened
     chat_view: ChatView
     chat: list[dict[str, Any]]
@@ -105,14 +104,14 @@ class RoomConsumer(Consumer):
         Raises:
             Refused: no_room (unknown room), room_closed, banned.
         """
+        logcontext.bind(room=self.code)
         await self.accept()
         process = await self.presence.ready()
         # Join the group first: whatever commits after our snapshot is read reaches us (what committed
         # before is older than the snapshot, and skipped by its version).
         await self.channel_layer.group_add(events.room_group(self.code), self.channel_name)
         joined = await offload(self._open)(process)
-        self.player = joined.player
-        logcontext.bind(room=self.code, player=self.player.id if self.player is not None else None)
+        logcontext.bind(player=self.player.id if self.player is not None else None)
         self.joined = True  # from here on the connection is recorded: _leave() must record the close
         metrics.WEBSOCKETS_OPEN.inc()
         self.presence.hold(self)
@@ -121,13 +120,16 @@ class RoomConsumer(Consumer):
             self.presence.spectators_changed(self.code)
 
     def _open(self, process: str) -> _Joined:
-        """The join's database work, in one trip to the database thread (see ``_join``)."""
-        player = session_player(self.scope.get("session"))
+        """The join's database work, in one trip to the database thread (see ``_join``). The session's
+        player is known from here on, also when the room refuses the socket (a closed room's snapshot
+        still says who is looking)."""
+        self.player = player = session_player(self.scope.get("session"))
+        logcontext.bind(player=player.id if player is not None else None)  # what connection_open logs
         opened = connections.connection_open(
             code=self.code, channel_name=self.channel_name, player=player, process=process, now=timezone.now(),
         )
         view = ChatView.from_snapshot(opened.snapshot, player_id=str(player.id) if player is not None else None)
-        return _Joined(player, opened, view, chat_selectors.chat_history(code=self.code, reads=view.reads()))
+        return _Joined(opened, view, chat_selectors.chat_history(code=self.code, reads=view.reads()))
 
     async def disconnect(self, code: int) -> None:
         await self._leave()
