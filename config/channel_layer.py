@@ -68,6 +68,10 @@ class _PubSub(PubSub):
 class _Shard(RedisSingleShardConnection):  # type: ignore[misc]
     """One Redis server's connections: a pool for publishing, one subscription for receiving."""
 
+    def __init__(self, host: Any, channel_layer: Any) -> None:
+        super().__init__(host, channel_layer)
+        self._wake = asyncio.Event()  # set by a subscription: the receiver, idle, looks at once
+
     def _ensure_redis(self) -> None:
         if self._redis is None:
             pool = create_pool({**self.host, "retry": Retry(NoBackoff(), 0)})
@@ -80,6 +84,7 @@ class _Shard(RedisSingleShardConnection):  # type: ignore[misc]
         except Exception as exc:
             await self._lose(exc)
             raise
+        self._wake.set()
 
     async def unsubscribe(self, channel: str) -> None:
         try:
@@ -92,7 +97,12 @@ class _Shard(RedisSingleShardConnection):  # type: ignore[misc]
         pubsub = self._pubsub
         while pubsub is self._pubsub:
             if pubsub is None or not pubsub.subscribed:
-                await asyncio.sleep(POLL_SECONDS)
+                # Nothing to read yet: wait for a subscription (a message sent to the first channel of
+                # an idle process waited a whole poll otherwise).
+                self._wake.clear()
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(POLL_SECONDS):
+                        await self._wake.wait()
                 continue
             try:
                 message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=POLL_SECONDS)
