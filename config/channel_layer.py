@@ -128,10 +128,11 @@ class _Shard(RedisSingleShardConnection):  # type: ignore[misc]
             self._receive_task = None
             lost = self.channel_layer.fail_every_channel()
         log.warning("the channel layer lost Redis (%s: %s): %d channels failed", type(exc).__name__, exc, lost)
-        for client in (pubsub, redis):
-            with contextlib.suppress(Exception):  # the connection is gone already
-                if client is not None:
-                    await client.aclose()
+        with contextlib.suppress(Exception):  # the connection is gone already
+            await pubsub.aclose()
+        if redis is not None:
+            with contextlib.suppress(Exception):
+                await redis.aclose(close_connection_pool=True)  # the pool is this client's alone
 
 
 class _LoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
