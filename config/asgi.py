@@ -15,7 +15,7 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup(set_prefix=False)
 
-from config.http import OneHopHandler  # noqa: E402
+from config.http import OneHopHandler, ThreadedHttp, close_request_connections  # noqa: E402
 
 django_asgi_app = OneHopHandler()
 
@@ -25,7 +25,6 @@ from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.core.signals import request_finished  # noqa: E402
 
-from config.http import ThreadedHttp, close_request_connections  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from lobby.realtime import runtime  # noqa: E402
 

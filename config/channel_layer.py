@@ -14,8 +14,8 @@ the room socket closes with 4503 so that the page reconnects and resyncs from a 
 - the subscription connection is never re-established behind our back: the first sign that it broke (a
   failed read or command, or a reconnection made by redis-py's retry) fails every channel of the
   process: each receive waiting, and the next receive of each channel, raises :class:`ChannelLayerLost`;
-- the broken connection is thrown away; the next subscription opens a new one (and fails, raising,
-  while Redis is down, so a socket opening then is refused and the page tries again);
+- the broken connection is thrown away; the next subscription opens a new one (while Redis is down, a
+  socket opening gets a channel that is lost already: it is accepted and closed with 4503 like the rest);
 - nothing is retried: a command that fails raises (a publish retried could be delivered twice).
 
 A channel that will not be received from again (the health check's) is dropped with
@@ -29,6 +29,7 @@ import asyncio
 import contextlib
 import logging
 import uuid
+from collections.abc import Awaitable
 from typing import Any
 
 from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer, RedisSingleShardConnection
@@ -49,6 +50,9 @@ POLL_SECONDS = 0.1
 
 class ChannelLayerLost(ConnectionError):
     """The process's subscription to Redis broke: messages to this channel may have been lost."""
+
+    def __init__(self, message: str = "the channel layer lost Redis: messages to this channel may be lost") -> None:
+        super().__init__(message)
 
 
 _LOST = object()  # queued to every channel of a process when its subscription breaks
@@ -79,16 +83,16 @@ class _Shard(RedisSingleShardConnection):  # type: ignore[misc]
             self._pubsub = _PubSub(pool)
 
     async def subscribe(self, channel: str) -> None:
-        try:
-            await super().subscribe(channel)
-        except Exception as exc:
-            await self._lose(exc)
-            raise
+        await self._or_lose(super().subscribe(channel))
         self._wake.set()
 
     async def unsubscribe(self, channel: str) -> None:
+        await self._or_lose(super().unsubscribe(channel))
+
+    async def _or_lose(self, command: Awaitable[None]) -> None:
+        """Run a subscription command; if it fails, the subscription is lost (and the failure raised)."""
         try:
-            await super().unsubscribe(channel)
+            await command
         except Exception as exc:
             await self._lose(exc)
             raise
@@ -169,7 +173,7 @@ class _LoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
     async def receive(self, channel: str) -> dict[str, Any]:
         if channel in self.lost:
             self.lost.discard(channel)
-            raise ChannelLayerLost("the channel layer lost Redis: messages to this channel may be lost")
+            raise ChannelLayerLost
         try:
             message: dict[str, Any] = await super().receive(channel)
         except ChannelLayerLost:  # it was waiting when the subscription broke
@@ -192,6 +196,10 @@ class PubSubLayer(RedisPubSubChannelLayer):  # type: ignore[misc]
     """channels-redis' pub/sub layer that fails every socket's receive when its subscription to Redis
     breaks (see the module's text)."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._recent: dict[int, tuple[Any, Any]] = {}  # id(bytes) -> (bytes, decoded), the latest
+
     def _get_layer(self) -> _LoopLayer:
         loop = asyncio.get_running_loop()
         layer = self._layers.get(loop)
@@ -205,8 +213,8 @@ class PubSubLayer(RedisPubSubChannelLayer):  # type: ignore[misc]
         """The message decoded, once for all the sockets of the process it reached: a group send reaches
         each of them as the same bytes, and each is handed the same dict (handlers only read it)."""
         if message is _LOST:
-            raise ChannelLayerLost("the channel layer lost Redis: messages to this channel may be lost")
-        recent: dict[int, tuple[Any, Any]] = self.__dict__.setdefault("_recent", {})
+            raise ChannelLayerLost
+        recent = self._recent
         found = recent.get(id(message))
         if found is not None and found[0] is message:
             return found[1]

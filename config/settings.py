@@ -151,7 +151,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # transactions on PostgreSQL, apart so that they never queue behind the rest (SQLite: the one thread).
 DB_THREADS = int(os.environ.get("DB_THREADS", "4" if DATABASE_URL else "1"))
 PAIRING_THREADS = int(os.environ.get("PAIRING_THREADS", "4"))
-# HTTP requests: the threads their sync code runs on (config.http), each keeping its connection.
+# HTTP requests: the threads their sync code runs on (config.http), each keeping its PostgreSQL connection.
 HTTP_THREADS = int(os.environ.get("HTTP_THREADS", "4"))
 
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()

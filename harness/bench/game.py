@@ -201,11 +201,7 @@ async def run_load(config: LoadConfig, stats: Stats, progress: Callable[[Stats],
     """
     loop = asyncio.get_running_loop()
     drivers = [GameDriver(i, config, stats) for i in range(config.games)]
-    cpu_before, started = server_cpu(), loop.time()
-    ready = await set_up_all(drivers, config.setup_concurrency, stats)
-    cpu_after = server_cpu()
-    stats.setup_seconds = loop.time() - started
-    stats.setup_cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
+    ready = await set_up_all(drivers, config.setup_concurrency, stats, server_cpu)
     creators = [loop.create_task(create_rooms_forever(i, config, stats)) for i in range(config.room_creators)]
     stats.started_at = loop.time()
     window = CpuWindow(stats, server_cpu)

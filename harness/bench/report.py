@@ -39,8 +39,8 @@ def row_of(config: str, scenario: str, offered: float, stats: Stats, note: str =
     per_move = stats.server_cpu / len(rtts) if stats.server_cpu is not None and rtts else None
     cpu = "" if stats.server_cpu is None else f"server {stats.server_cpu / stats.elapsed:.0%}"
     per = "" if per_move is None else f"{per_move * 1000:.2f} ms CPU each"
-    per_game = None if stats.setup_cpu is None else stats.setup_cpu * 1000 / max(1, stats.games_set_up)
-    setup_cpu = "" if per_game is None else f" ({per_game:.0f} ms CPU a game)"
+    per_game = stats.setup_cpu_per_game()
+    setup_cpu = "" if per_game is None else f" ({per_game * 1000:.0f} ms CPU a game)"
     setup = "" if stats.setup_seconds is None else f"set up in {stats.setup_seconds:.0f} s{setup_cpu}"
     kinds = "; ".join(f"{kind} x{count}" for kind, count in stats.errors.most_common(2))
     extra = ", ".join(x for x in (cpu, per, f"client {stats.client_cpu / stats.elapsed:.0%}", setup, note, kinds)
@@ -194,8 +194,8 @@ def result_table(config: LoadConfig, stats: Stats, server_errors: list[str] | No
     rows = [
         ("games set up", f"{stats.games_set_up} / {config.games}"),
         ("set up in", "" if stats.setup_seconds is None else f"{stats.setup_seconds:.1f} s" + (
-            "" if stats.setup_cpu is None else
-            f", server CPU {stats.setup_cpu * 1000 / max(1, stats.games_set_up):.1f} ms a game")),
+            "" if (per_game := stats.setup_cpu_per_game()) is None
+            else f", server CPU {per_game * 1000:.1f} ms a game")),
         ("moves offered/s", f"{config.rate:.0f}"),
         ("moves done/s", f"{len(rtts) / elapsed:.1f}  ({len(rtts)} in {elapsed:.1f} s)"),
         ("round trip p50", f"{percentile(rtts, 0.5) * 1000:.1f} ms"),

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -70,16 +69,14 @@ async def game_phases(url: str, guest_url: str | None, games: int, phases: list[
     setup_stats = Stats()
     config = LoadConfig(url=url, games=games, guest_url=guest_url, setup_concurrency=20)
     drivers = [GameDriver(i, config, setup_stats) for i in range(games)]
-    started, cpu_before = time.monotonic(), server_cpu()
-    ready = await set_up_all(drivers, config.setup_concurrency, setup_stats)
-    setup_seconds, cpu_after = time.monotonic() - started, server_cpu()
-    setup_cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
-    print(f"  {label}: {len(ready)} games set up in {setup_seconds:.0f} s "
+    ready = await set_up_all(drivers, config.setup_concurrency, setup_stats, server_cpu)
+    print(f"  {label}: {len(ready)} games set up in {setup_stats.setup_seconds:.0f} s "
           f"({sum(setup_stats.errors.values())} failed)", flush=True)
     try:
         results = await play_phases(ready, phases, server_cpu, label)
-        results[0].setup_seconds, results[0].setup_cpu = setup_seconds, setup_cpu
-        results[0].games_set_up = len(ready)
+        first = results[0]
+        first.setup_seconds, first.setup_cpu, first.games_set_up = (
+            setup_stats.setup_seconds, setup_stats.setup_cpu, setup_stats.games_set_up)
         return results
     finally:
         await asyncio.gather(*(d.close() for d in ready))

@@ -27,6 +27,10 @@ class Stats:
     setup_seconds: float | None = None  # how long setting every game up took (the first phase only)
     setup_cpu: float | None = None  # the server's CPU seconds meanwhile, if known
 
+    def setup_cpu_per_game(self) -> float | None:
+        """The server's CPU seconds per game set up, if known."""
+        return None if self.setup_cpu is None else self.setup_cpu / max(1, self.games_set_up)
+
     def error(self, kind: str) -> None:
         self.errors[kind] += 1
 
@@ -82,10 +86,13 @@ async def paced(step: Callable[[], Awaitable[None]], until: float, interval: flo
         next_at = max(next_at + interval, loop.time())
 
 
-async def set_up_all(drivers: Sequence[Any], concurrency: int, stats: Stats) -> list[Any]:
-    """Set ``drivers`` up, ``concurrency`` at a time; those that failed are closed and counted in ``stats``.
-    The drivers that are ready, in order."""
+async def set_up_all(drivers: Sequence[Any], concurrency: int, stats: Stats,
+                     server_cpu: CpuReader = cpu_not_measured) -> list[Any]:
+    """Set ``drivers`` up, ``concurrency`` at a time; those that failed are closed and counted in ``stats``,
+    with how long it took and the server's CPU meanwhile (``server_cpu``). The drivers that are ready, in order."""
     gate = asyncio.Semaphore(concurrency)
+    loop = asyncio.get_running_loop()
+    started, cpu_before = loop.time(), server_cpu()
 
     async def one(driver: Any) -> Any:
         async with gate:
@@ -98,7 +105,11 @@ async def set_up_all(drivers: Sequence[Any], concurrency: int, stats: Stats) -> 
         stats.games_set_up += 1
         return driver
 
-    return [d for d in await asyncio.gather(*(one(d) for d in drivers)) if d is not None]
+    ready = [d for d in await asyncio.gather(*(one(d) for d in drivers)) if d is not None]
+    cpu_after = server_cpu()
+    stats.setup_seconds = loop.time() - started
+    stats.setup_cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
+    return ready
 
 
 async def report_every(every: float, stats: Stats, progress: Callable[[Stats], Awaitable[None]]) -> None:

@@ -320,7 +320,10 @@ class RoomConsumer(Consumer):
         before, self.chat_view = self.chat_view, view
         if before is not None and view.reads() <= before.reads():
             return
-        messages = await offload(chat_selectors.chat_history)(code=self.code, reads=view.reads())
+        await self._send_history(await offload(chat_selectors.chat_history)(code=self.code, reads=view.reads()))
+
+    async def _send_history(self, messages: list[dict[str, Any]]) -> None:
+        """Send the chat history, remembering which messages it carried (their live copies are not sent)."""
         self.chat_in_history = frozenset(message["id"] for message in messages)
         await self.send_frame(protocol.chat_history_frame(messages))
 
@@ -346,8 +349,7 @@ class RoomConsumer(Consumer):
             await self._chat_follow(snapshot)
             return
         self.chat_view, messages = history
-        self.chat_in_history = frozenset(message["id"] for message in messages)
-        await self.send_frame(protocol.chat_history_frame(messages))
+        await self._send_history(messages)
 
 
 class UnknownPathConsumer(Consumer):
