@@ -169,3 +169,18 @@ def _no_snapshots_kept():
     SPECTATOR_SNAPSHOTS.clear()
     yield
     SPECTATOR_SNAPSHOTS.clear()
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's test database, and before it is dropped, the end of every other session on it:
+    the threads that keep their connections (the websockets' and pairing lanes, the kept HTTP threads)
+    outlive the tests, and PostgreSQL refuses to drop a database still in use."""
+    yield
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                       " WHERE datname = current_database() AND pid <> pg_backend_pid()")

@@ -148,8 +148,9 @@ async def test_a_process_killed_mid_game_its_deadlines_still_fire_and_the_game_f
     away = await a.wait("notice", lambda f: f["code"] == "away", timeout=30)
     assert away["seat"] == 2
     room = await a.wait_room(lambda r: r["game"]["ply"] == 2, timeout=30)
-    # The killed process comes back; Bob reopens the room there and has his seat at once.
-    one_again = servers()
+    # The killed process comes back; Bob reopens the room there and has his seat at once. It starts off
+    # the loop, so that Ann's socket answers daphne's websocket pings meanwhile (their timeout is 1 s here).
+    one_again = await asyncio.to_thread(servers)
     b = await RoomSocket(one_again.ws, code, bob, one_again.http).connect(ping_every=1)
     assert b.room["you"]["seat"] == 2
     await a.wait("notice", lambda f: f["code"] == "back", timeout=30)
