@@ -21,20 +21,20 @@ django_asgi_app = OneHopHandler()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
-from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.core.signals import request_finished  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
+from config.websocket import SessionKeyMiddleware  # noqa: E402
 from lobby.realtime import runtime  # noqa: E402
 
 router = ProtocolTypeRouter(
     {
         # Each request on one of HTTP_THREADS threads that keep their database connections (config.http).
         "http": ThreadedHttp(django_asgi_app, settings.HTTP_THREADS),
-        # The session only (read with the player, in one offload, by the consumer): Channels' auth
-        # middleware would load it again for a Django user that no consumer reads, one thread hop per socket.
-        "websocket": AllowedHostsOriginValidator(SessionMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        # The session cookie's value only: each consumer reads the session with the player, in one offload
+        # (config.websocket). Channels' session and auth stacks would keep a session object per socket.
+        "websocket": AllowedHostsOriginValidator(SessionKeyMiddleware(URLRouter(websocket_urlpatterns))),
     }
 )
 

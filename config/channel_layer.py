@@ -39,6 +39,8 @@ from redis.asyncio.client import PubSub
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
+from config.inbox import Inbox
+
 log = logging.getLogger(__name__)
 
 # Messages whose decoding is kept for the other sockets of the process they reach (the latest ones).
@@ -146,6 +148,10 @@ class _LoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
         super().__init__(hosts, **kwargs)
         self._shards = [_Shard(host, self) for host in decode_hosts(hosts)]
         self.lost: set[str] = set()  # failed channels whose consumer has not received since
+
+    async def _subscribe_to_channel(self, channel: str) -> None:
+        self.channels[channel] = Inbox()  # channels-redis makes an asyncio.Queue: 3 KiB per socket
+        await self._get_shard(channel).subscribe(channel)
 
     def fail_every_channel(self) -> int:
         """Every channel's receive raises :class:`ChannelLayerLost` (the one waiting, else the next);

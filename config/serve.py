@@ -7,12 +7,23 @@ websocket library answers it without the page's code, and a socket whose answer 
 the timeout is closed (its connection recorded as closed, its seat disconnected). Set as here, a socket
 gone silent or half-open counts as gone within ``PING_TIMEOUT_SECONDS`` (for 4 s or more), and an idle
 socket costs no frame through the consumer at all.
+
+Each websocket's frames wait for its consumer in an :class:`config.inbox.Inbox` instead of daphne's
+``asyncio.Queue`` (3 KiB less for every open socket); HTTP requests are served as daphne serves them.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
+from functools import partial
+from typing import Any
+
+from daphne.cli import CommandLineInterface
+from daphne.server import Server
+
+from config.inbox import Inbox
 
 # daphne looks at its sockets' pings every 2 seconds (daphne.server.Server.timeout_checker).
 DAPHNE_CHECK_SECONDS = 2
@@ -33,12 +44,32 @@ def arguments(argv: list[str], timeout: float) -> list[str]:
     return [*ping_arguments(timeout), *argv]
 
 
+class InboxServer(Server):  # type: ignore[misc]
+    """daphne, with an :class:`Inbox` for each websocket's frames."""
+
+    def create_application(self, protocol: Any, scope: dict[str, Any]) -> Any:
+        if scope["type"] != "websocket":
+            return super().create_application(protocol, scope)
+        if "application_instance" in self.connections[protocol]:
+            raise RuntimeError(f"{protocol!r} has an application already")
+        inbox = Inbox()
+        scope.setdefault("asgi", {"version": "3.0"})
+        instance = self.application(scope=scope, receive=inbox.get, send=partial(self.handle_reply, protocol))
+        if protocol not in self.connections:  # it went while the application was made
+            return None
+        self.connections[protocol]["application_instance"] = asyncio.ensure_future(instance)
+        return inbox
+
+
+class Cli(CommandLineInterface):  # type: ignore[misc]
+    server_class = InboxServer
+
+
 def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    from daphne.cli import CommandLineInterface
     from django.conf import settings
 
-    CommandLineInterface().run(arguments(sys.argv[1:], float(settings.PING_TIMEOUT_SECONDS)))
+    Cli().run(arguments(sys.argv[1:], float(settings.PING_TIMEOUT_SECONDS)))
 
 
 if __name__ == "__main__":

@@ -4,8 +4,10 @@ the client's, for per-address limits.
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from rest_framework.request import Request
@@ -24,6 +26,14 @@ def session_player(session: Any) -> Player | None:
         return Player.objects.filter(pk=player_id).first()
     except (ValueError, TypeError, ValidationError):  # a malformed id in an old session: no player
         return None
+
+
+def device_player(session_key: str | None) -> Player | None:
+    """The player of the device whose session cookie is ``session_key`` (a websocket's), or None. The
+    session is read here, in the caller's database thread, and not kept."""
+    if not session_key:
+        return None
+    return session_player(import_module(settings.SESSION_ENGINE).SessionStore(session_key))
 
 
 def session_attach(session: Any, player: Player) -> None:

@@ -41,7 +41,7 @@ from lobby.realtime.socket import Consumer
 from lobby.rooms import connections
 from lobby.rooms import services as rooms
 from lobby.rooms.selectors import room_snapshot
-from players.identity import session_player
+from players.identity import device_player
 from players.models import Player
 
 log = logging.getLogger(__name__)
@@ -123,7 +123,7 @@ class RoomConsumer(Consumer):
         """The join's database work, in one trip to the database thread (see ``_join``). The session's
         player is known from here on, also when the room refuses the socket (a closed room's snapshot
         still says who is looking)."""
-        self.player = player = session_player(self.scope.get("session"))
+        self.player = player = device_player(self.scope.get("session_key"))
         logcontext.bind(player=player.id if player is not None else None)  # what connection_open logs
         opened = connections.connection_open(
             code=self.code, channel_name=self.channel_name, player=player, process=process, now=timezone.now(),
