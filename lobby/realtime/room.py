@@ -150,8 +150,8 @@ class RoomConsumer(Consumer):
         except Exception as exc:  # Redis is gone: the membership went with it, or expires there
             log.warning("could not leave the room's group: %s", _one_line(exc))
         await self._record_close(retry=True)
-        # Let the room hear of it before this consumer's channel-layer reader is cancelled: channels-redis
-        # can lose a message that is being read for another consumer of the process at that instant.
+        # Return once the room has been told of the close (the outbox sends from a task of the loop's own,
+        # which outlives this socket): whoever waits for this socket to end sees the others told.
         with contextlib.suppress(Exception):
             await self.runtime.outbox.flush()
 
