@@ -32,6 +32,12 @@ log = logging.getLogger(__name__)
 BANNED_MESSAGE = "This player is banned by a moderator: it cannot play or watch here."
 
 _ROOMS = Rows(Room)
+# How far behind a room's ``last_activity_at`` may be after a move (what reads it: the live games list,
+# 10 minutes; a player's rooms in order; the idle close, 24 hours). Written at most this often by moves,
+# the move's room update leaves every indexed column as it was, so PostgreSQL makes it a HOT update: no
+# new index entries, no dead ones piling up in the indexes between vacuums (with one on every move, a
+# room's code lookup slowed down over a minute of play, ``docs/benchmarks.md``).
+ACTIVITY_GRANULARITY = timedelta(seconds=60)
 
 
 # --- rooms ---------------------------------------------------------------------------------------
@@ -56,7 +62,8 @@ def lock_room_for_change(code: str, *, now: datetime) -> Room:
 
     For a service that changes the room whenever it succeeds (a move): the lock and the bump are one
     ``UPDATE ... RETURNING`` (PostgreSQL, SQLite 3.35+). A refusal raised afterwards rolls the
-    transaction back, and the bump with it. The returned room carries the new version.
+    transaction back, and the bump with it. The returned room carries the new version. Its
+    ``last_activity_at`` becomes ``now`` if it was more than ``ACTIVITY_GRANULARITY`` older.
 
     Raises:
         Refused(no_room): no open room has this code.
@@ -64,9 +71,11 @@ def lock_room_for_change(code: str, *, now: datetime) -> Room:
     rooms = _ROOMS
     sql = rooms.statement("lock for change", lambda: (
         f"UPDATE {rooms.quoted(rooms.table)} SET {rooms.quoted('version')} = {rooms.quoted('version')} + 1, "
-        f"{rooms.quoted('last_activity_at')} = %s WHERE {rooms.quoted('code')} = %s "
+        f"{rooms.quoted('last_activity_at')} = CASE WHEN {rooms.quoted('last_activity_at')} < %s THEN %s "
+        f"ELSE {rooms.quoted('last_activity_at')} END WHERE {rooms.quoted('code')} = %s "
         f"AND {rooms.quoted('closed_at')} IS NULL RETURNING {rooms.columns(rooms.quoted(rooms.table))}"))
-    found = rooms.execute(sql, [rooms.prep("last_activity_at", now), code])
+    found = rooms.execute(sql, [rooms.prep("last_activity_at", now - ACTIVITY_GRANULARITY),
+                                rooms.prep("last_activity_at", now), code])
     if not found:
         raise Refused("no_room", f"There is no open room {code}.")
     return rooms.load(found[0])

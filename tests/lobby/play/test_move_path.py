@@ -7,17 +7,19 @@ statements of a drop and the frames a room's connections receive.
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 
 import pytest
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from lobby import events
+from lobby.models import Room
 from lobby.play.moves import game_drop, game_start
 from lobby.protocol import room as protocol
 from lobby.realtime import presence, runtime
 from lobby.rooms.connections import connection_open, process_register
-from lobby.rooms.services import room_create, room_sit
+from lobby.rooms.services import ACTIVITY_GRANULARITY, room_create, room_sit
 from players.services import player_create
 from tests.layerkit import GroupListener
 from tests.roomkit import Client, at_ply, make_player_async, make_room_async, seated_pair
@@ -188,3 +190,40 @@ async def test_a_spectator_who_sits_down_stops_counting_as_one():
     assert room["spectators"] == 0  # counted again with the change itself, not left for a later join
     await a.close()
     await c.close()
+
+
+@pytest.mark.django_db
+def test_a_move_writes_the_rooms_activity_time_at_most_once_a_minute():
+    code, ann, bob = two_players_in_a_game()
+    room = Room.objects.get(code=code)
+    start, version = room.last_activity_at, room.version
+    game_drop(code=code, player=ann, peg="a1", ply=0, now=start + ACTIVITY_GRANULARITY)
+    room = Room.objects.get(code=code)
+    assert (room.last_activity_at, room.version) == (start, version + 1)  # the same minute: left as it was
+    later = start + ACTIVITY_GRANULARITY + timedelta(seconds=1)
+    game_drop(code=code, player=bob, peg="b1", ply=1, now=later)
+    room = Room.objects.get(code=code)
+    assert (room.last_activity_at, room.version) == (later, version + 2)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_on_postgresql_a_moves_room_update_adds_no_index_entries():
+    """Moves within a minute leave every indexed column of the room as it was: PostgreSQL updates its
+    row in place of the index (a heap-only tuple), and no dead index entry piles up between vacuums."""
+    from django.db import connection
+
+    code, ann, bob = two_players_in_a_game()
+    now = Room.objects.get(code=code).last_activity_at
+
+    def room_updates() -> tuple[int, int]:
+        with connection.cursor() as cursor:  # this transaction's own counts, at once
+            cursor.execute("SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_xact_user_tables WHERE relname = %s",
+                           [Room._meta.db_table])
+            return cursor.fetchone()
+
+    before = room_updates()
+    for ply, peg in enumerate(["a1", "b1", "a1", "b1", "a1", "b1"]):
+        game_drop(code=code, player=(ann, bob)[ply % 2], peg=peg, ply=ply, now=now + timedelta(seconds=ply + 1))
+    updated, hot = (after - earlier for after, earlier in zip(room_updates(), before, strict=True))
+    assert updated == 6 and hot == 6
