@@ -15,10 +15,13 @@ from django.http.cookie import parse_cookie
 
 
 def session_key(headers: list[tuple[bytes, bytes]]) -> str | None:
-    """The session cookie's value in ``headers`` (an ASGI scope's), or None."""
+    """The session cookie's value in ``headers`` (an ASGI scope's), or None. A value that cannot be a
+    session key (Django's are ASCII letters and digits) is None too: it never reaches the database (a
+    NUL in it would be an error there, not a visitor)."""
     for name, value in headers:
         if name == b"cookie":
-            return parse_cookie(value.decode("latin-1")).get(settings.SESSION_COOKIE_NAME) or None
+            key = parse_cookie(value.decode("latin-1")).get(settings.SESSION_COOKIE_NAME)
+            return key if key and key.isascii() and key.isalnum() else None
     return None
 
 
