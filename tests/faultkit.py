@@ -194,6 +194,31 @@ def busy_worker(*parents: int, timeout: float = 20) -> tuple[int, int]:
     raise TimeoutError(f"no CPU worker of {parents} was busy")
 
 
+def workers_settled(*parents: int, quiet: float = 0.5, timeout: float = 30) -> None:
+    """Wait until each of ``parents`` has a CPU worker and none of their workers has used CPU for
+    ``quiet`` seconds: a worker just spawned (the pool's warm-up as a server starts) is busy importing
+    for a while, and :func:`busy_worker` would take it for the one computing a move.
+
+    Raises:
+        TimeoutError: not settled within ``timeout`` seconds.
+    """
+    end = time.monotonic() + timeout
+    last: dict[int, float] = {}
+    still_since = time.monotonic()
+    while time.monotonic() < end:
+        pids = [pid for parent in parents for pid in cpu_worker_pids(parent)]
+        now: dict[int, float] = {}
+        for pid in pids:
+            with contextlib.suppress(OSError):
+                now[pid] = cpu_seconds(pid)
+        if now != last or not all(cpu_worker_pids(parent) for parent in parents):
+            last, still_since = now, time.monotonic()
+        elif time.monotonic() - still_since >= quiet:
+            return
+        time.sleep(0.05)
+    raise TimeoutError(f"the CPU workers of {parents} did not settle")
+
+
 def kill(pid: int) -> None:
     """kill -9, as the kernel's out-of-memory killer would."""
     os.kill(pid, signal.SIGKILL)

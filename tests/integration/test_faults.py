@@ -23,7 +23,16 @@ from typing import Any
 import pytest
 
 from games.engine import Position
-from tests.faultkit import busy_worker, cpu_worker_pids, kill, private_postgres, private_redis, reconnect, until_cut_off
+from tests.faultkit import (
+    busy_worker,
+    cpu_worker_pids,
+    kill,
+    private_postgres,
+    private_redis,
+    reconnect,
+    until_cut_off,
+    workers_settled,
+)
 from tests.livekit import Device, LiveServer, RoomSocket, migrate, postgres_database, running, server_env
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.faults, pytest.mark.slow]
@@ -36,7 +45,10 @@ GRACE = "300"
 
 @contextlib.contextmanager
 def two_servers(env: dict[str, str], log_dir: Path) -> Iterator[tuple[LiveServer, LiveServer]]:
+    """Two servers, once the CPU workers they start are done starting (see ``workers_settled``)."""
     with running(env, 2, log_dir=log_dir) as (one, two):
+        if env.get("CPU_WORKERS", "0") != "0":
+            workers_settled(one.proc.pid, two.proc.pid)
         yield one, two
 
 
