@@ -25,9 +25,6 @@ class Inbox:
         self._items: list[Any] = []
         self._waiter: asyncio.Future[None] | None = None
 
-    def __len__(self) -> int:
-        return len(self._items)
-
     def put_nowait(self, item: Any) -> None:
         self._items.append(item)
         waiter = self._waiter

@@ -206,13 +206,13 @@ def workers_settled(*parents: int, quiet: float = 0.5, timeout: float = 30) -> N
     last: dict[int, float] = {}
     still_since = time.monotonic()
     while time.monotonic() < end:
-        pids = [pid for parent in parents for pid in cpu_worker_pids(parent)]
-        now: dict[int, float] = {}
-        for pid in pids:
+        workers = {parent: cpu_worker_pids(parent) for parent in parents}
+        used: dict[int, float] = {}
+        for pid in (pid for pids in workers.values() for pid in pids):
             with contextlib.suppress(OSError):
-                now[pid] = cpu_seconds(pid)
-        if now != last or not all(cpu_worker_pids(parent) for parent in parents):
-            last, still_since = now, time.monotonic()
+                used[pid] = cpu_seconds(pid)
+        if used != last or not all(workers.values()):
+            last, still_since = used, time.monotonic()
         elif time.monotonic() - still_since >= quiet:
             return
         time.sleep(0.05)

@@ -47,7 +47,7 @@ GRACE = "300"
 def two_servers(env: dict[str, str], log_dir: Path) -> Iterator[tuple[LiveServer, LiveServer]]:
     """Two servers, once the CPU workers they start are done starting (see ``workers_settled``)."""
     with running(env, 2, log_dir=log_dir) as (one, two):
-        if env.get("CPU_WORKERS", "0") != "0":
+        if int(env.get("CPU_WORKERS", "1")) > 0:  # the settings' default is one worker process
             workers_settled(one.proc.pid, two.proc.pid)
         yield one, two
 
