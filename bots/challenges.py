@@ -58,7 +58,7 @@ def _clean_rules(turn_seconds: object, ranked: object, colour: object) -> tuple[
         raise Refused("bad_rules", "ranked is true or false.")
     if colour not in ColourChoice.values:
         raise Refused("bad_rules", "colour is random, red or yellow.")
-    return turn_seconds, ranked, str(colour)  # type: ignore[return-value]
+    return turn_seconds, ranked, str(colour)
 
 
 def challenge_create(*, challenger: Player, username: str, turn_seconds: object = 60, ranked: object = False,

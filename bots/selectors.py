@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
+from uuid import UUID
 
 from bots import protocol
 from bots.challenges import challenge_out, challenges_open, username_of
@@ -39,7 +40,7 @@ def game_full_line(mine: MyGame, *, now: datetime) -> dict[str, Any]:
                               yellow=side(game.yellow_player, game.yellow_cpu), state=state_of(game))
 
 
-def game_row(game_id: object) -> Game:
+def game_row(game_id: UUID | str) -> Game:
     return Game.objects.get(pk=game_id)
 
 

@@ -71,10 +71,19 @@ class _PubSub(PubSub):
         self.broken = True
 
 
-class _Shard(RedisSingleShardConnection):  # type: ignore[misc]
+class _Shard(RedisSingleShardConnection):  # type: ignore[misc]  # channels-redis is untyped: its classes are Any
     """One Redis server's connections: a pool for publishing, one subscription for receiving."""
 
-    def __init__(self, host: Any, channel_layer: Any) -> None:
+    # What this class uses of channels-redis' shard (set there), typed.
+    host: dict[str, Any]  # the connection's keyword arguments, as the settings give them
+    channel_layer: _LoopLayer
+    _redis: aioredis.Redis | None
+    _pubsub: _PubSub | None
+    _subscribed_to: set[str]
+    _receive_task: asyncio.Task[None] | None
+    _lock: asyncio.Lock
+
+    def __init__(self, host: dict[str, Any], channel_layer: _LoopLayer) -> None:
         super().__init__(host, channel_layer)
         self._wake = asyncio.Event()  # set by a subscription: the receiver, idle, looks at once
 
@@ -135,14 +144,19 @@ class _Shard(RedisSingleShardConnection):  # type: ignore[misc]
             lost = self.channel_layer.fail_every_channel()
         log.warning("the channel layer lost Redis (%s: %s): %d channels failed", type(exc).__name__, exc, lost)
         with contextlib.suppress(Exception):  # the connection is gone already
-            await pubsub.aclose()
+            await pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py leaves PubSub.aclose unannotated
         if redis is not None:
             with contextlib.suppress(Exception):
                 await redis.aclose(close_connection_pool=True)  # the pool is this client's alone
 
 
-class _LoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
+class _LoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]  # channels-redis is untyped: its classes are Any
     """The layer of one event loop, on :class:`_Shard` connections."""
+
+    # What this class uses of channels-redis' loop layer (set there), typed.
+    prefix: str
+    channels: dict[str, Inbox[object]]  # a channel's messages (bytes), or _LOST
+    groups: dict[str, set[str]]
 
     def __init__(self, hosts: Any = None, **kwargs: Any) -> None:
         super().__init__(hosts, **kwargs)
@@ -198,7 +212,7 @@ class _LoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
         await super().flush()
 
 
-class PubSubLayer(RedisPubSubChannelLayer):  # type: ignore[misc]
+class PubSubLayer(RedisPubSubChannelLayer):  # type: ignore[misc]  # channels-redis is untyped: its classes are Any
     """channels-redis' pub/sub layer that fails every socket's receive when its subscription to Redis
     breaks (see the module's text)."""
 

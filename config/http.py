@@ -20,11 +20,13 @@ import threading
 import weakref
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, cast
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.core.handlers.asgi import ASGIHandler
 from django.db import connections
+from django.http import HttpRequest
+from django.http.response import HttpResponseBase
 
 # How long a request waits for a kept thread before it takes one of its own (every kept thread may be
 # held by a stream).
@@ -100,8 +102,12 @@ class OneHopHandler(ASGIHandler):
     stream) is run on the event loop from there, as Django runs one under WSGI.
     """
 
+    # Set by Django's load_middleware (its stubs leave it out).
+    _middleware_chain: Callable[[HttpRequest], HttpResponseBase | Awaitable[HttpResponseBase]]
+
     def load_middleware(self, is_async: bool = False) -> None:
         super().load_middleware(is_async=False)
         if is_async:
-            self._middleware_chain = sync_to_async(self._middleware_chain, thread_sensitive=True)
+            chain = cast("Callable[[HttpRequest], HttpResponseBase]", self._middleware_chain)  # built sync above
+            self._middleware_chain = sync_to_async(chain, thread_sensitive=True)
 

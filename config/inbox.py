@@ -13,25 +13,27 @@ It has the two methods daphne and channels-redis use: ``put_nowait`` and ``get``
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
 
 
-class Inbox:
+class Inbox(Generic[T]):
     """Items in the order put, for one receiver at a time."""
 
     __slots__ = ("_items", "_waiter")
 
     def __init__(self) -> None:
-        self._items: list[Any] = []
+        self._items: list[T] = []
         self._waiter: asyncio.Future[None] | None = None
 
-    def put_nowait(self, item: Any) -> None:
+    def put_nowait(self, item: T) -> None:
         self._items.append(item)
         waiter = self._waiter
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
 
-    async def get(self) -> Any:
+    async def get(self) -> T:
         """The oldest item, waiting for one if there is none. Cancelled while waiting, it takes nothing.
 
         Raises:

@@ -5,10 +5,13 @@ Imported by ``config.urls`` so the extensions are registered before any schema i
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
+
+if TYPE_CHECKING:
+    from drf_spectacular.openapi import AutoSchema
 
 
 class DeviceSessionScheme(OpenApiAuthenticationExtension):
@@ -17,7 +20,7 @@ class DeviceSessionScheme(OpenApiAuthenticationExtension):
     target_class = "players.auth.DeviceSessionAuthentication"
     name = "deviceSession"
 
-    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+    def get_security_definition(self, auto_schema: AutoSchema) -> dict[str, str]:
         return {
             "type": "apiKey",
             "in": "cookie",
@@ -33,6 +36,6 @@ class BearerTokenScheme(OpenApiAuthenticationExtension):
     target_class = "players.auth.BearerTokenAuthentication"
     name = "accessToken"
 
-    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+    def get_security_definition(self, auto_schema: AutoSchema) -> dict[str, str]:
         return {"type": "http", "scheme": "bearer",
                 "description": "A personal access token (POST /api/accounts/tokens), docs/bots.md."}

@@ -14,7 +14,7 @@ from typing import IO, Any
 
 from django.conf import settings
 from rest_framework import exceptions
-from rest_framework.parsers import JSONParser, get_encoding
+from rest_framework.parsers import JSONParser, get_encoding  # type: ignore[attr-defined]  # not in its stubs yet
 from rest_framework.utils import json
 
 # A JSON string (escapes included) or a bracket outside one: enough to measure nesting without parsing.
@@ -60,7 +60,7 @@ class BoundedJSONParser(JSONParser):
         raw = stream.read(limit + 1) if stream is not None else b""
         if len(raw) > limit:
             raise BadRequestBody(f"The request body is larger than {limit} bytes.")
-        encoding = get_encoding(parser_context or {})
+        encoding: str = get_encoding(parser_context or {})
         try:
             text = codecs.decode(raw, encoding)
         except UnicodeDecodeError:

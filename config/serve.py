@@ -52,7 +52,7 @@ class InboxServer(Server):  # type: ignore[misc]
             return super().create_application(protocol, scope)
         if "application_instance" in self.connections[protocol]:
             raise RuntimeError(f"{protocol!r} has an application already")
-        inbox = Inbox()
+        inbox: Inbox[dict[str, Any]] = Inbox()
         scope.setdefault("asgi", {"version": "3.0"})
         instance = self.application(scope=scope, receive=inbox.get, send=partial(self.handle_reply, protocol))
         if protocol not in self.connections:  # it went while the application was made

@@ -13,7 +13,12 @@ import sys
 from pathlib import Path
 
 import dj_database_url
+import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
+
+# Django's generic classes take their type arguments at run time too (``admin.ModelAdmin[Game]``), as
+# django-stubs has them.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 

@@ -13,13 +13,17 @@ import base64
 import os
 import struct
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 STATIC = Path(__file__).resolve().parent / "static" / "frontend"
 ICO_SIZES = (16, 32, 48)
 TOUCH_SIZE = 180
 
 
-def render_png(svg: str, size: int, page, background: str | None = None) -> bytes:  # type: ignore[no-untyped-def]
+def render_png(svg: str, size: int, page: Page, background: str | None = None) -> bytes:
     """The SVG drawn at ``size`` x ``size`` pixels as PNG bytes, on ``background`` or transparent."""
     data = base64.b64encode(svg.encode()).decode()
     page.set_viewport_size({"width": size, "height": size})

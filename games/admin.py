@@ -3,9 +3,8 @@ changed)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin
+from django.db.models import Model
 from django.http import HttpRequest
 
 from games.models import Game, GameAnalysis, Move
@@ -14,17 +13,17 @@ from games.models import Game, GameAnalysis, Move
 class ReadOnly:
     """Staff may look, never add, change or delete: the moves are the truth of a game."""
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
-class MoveInline(ReadOnly, admin.TabularInline):
+class MoveInline(ReadOnly, admin.TabularInline[Move, Game]):
     model = Move
     fields = ("ply", "peg", "seat", "cpu", "cpu_reason", "played_at")
     readonly_fields = fields
@@ -32,7 +31,7 @@ class MoveInline(ReadOnly, admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(ReadOnly, admin.ModelAdmin):
+class GameAdmin(ReadOnly, admin.ModelAdmin[Game]):
     list_display = ("id", "room", "number", "status", "reason", "red_player", "yellow_player", "ranked", "ply",
                     "started_at", "finished_at")
     list_filter = ("status", "reason", "ranked")
@@ -43,7 +42,7 @@ class GameAdmin(ReadOnly, admin.ModelAdmin):
 
 
 @admin.register(GameAnalysis)
-class GameAnalysisAdmin(ReadOnly, admin.ModelAdmin):
+class GameAnalysisAdmin(ReadOnly, admin.ModelAdmin[GameAnalysis]):
     """Each finished game's analysis: whether it is queued, running, done or failed, and what it found."""
 
     list_display = ("game", "status", "version", "attempts", "queued_at", "finished_at")

@@ -24,7 +24,7 @@ PLAYER_PAGE_PARTS: dict[str, Callable[..., Any]] = {}
 (the puzzles register ``"puzzles"`` at start-up)."""
 
 
-def game_get(game_id: object) -> Game | None:
+def game_get(game_id: uuid.UUID | str) -> Game | None:
     """The game with this id, read fresh (None: no such game)."""
     return Game.objects.filter(pk=game_id).first()
 
@@ -32,7 +32,7 @@ def game_get(game_id: object) -> Game | None:
 _GAMES = Rows(Game)
 
 
-def room_latest_game(room_id: object) -> Game | None:
+def room_latest_game(room_id: int) -> Game | None:
     """The last game started in a room (being played or finished), or None before the first.
 
     On every move's path: SQL written once (:mod:`common.rows`), not a queryset compiled each time.

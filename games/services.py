@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
+from uuid import UUID
 
 from django.db import transaction
 from django.db.models import Q
@@ -81,7 +82,7 @@ def game_is_ranked(*, ranked: bool, red_cpu: bool, yellow_cpu: bool) -> bool:
 
 
 def game_begin(
-    *, room_id: int, number: int, red_seat: int, red_player_id: object, yellow_player_id: object,
+    *, room_id: int, number: int, red_seat: int, red_player_id: UUID | None, yellow_player_id: UUID | None,
     red_cpu: bool, yellow_cpu: bool, cpu_level: int, ranked: bool, turn_seconds: int | None, now: datetime,
     stakes: dict[str, Any] | None = None, tournament_id: int | None = None,
 ) -> Game:
@@ -237,7 +238,7 @@ def game_abandon(game: Game, *, reason: EndReason, now: datetime) -> None:
     game_finish(game, status=GameStatus.ABANDONED, reason=reason, winner_seat=None, line=None, now=now)
 
 
-def game_hand_over(game: Game, *, from_player_id: object, to_player_id: object) -> None:
+def game_hand_over(game: Game, *, from_player_id: UUID, to_player_id: UUID) -> None:
     """From now on ``to_player_id`` plays the colour ``from_player_id`` played in ``game`` (being played).
 
     Used when a device's guest logs into its account: the account carries the guest's game on. The
@@ -282,10 +283,10 @@ def game_is_rated(game: Game) -> bool:
 def game_result(game: Game) -> GameResult | None:
     """What the ratings need of a finished, rated game (None: not finished, or not rated)."""
     scores = game_scores(game)
-    if scores is None or not game_is_rated(game):
+    red, yellow = game.red_player_id, game.yellow_player_id
+    if scores is None or red is None or yellow is None or not game_is_rated(game):
         return None
-    return GameResult(game_id=game.pk, red_player_id=game.red_player_id, yellow_player_id=game.yellow_player_id,
-                      red_score=scores[0])
+    return GameResult(game_id=game.pk, red_player_id=red, yellow_player_id=yellow, red_score=scores[0])
 
 
 # --- post-game analysis: the queue --------------------------------------------------------------------
@@ -366,7 +367,7 @@ def analysis_store(*, game_id: str, result: dict[str, object], now: datetime) ->
     """Store a computed analysis (the engine's JSON) of a claimed row; False if it is no longer running
     (e.g. requeued meanwhile). Once stored, :data:`ANALYSIS_STORED_HOOKS` hear of it."""
     version = result.get("version")
-    stored = GameAnalysis.objects.filter(pk=game_id, status=AnalysisStatus.RUNNING).update(
+    stored = GameAnalysis.objects.filter(game_id=game_id, status=AnalysisStatus.RUNNING).update(
         status=AnalysisStatus.DONE, result=result,
         version=version if isinstance(version, int) else ANALYSIS_VERSION,
         finished_at=now, lease_until=None,
@@ -380,7 +381,7 @@ def analysis_store(*, game_id: str, result: dict[str, object], now: datetime) ->
 def analysis_release(*, game_id: str, now: datetime) -> None:
     """Give a claimed analysis back after its computation failed: queued again, or FAILED when out of
     attempts."""
-    running = GameAnalysis.objects.filter(pk=game_id, status=AnalysisStatus.RUNNING)
+    running = GameAnalysis.objects.filter(game_id=game_id, status=AnalysisStatus.RUNNING)
     running.filter(attempts__gte=ANALYSIS_MAX_ATTEMPTS).update(
         status=AnalysisStatus.FAILED, lease_until=None, finished_at=now
     )

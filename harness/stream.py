@@ -32,6 +32,8 @@ class NdjsonStream:
 
     def __init__(self, base: str, path: str, token: str) -> None:
         url = urllib.parse.urlsplit(base)
+        if url.hostname is None:
+            raise ValueError(f"{base!r} names no host")
         self.conn = http.client.HTTPConnection(url.hostname, url.port, timeout=60)
         self.conn.request("GET", path, headers={"Authorization": f"Bearer {token}"})
         response = self.conn.getresponse()

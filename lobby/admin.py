@@ -7,10 +7,8 @@ socket closes (4410); reopening the page says the room is closed.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin, messages
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 
@@ -19,24 +17,24 @@ from lobby.models import Room, Seat
 from lobby.rooms.services import room_close
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(admin.TabularInline[Seat, Room]):
     model = Seat
     fields = ("number", "player", "cpu", "away", "disconnected_at")
     readonly_fields = fields
     extra = 0
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
 @admin.register(Room)
-class RoomAdmin(admin.ModelAdmin):
+class RoomAdmin(admin.ModelAdmin[Room]):
     list_display = ("code", "host", "game", "created_at", "last_activity_at", "closed_at")
     list_filter = (("closed_at", admin.EmptyFieldListFilter),)
     search_fields = ("code", "host__name")
@@ -53,10 +51,10 @@ class RoomAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # rooms are made by players
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Room | None = None) -> bool:
         return False  # only through the close action, which keeps games and sockets consistent
 
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Room | None = None) -> bool:
         return False  # a room holds its games' records: close it instead
 
     @admin.action(description="Close the selected rooms (a game being played ends as abandoned)")

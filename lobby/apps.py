@@ -1,4 +1,14 @@
+from collections.abc import Callable
+from typing import TypeVar
+
 from django.apps import AppConfig
+
+Hook = TypeVar("Hook", bound=Callable[..., None])
+
+
+def _add_once(hooks: list[Hook], hook: Hook) -> None:
+    if hook not in hooks:
+        hooks.append(hook)
 
 
 class LobbyConfig(AppConfig):
@@ -18,10 +28,6 @@ class LobbyConfig(AppConfig):
         # Every event a committed transaction queues (lobby.events) leaves through the realtime runtime.
         events.deliver_with(runtime.deliver)
 
-        for hooks, hook in (
-            (PLAYER_RENAMED_HOOKS, rooms_player_renamed),
-            (PLAYER_BANNED_HOOKS, rooms_player_banned),
-            (GUEST_REPLACED_HOOKS, rooms_guest_replaced),
-        ):
-            if hook not in hooks:
-                hooks.append(hook)
+        _add_once(PLAYER_RENAMED_HOOKS, rooms_player_renamed)
+        _add_once(PLAYER_BANNED_HOOKS, rooms_player_banned)
+        _add_once(GUEST_REPLACED_HOOKS, rooms_guest_replaced)

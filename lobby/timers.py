@@ -14,6 +14,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from uuid import UUID
 
 from django.conf import settings
 from django.db.models import Min, Q
@@ -146,7 +147,7 @@ def game_set_due(game: Game, at: datetime | None) -> None:
         Game.objects.filter(pk=game.pk).update(due_at=at)
 
 
-def game_release_lease(game_id: object) -> None:
+def game_release_lease(game_id: UUID | str) -> None:
     """Give up this process's lease on the game's automatic action."""
     Game.objects.filter(pk=game_id).update(lease_until=None)
 

@@ -7,8 +7,6 @@ ones refused, with the reason shown on the page).
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
@@ -21,7 +19,7 @@ from players.models import Player
 from players.services import clean_player_name, player_ban, player_rename, player_unban
 
 
-class PlayerForm(forms.ModelForm):
+class PlayerForm(forms.ModelForm[Player]):
     class Meta:
         model = Player
         fields = ["name"]
@@ -34,7 +32,7 @@ class PlayerForm(forms.ModelForm):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(admin.ModelAdmin[Player]):
     form = PlayerForm
     list_display = ("name", "id", "username", "banned_at", "created_at")
     list_filter = (("banned_at", admin.EmptyFieldListFilter),)
@@ -52,10 +50,10 @@ class PlayerAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # players are made by their devices
 
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Player | None = None) -> bool:
         return False  # games and ratings refer to players: ban instead
 
-    def save_model(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> None:
+    def save_model(self, request: HttpRequest, obj: Player, form: forms.ModelForm[Player], change: bool) -> None:
         # Through the service, from the stored row, so the rooms showing the player hear of it.
         player_rename(player=Player.objects.get(pk=obj.pk), name=form.cleaned_data["name"])
 

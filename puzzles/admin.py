@@ -4,11 +4,12 @@ one; its position and length are the proof's and cannot be edited)."""
 from __future__ import annotations
 
 from django.contrib import admin
+from django.http import HttpRequest
 
 from puzzles.models import Puzzle, PuzzleSource
 
 
-class SourceInline(admin.TabularInline):
+class SourceInline(admin.TabularInline[PuzzleSource, Puzzle]):
     model = PuzzleSource
     fields = ("game", "ply")
     readonly_fields = fields
@@ -17,7 +18,7 @@ class SourceInline(admin.TabularInline):
 
 
 @admin.register(Puzzle)
-class PuzzleAdmin(admin.ModelAdmin):
+class PuzzleAdmin(admin.ModelAdmin[Puzzle]):
     list_display = ("id", "plies", "rating", "rd", "attempts", "solves", "origin", "created_at")
     list_filter = ("plies", "origin")
     search_fields = ("id", "record")
@@ -25,5 +26,5 @@ class PuzzleAdmin(admin.ModelAdmin):
                        "created_at")
     inlines = [SourceInline]
 
-    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False

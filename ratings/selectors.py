@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
+from uuid import UUID
 
 from common.iso import iso
 from players.models import Player
@@ -47,7 +48,7 @@ def rating_json(rating: glicko2.Rating) -> dict[str, Any]:
     }
 
 
-def ratings_of(player_ids: Iterable[object], *, now: datetime) -> dict[object, glicko2.Rating]:
+def ratings_of(player_ids: Iterable[UUID | None], *, now: datetime) -> dict[UUID, glicko2.Rating]:
     """The ratings at ``now`` of these players (defaults for those never rated), in one query."""
     ids = [pk for pk in player_ids if pk is not None]
     rows = {row.player_id: row for row in PlayerRating.objects.filter(player_id__in=ids)}
@@ -98,7 +99,7 @@ def _history(player: Player) -> list[dict[str, Any]]:
     ]
 
 
-def changes_of(player_id: object, game_ids: Iterable[object]) -> dict[object, RatingChange]:
+def changes_of(player_id: UUID, game_ids: Iterable[UUID]) -> dict[UUID, RatingChange]:
     """What each of these games did to the player's rating, by game id (unrated games are missing)."""
     return {change.game_id: change for change in RatingChange.objects.filter(player_id=player_id, game_id__in=game_ids)}
 
@@ -118,6 +119,6 @@ def player_rating_page(player: Player, *, now: datetime) -> dict[str, Any]:
     }
 
 
-def rated_games(player_id: object) -> int:
+def rated_games(player_id: UUID) -> int:
     """How many rated games the player has played."""
     return int(PlayerRating.objects.filter(player_id=player_id).values_list("games", flat=True).first() or 0)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from uuid import UUID
 
 from django.db import transaction
 
@@ -26,9 +27,9 @@ class GameResult:
     The games layer builds it (only for games that count: ranked, two different people, no CPU seat).
     """
 
-    game_id: object
-    red_player_id: object
-    yellow_player_id: object
+    game_id: UUID
+    red_player_id: UUID
+    yellow_player_id: UUID
     red_score: float  # 1 win, 0.5 draw, 0 loss (a resignation is a loss)
 
 
@@ -41,7 +42,7 @@ def established_until(rating: glicko2.Rating, *, rated_at: datetime) -> datetime
     return rated_at + timedelta(days=days)
 
 
-def _locked_ratings(player_ids: list[object]) -> dict[object, PlayerRating]:
+def _locked_ratings(player_ids: list[UUID]) -> dict[UUID, PlayerRating]:
     """The rating rows of these players, created at the defaults if missing, locked in a fixed order.
 
     Locking in player-id order means two rooms finishing games between the same people cannot deadlock.

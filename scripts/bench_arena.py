@@ -62,6 +62,12 @@ async def resign_in(device: Device, code: str) -> None:
         await room.close()
 
 
+class Seeker(Device):
+    """A device that knows its player's id (``me``)."""
+
+    me = ""
+
+
 class Clock:
     """When every player is in (their socket open, joined): the measured window starts then."""
 
@@ -86,7 +92,7 @@ class Clock:
         self.until = at + self.seconds
 
 
-async def player(device: Device, arena_id: int, clock: Clock, counts: Counter[tuple[str, int]],
+async def player(device: Seeker, arena_id: int, clock: Clock, counts: Counter[tuple[str, int]],
                  seen: Counter[str]) -> None:
     url = f"{ws_base(device.base)}/ws/tournaments/{arena_id}/"
     headers = {"Origin": device.base, "Cookie": device.cookie_header()}
@@ -120,7 +126,7 @@ async def player(device: Device, arena_id: int, clock: Clock, counts: Counter[tu
         await ws.close()
 
 
-async def maybe_resign(device: Device, code: str, game: str) -> None:
+async def maybe_resign(device: Seeker, code: str, game: str) -> None:
     """Red resigns (the room says who is Red); Yellow just waits to be free again."""
     status, body = await asyncio.to_thread(device.request, "GET", f"/api/games/{game}")
     if status == 200 and body["players"]["red"]["player"] and body["players"]["red"]["player"]["id"] == device.me:
@@ -143,7 +149,7 @@ async def run(players: int, seconds: float, join_seconds: float, workdir: Path) 
                 "turn_seconds": 30, "ranked": True, "berserk": False})
             devices = []
             for i in range(players):
-                device = Device(server.http)
+                device = Seeker(server.http)
                 device.me = (await asyncio.to_thread(device.join, f"B{i:03d}"))["id"]
                 devices.append(device)
             counts: Counter[tuple[str, int]] = Counter()

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
+from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 from django.utils import timezone
@@ -12,7 +12,7 @@ from django.utils import timezone
 from tournaments.models import Arena, ArenaPlayer, ArenaStatus
 
 
-class ArenaPlayerInline(admin.TabularInline):  # type: ignore[type-arg]
+class ArenaPlayerInline(admin.TabularInline[ArenaPlayer, Arena]):
     model = ArenaPlayer
     fields = ("player", "score", "games", "wins", "draws", "losses", "paused", "withdrawn")
     readonly_fields = fields
@@ -21,14 +21,14 @@ class ArenaPlayerInline(admin.TabularInline):  # type: ignore[type-arg]
 
 
 @admin.register(Arena)
-class ArenaAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ArenaAdmin(admin.ModelAdmin[Arena]):
     list_display = ("name", "status", "starts_at", "minutes", "turn_seconds", "ranked", "berserk")
     list_filter = ("status", "ranked")
     fields = ("name", "starts_at", "minutes", "turn_seconds", "ranked", "berserk", "status", "ends_at")
     readonly_fields = ("status", "ends_at")
     inlines = [ArenaPlayerInline]
 
-    def save_model(self, request: HttpRequest, obj: Arena, form: Any, change: bool) -> None:
+    def save_model(self, request: HttpRequest, obj: Arena, form: forms.ModelForm[Arena], change: bool) -> None:
         """A new arena's end follows from its start and length; so does its status (the arena loop moves it on)."""
         now = timezone.now()
         obj.ends_at = obj.starts_at + timedelta(minutes=obj.minutes)

@@ -36,7 +36,7 @@ class ArenaView:
                                 playing=self.playing.get(player_id or ""))
 
 
-def arena_view(arena_id: object, *, page: int = 1) -> ArenaView | None:
+def arena_view(arena_id: int, *, page: int = 1) -> ArenaView | None:
     """The arena, its players and standings (page ``page``), read in three queries; None: no such arena."""
     arena = Arena.objects.filter(pk=arena_id).first()
     if arena is None:
@@ -90,7 +90,7 @@ def _player_counts(arenas: list[Arena]) -> dict[int, int]:
     return dict(rows)
 
 
-def arena_games(arena_id: object) -> list[dict[str, Any]] | None:
+def arena_games(arena_id: int) -> list[dict[str, Any]] | None:
     """Every scored game of the arena in the order they ended; None: no such arena."""
     if not Arena.objects.filter(pk=arena_id).exists():
         return None
@@ -99,7 +99,7 @@ def arena_games(arena_id: object) -> list[dict[str, Any]] | None:
     return [protocol.arena_game_json(row, games[row.game_id]) for row in rows]
 
 
-def arena_player(arena_id: object, player: Player | None) -> ArenaPlayer | None:
+def arena_player(arena_id: int, player: Player | None) -> ArenaPlayer | None:
     """The player's entry in the arena (withdrawn or not), if any."""
     if player is None:
         return None

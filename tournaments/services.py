@@ -121,7 +121,7 @@ def arena_add(*, spec: ArenaSpec, starts_at: datetime, creator: Player | None, n
     return arena
 
 
-def lock_arena(arena_id: object) -> Arena:
+def lock_arena(arena_id: int) -> Arena:
     """The arena, its row locked until the transaction ends.
 
     ``FOR NO KEY UPDATE`` (as an UPDATE of the row takes): it serialises the arena's changes but not the
@@ -144,7 +144,7 @@ def _changed(arena: Arena) -> None:
     events.arena_changed_on_commit(arena.pk)
 
 
-def arena_join(*, arena_id: object, player: Player, now: datetime) -> ArenaPlayer:
+def arena_join(*, arena_id: int, player: Player, now: datetime) -> ArenaPlayer:
     """``player`` joins (or comes back to: after a pause or a withdrawal) the arena, before or during it.
 
     Raises:
@@ -168,7 +168,7 @@ def arena_join(*, arena_id: object, player: Player, now: datetime) -> ArenaPlaye
         return entry
 
 
-def _running_entry(arena_id: object, player: Player) -> tuple[Arena, ArenaPlayer]:
+def _running_entry(arena_id: int, player: Player) -> tuple[Arena, ArenaPlayer]:
     """The arena (not finished) and the player's entry (not withdrawn), both locked.
 
     Raises:
@@ -183,7 +183,7 @@ def _running_entry(arena_id: object, player: Player) -> tuple[Arena, ArenaPlayer
     return arena, entry
 
 
-def arena_pause(*, arena_id: object, player: Player, now: datetime) -> ArenaPlayer:
+def arena_pause(*, arena_id: int, player: Player, now: datetime) -> ArenaPlayer:
     """``player`` is not paired again until they join again (a game being played goes on and counts).
 
     Raises:
@@ -198,7 +198,7 @@ def arena_pause(*, arena_id: object, player: Player, now: datetime) -> ArenaPlay
         return entry
 
 
-def arena_withdraw(*, arena_id: object, player: Player, now: datetime) -> None:
+def arena_withdraw(*, arena_id: int, player: Player, now: datetime) -> None:
     """``player`` leaves the arena. Before it starts, or before their first game, their entry goes;
     after, it stays in the standings with its points (shown withdrawn), and they may join again.
 
@@ -215,7 +215,7 @@ def arena_withdraw(*, arena_id: object, player: Player, now: datetime) -> None:
         _changed(arena)
 
 
-def arena_berserk(*, arena_id: object, player: Player, game_id: str, now: datetime) -> None:
+def arena_berserk(*, arena_id: int, player: Player, game_id: str, now: datetime) -> None:
     """``player`` halves their own turn timer for their arena game ``game_id``, before their first move.
 
     Raises:

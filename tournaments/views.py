@@ -42,7 +42,7 @@ def _instant(text: str) -> Any:
     return moment if moment is not None and moment.tzinfo is not None else None
 
 
-def _arena_out(arena_id: object, request: Request, *, page: int = 1) -> Response:
+def _arena_out(arena_id: int, request: Request, *, page: int = 1) -> Response:
     view = arena_view(arena_id, page=page)
     if view is None:
         return Response(NOT_FOUND, status=404)

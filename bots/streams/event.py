@@ -7,7 +7,8 @@ games started and finished, from any process.
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
+from django.http.response import HttpResponseBase
 from django.utils import timezone
 
 from bots import protocol
@@ -19,7 +20,7 @@ from lobby.realtime.offload import offload
 from players.models import Player
 
 
-async def event_stream(request: HttpRequest) -> HttpResponse:
+async def event_stream(request: HttpRequest) -> HttpResponseBase:
     if request.method != "GET":
         return refusal(Refused("method_not_allowed", "GET this stream."))
     try:

@@ -14,7 +14,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
+from django.http.response import HttpResponseBase
 from django.utils import timezone
 
 from bots import protocol
@@ -31,7 +32,7 @@ from lobby.rooms import connections
 from players.models import Player
 
 
-async def game_stream(request: HttpRequest, game_id: str) -> HttpResponse:
+async def game_stream(request: HttpRequest, game_id: str) -> HttpResponseBase:
     if request.method != "GET":
         return refusal(Refused("method_not_allowed", "GET this stream."))
     try:

@@ -14,7 +14,7 @@ import select
 from django.db.backends.postgresql import base
 
 
-class DatabaseWrapper(base.DatabaseWrapper):  # type: ignore[misc]
+class DatabaseWrapper(base.DatabaseWrapper):
     def is_usable(self) -> bool:
         """Whether the kept connection can take the next statement: open, not known broken, and nothing
         waiting on its idle socket (the server's farewell, or its end of file)."""

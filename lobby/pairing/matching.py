@@ -183,7 +183,7 @@ def _pair_pool(
     # M exceeds the sum of all waits, so a smaller total gap always wins and waits only break ties.
     headroom = max(gap for _, _, gap in edges) + 1
     scale = sum(waits) + 1
-    graph = nx.Graph()
+    graph: nx.Graph[int] = nx.Graph()
     for i, j, gap in edges:
         graph.add_edge(i, j, weight=(headroom - gap) * scale + waits[i] + waits[j])
     matching = nx.max_weight_matching(graph, maxcardinality=True)

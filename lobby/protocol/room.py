@@ -75,7 +75,7 @@ class Say:
 
 Command = Sit | Stand | SetRules | Start | Drop | Resign | Again | Ping | Sync | Say
 
-_NO_FIELDS: dict[str, type[Command]] = {
+_NO_FIELDS: dict[str, type[Sit | Stand | Start | Resign | Again | Ping | Sync]] = {
     "sit": Sit, "stand": Stand, "start": Start, "resign": Resign, "again": Again, "ping": Ping, "sync": Sync,
 }
 _TYPE_NAMES: dict[type[Command], str] = {

@@ -57,6 +57,7 @@ def offload(fn: Callable[P, R], *, lane: Lane = "db") -> Callable[P, Awaitable[R
         return sync_to_async(fn, thread_sensitive=True)
     if lane == "pairing" and connection.vendor != "postgresql":
         lane = "db"
+    # channels is untyped: its wrappers are Any.
     if _threads(lane) <= 1 and lane == "db":
         return database_sync_to_async(fn)  # type: ignore[no-any-return]
-    return DatabaseSyncToAsync(fn, thread_sensitive=False, executor=_executor(lane))  # type: ignore[return-value]
+    return DatabaseSyncToAsync(fn, thread_sensitive=False, executor=_executor(lane))  # type: ignore[no-any-return]

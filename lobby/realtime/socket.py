@@ -29,7 +29,7 @@ FRAMES_PER_SECOND = 20
 FRAME_BURST = 40
 
 
-class Consumer(AsyncWebsocketConsumer):
+class Consumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is untyped: its classes are Any
     """``AsyncWebsocketConsumer`` whose messages go straight to their handlers, with what every socket of
     the server does with its client's frames: a token bucket, parsing, refusals as ``error`` frames."""
 

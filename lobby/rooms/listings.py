@@ -10,11 +10,13 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
+from uuid import UUID
 
 from common.iso import iso
 from games.models import Game, GameStatus
 from lobby.models import Room, Seat
 from lobby.protocol.snapshot import player_json
+from ratings.glicko2 import Rating
 from ratings.selectors import rating_json, ratings_of
 
 OPEN_ROOMS_SHOWN = 20
@@ -97,8 +99,12 @@ def live_games(*, now: datetime, limit: int = LIVE_GAMES_SHOWN, offset: int = 0)
     )
     ratings = ratings_of({pid for game in games for pid in (game.red_player_id, game.yellow_player_id)}, now=now)
 
+    def rating(player_id: UUID | None) -> Rating:
+        assert player_id is not None  # the query keeps the games between two people
+        return ratings[player_id]
+
     def strength(game: Game) -> float:
-        return ratings[game.red_player_id].rating + ratings[game.yellow_player_id].rating
+        return rating(game.red_player_id).rating + rating(game.yellow_player_id).rating
 
     games.sort(key=lambda game: (-strength(game), -game.started_at.timestamp(), str(game.pk)))
     page = games[offset : offset + limit]
@@ -112,10 +118,10 @@ def live_games(*, now: datetime, limit: int = LIVE_GAMES_SHOWN, offset: int = 0)
             "started_at": iso(game.started_at),
             "ply": game.ply,
             "moves": game.record.split(),  # the row carries its record
-            "red": {"player": player_json(game.red_player), "rating": rating_json(ratings[game.red_player_id])},
+            "red": {"player": player_json(game.red_player), "rating": rating_json(rating(game.red_player_id))},
             "yellow": {
                 "player": player_json(game.yellow_player),
-                "rating": rating_json(ratings[game.yellow_player_id]),
+                "rating": rating_json(rating(game.yellow_player_id)),
             },
         }
         for game in page

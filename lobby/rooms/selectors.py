@@ -179,7 +179,7 @@ def spectator_count(room: Room) -> int:
     watchers = list(
         Connection.objects.filter(room=room).exclude(player_id__in=seated).values_list("player_id", flat=True)
     )
-    return len({p for p in watchers if p is not None}) + watchers.count(None)
+    return len({p for p in watchers if p is not None}) + sum(p is None for p in watchers)
 
 
 def player_rooms(player: Player, *, limit: int = 5) -> list[dict[str, Any]]:

@@ -81,7 +81,7 @@ def lock_room_for_change(code: str, *, now: datetime) -> Room:
     return rooms.load(found[0])
 
 
-def room_code(room_id: object) -> str:
+def room_code(room_id: int) -> str:
     """The code of the room with this id (open or closed)."""
     return str(Room.objects.values_list("code", flat=True).get(pk=room_id))
 

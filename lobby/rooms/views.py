@@ -103,7 +103,7 @@ class SessionView(APIView):
             if existing is None:
                 player = player_create(name=DEFAULT_GUEST_NAME if name is None else name, now=timezone.now())
                 session_attach(request.session, player)
-                code = status.HTTP_201_CREATED
+                code: int = status.HTTP_201_CREATED
             else:
                 player = existing if name is None else player_rename(player=existing, name=name)
                 code = status.HTTP_200_OK
