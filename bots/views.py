@@ -1,5 +1,6 @@
 """REST endpoints of the bot API (docs/bots.md): the bot upgrade, challenges, and a bot's move, chat and
-resignation. Views only translate HTTP; the streams are async views of their own (:mod:`bots.streams`).
+resignation. Views only translate HTTP (a refusal is raised and answered by the API's handler, ``config.api``);
+the streams are async views of their own (:mod:`bots.streams`).
 
 The bot endpoints hear a personal access token only; the challenge endpoints hear a token or a signed-in
 session (cookie and CSRF token), so a person challenges from a player page.
@@ -10,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -23,28 +24,12 @@ from common.errors import Refused
 from players.auth import BearerTokenAuthentication, DeviceSessionAuthentication
 from players.identity import session_player
 from players.models import AccessToken, Player
-from players.views import refusal
-
-STATUS = {
-    "no_player": 404, "no_challenge": 404, "no_game": 404, "not_your_game": 403, "not_yours": 403,
-    "account_required": 403, "no_session": 401, "no_token": 401, "banned": 403, "rate_limited": 429,
-    "already_bot": 409, "rated_games": 409, "challenge_over": 409,
-}
-
-
-class BotErrorOut(serializers.Serializer[Any]):
-    code = serializers.CharField()
-    message = serializers.CharField()
 
 
 class ChallengeIn(serializers.Serializer[Any]):
     turn_seconds = serializers.IntegerField(required=False, allow_null=True, help_text="30 or 60 (needed with a bot).")
     ranked = serializers.BooleanField(required=False)
     colour = serializers.ChoiceField(choices=ColourChoice.choices, required=False)
-
-
-def refused(exc: Refused) -> Response:
-    return refusal(exc, STATUS)
 
 
 def body(request: Request) -> dict[str, Any]:
@@ -73,9 +58,6 @@ class TokenOnly(APIView):
             raise Refused("no_token", "Send a personal access token: Authorization: Bearer <token>.")
         return request.auth
 
-    def handle_exception(self, exc: Exception) -> Response:
-        return refused(exc) if isinstance(exc, Refused) else super().handle_exception(exc)
-
 
 class TokenOrSession(TokenOnly):
     authentication_classes = [BearerTokenAuthentication, DeviceSessionAuthentication]
@@ -83,7 +65,7 @@ class TokenOrSession(TokenOnly):
 
 class UpgradeView(TokenOnly):
     @extend_schema(operation_id="bot_account_upgrade", request=None,
-                   responses={200: None, 409: OpenApiResponse(BotErrorOut, description="already_bot, rated_games")})
+                   responses={200: None, 409: "already_bot, rated_games"})
     def post(self, request: Request) -> Response:
         """Turn the token's account into a bot, for good (refused once it has played a rated game)."""
         player = bot_upgrade(player=self.token(request).player, now=timezone.now())
@@ -92,7 +74,8 @@ class UpgradeView(TokenOnly):
 
 class ChallengeCreateView(TokenOrSession):
     @extend_schema(operation_id="challenge_create", request=ChallengeIn,
-                   responses={201: None, 400: BotErrorOut, 404: BotErrorOut, 429: BotErrorOut})
+                   responses={201: None, 400: "self_challenge, bad_rules, timer_required, too_many_challenges",
+                              401: "no_session", 403: "banned", 404: "no_player", 429: "rate_limited"})
     def post(self, request: Request, username: str) -> Response:
         """Challenge the account ``username`` (a person or a bot) to a game with these rules."""
         data, now = body(request), timezone.now()
@@ -116,7 +99,7 @@ class ChallengeListView(TokenOrSession):
 
 
 class ChallengeView(TokenOrSession):
-    @extend_schema(operation_id="challenge_show", responses={200: None, 404: BotErrorOut})
+    @extend_schema(operation_id="challenge_show", responses={200: None, 404: "no_challenge"})
     def get(self, request: Request, challenge_id: str) -> Response:
         """A challenge this account sent or received: the page polls it for the room once it is accepted."""
         challenge = challenges.challenge_get(challenge_id=challenge_id, player=actor(request))
@@ -129,7 +112,8 @@ class ChallengeActionView(TokenOrSession):
     def get_view_name(self) -> str:
         return f"challenge {self.action}"
 
-    @extend_schema(request=None, responses={200: None, 403: BotErrorOut, 404: BotErrorOut, 409: BotErrorOut})
+    @extend_schema(request=None, responses={200: None, 400: "bad_reason", 403: "not_yours, banned",
+                                                    404: "no_challenge", 409: "challenge_over"})
     def post(self, request: Request, challenge_id: str) -> Response:
         """Accept, decline (with a ``reason``) or cancel a challenge."""
         player, now = actor(request), timezone.now()
@@ -145,8 +129,8 @@ class ChallengeActionView(TokenOrSession):
 
 class MoveView(TokenOnly):
     @extend_schema(operation_id="bot_game_move", request=None,
-                   responses={200: None, 400: OpenApiResponse(BotErrorOut, description="not_your_turn, peg_full, "
-                              "bad_peg, game_over, stale"), 403: BotErrorOut, 404: BotErrorOut, 429: BotErrorOut})
+                   responses={200: None, 400: "not_your_turn, peg_full, bad_peg, game_over, stale, bad_ply",
+                              403: "not_your_game", 404: "no_game", 429: "rate_limited"})
     def post(self, request: Request, game_id: str, peg: str) -> Response:
         """Drop a bead on ``peg`` (``?ply=N``: only if the game is still at move N, else ``stale``)."""
         token, now = self.token(request), timezone.now()
@@ -159,7 +143,9 @@ class MoveView(TokenOnly):
 
 
 class ChatView(TokenOnly):
-    @extend_schema(operation_id="bot_game_chat", request=None, responses={200: None, 400: BotErrorOut})
+    @extend_schema(operation_id="bot_game_chat", request=None, responses={
+        200: None, 400: "bad_chat, not_allowed, empty, too_long", 403: "not_your_game",
+        404: "no_game", 429: "rate_limited"})
     def post(self, request: Request, game_id: str) -> Response:
         """Write in the game room's ``player`` or ``spectator`` chat: ``{"room", "text"}``."""
         data = body(request)
@@ -169,7 +155,8 @@ class ChatView(TokenOnly):
 
 
 class ResignView(TokenOnly):
-    @extend_schema(operation_id="bot_game_resign", request=None, responses={200: None, 400: BotErrorOut})
+    @extend_schema(operation_id="bot_game_resign", request=None, responses={
+        200: None, 400: "game_over", 403: "not_your_game", 404: "no_game"})
     def post(self, request: Request, game_id: str) -> Response:
         """Resign the game."""
         play.bot_resign(game_id=game_id, player=self.token(request).player, now=timezone.now())
@@ -177,7 +164,7 @@ class ResignView(TokenOnly):
 
 
 class AccountView(TokenOnly):
-    @extend_schema(operation_id="bot_account", responses={200: None, 401: BotErrorOut})
+    @extend_schema(operation_id="bot_account", responses={200: None, 401: "no_token, bad_token"})
     def get(self, request: Request) -> Response:
         """Whose token this is: id, name, username, title."""
         player = self.token(request).player

@@ -1,9 +1,14 @@
 """Refusals: a request that breaks the rules of a room, a game or an account.
 
-Each has a stable code and a sentence for a player.
+Each has a stable code and a sentence for a player. :data:`STATUS_OF_CODE` is the one table from a code to
+its HTTP status: the REST API's exception handler (``config.api``) and the bots' NDJSON streams
+(``bots.streams.base``) answer every refusal by it, so no view chooses a status. A code the table does not
+list answers :data:`DEFAULT_STATUS`.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 
 class Refused(Exception):
@@ -32,3 +37,35 @@ class RateLimited(Refused):
     def __init__(self, retry_after: int, *, message: str = "Too many requests.") -> None:
         super().__init__("rate_limited", f"{message} Try again in {retry_after} seconds.")
         self.retry_after = retry_after
+
+
+# Every refusal code of the project, by the HTTP status it answers (docs/protocol.md, docs/bots.md). Codes
+# heard only on a websocket are here too, at 400, so the table is the index of the codes; a code has one
+# status wherever it is raised (a test checks that no code is listed twice and that every code raised is).
+CODES_BY_STATUS: Mapping[int, tuple[str, ...]] = {
+    400: (  # the request breaks a rule: fix it and send it again
+        "already_halved", "bad_chat", "bad_description", "bad_frame", "bad_name", "bad_peg", "bad_ply",
+        "bad_reason", "bad_request", "bad_rules", "bad_username", "empty", "engine_error", "game_not_over",
+        "game_over", "no_again", "no_berserk", "no_seat", "no_timer", "not_allowed", "not_host",
+        "not_your_turn", "peg_full", "player_changed", "self_challenge", "stale", "timer_required", "too_late",
+        "too_long", "too_many_challenges", "too_many_tokens", "weak_password",
+    ),
+    401: ("bad_credentials", "bad_token", "no_session", "no_token"),  # who is asking is unknown
+    403: ("account_required", "banned", "bot_account", "no_account", "not_your_game", "not_yours"),
+    404: ("no_analysis", "no_challenge", "no_game", "no_player", "no_room", "not_found"),
+    405: ("method_not_allowed",),
+    409: (  # the request is well formed but the thing it acts on is past it
+        "already_bot", "already_registered", "challenge_over", "finished", "game_playing", "guest_player",
+        "name_taken", "not_joined", "rated_games", "seat_taken",
+    ),
+    410: ("room_closed",),
+    429: ("rate_limited",),  # a RateLimited also carries Retry-After
+    503: ("busy", "unavailable"),  # try again in a moment: a check ran past its budget, a part is down
+}
+STATUS_OF_CODE: Mapping[str, int] = {code: status for status, codes in CODES_BY_STATUS.items() for code in codes}
+DEFAULT_STATUS = 400  # a code the table does not list: a refusal still, never a 500
+
+
+def status_for(code: str) -> int:
+    """The HTTP status a refusal with ``code`` answers (:data:`DEFAULT_STATUS` for a code not listed)."""
+    return STATUS_OF_CODE.get(code, DEFAULT_STATUS)

@@ -1,6 +1,8 @@
-"""One error body for every refusal of the REST API: ``{"code", "message"}``, as the views' own refusals.
+"""One error body for every refusal of the REST API: ``{"code", "message"}``.
 
-Set as Django REST framework's ``EXCEPTION_HANDLER`` in ``config.settings``, so no view repeats it.
+Set as Django REST framework's ``EXCEPTION_HANDLER`` in ``config.settings``, so no view repeats it: a view
+raises (a service's :class:`~common.errors.Refused`, a serializer's ``ValidationError``, DRF's own
+exceptions) and this answers, a refusal's status by its code from ``common.errors.STATUS_OF_CODE``.
 """
 
 from __future__ import annotations
@@ -15,15 +17,27 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from common.errors import RateLimited, Refused, status_for
 from config.outages import PARTS, unreachable_part
 from config.parsers import BadRequestBody
+
+# What a query or body that fails its serializer (DRF's ValidationError) answers, as a malformed body does.
+INVALID_CODE = "bad_request"
 
 
 class Unavailable(exceptions.APIException):
     """A part the request needs (the database, the cache) is down: 503, naming the part."""
 
-    status_code = 503
+    status_code = status_for("unavailable")
     default_code = "unavailable"
+
+
+class Refusal(exceptions.APIException):
+    """A service's :class:`~common.errors.Refused` in DRF's terms: its code, its message, its status by code."""
+
+    def __init__(self, refused: Refused) -> None:
+        super().__init__(refused.message, refused.code)
+        self.status_code = status_for(refused.code)
 
 
 def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | None:
@@ -39,11 +53,17 @@ def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Respons
     response = exception_handler(refusal, dict(context))  # status, headers, and the transaction's rollback
     assert response is not None
     response.data = {"code": _code(refusal), "message": _message(refusal.detail)}
+    if isinstance(exc, RateLimited):
+        response["Retry-After"] = str(exc.retry_after)
     return response
 
 
 def _as_api_exception(exc: Exception) -> exceptions.APIException | None:
     """The refusal ``exc`` stands for, in DRF's terms; None when it is no refusal (a bug, an outage)."""
+    if isinstance(exc, Refused):
+        return Refusal(exc)
+    if isinstance(exc, exceptions.ValidationError):
+        return Refusal(Refused(INVALID_CODE, _message(exc.detail)))
     if isinstance(exc, RequestDataTooBig):  # over DATA_UPLOAD_MAX_MEMORY_SIZE: over the API's own limit too
         return BadRequestBody(f"The request body is larger than {settings.API_MAX_BODY_BYTES} bytes.")
     if isinstance(exc, (SuspiciousOperation, BadRequest)):

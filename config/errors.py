@@ -11,6 +11,7 @@ import sys
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.defaults import server_error as django_server_error
 
+from common.errors import status_for
 from config.outages import PARTS, unreachable_part
 
 
@@ -18,4 +19,4 @@ def server_error(request: HttpRequest) -> HttpResponse:
     part = unreachable_part(sys.exc_info()[1])  # Django calls this inside the ``except`` of the failure
     if part is None:
         return django_server_error(request)
-    return JsonResponse({"code": "unavailable", "message": PARTS[part]}, status=503)
+    return JsonResponse({"code": "unavailable", "message": PARTS[part]}, status=status_for("unavailable"))

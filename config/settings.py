@@ -211,7 +211,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["config.parsers.BoundedJSONParser"],
     # Every error body is {"code", "message"}; a body Django refuses is a 4xx, not a 500.
     "EXCEPTION_HANDLER": "config.api.api_exception_handler",
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.openapi.ApiSchema",  # drf-spectacular's, with the one error body
     "UNAUTHENTICATED_USER": None,
 }
 SPECTACULAR_SETTINGS = {

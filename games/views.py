@@ -1,5 +1,5 @@
 """REST endpoints of games: a game's record, its post-game analysis, and a player's page (rating, record,
-recent games)."""
+recent games). A refusal is raised and answered by the API's handler (``config.api``)."""
 
 from __future__ import annotations
 
@@ -13,27 +13,40 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.errors import Refused
 from games.models import GameStatus
 from games.selectors import game_analysis_out, game_get, game_record, player_profile
 from games.services import analysis_request
-from ratings.views import ErrorOut, HistoryPointOut, PlayerRefOut, RatingFields
+from ratings.views import HistoryPointOut, PlayerRefOut, RatingFields
+
+
+def no_game() -> Refused:
+    return Refused("no_game", "There is no such game.")
+
+
+def game_id_checked(game_id: str) -> str:
+    """``game_id`` if it is a UUID (as every game's is).
+
+    Raises:
+        Refused(no_game): it is not.
+    """
+    try:
+        uuid.UUID(game_id)
+    except ValueError:
+        raise no_game() from None
+    return game_id
 
 
 class GameDetailView(APIView):
-    @extend_schema(responses={200: OpenApiResponse(description="the game record"), 404: None})
+    @extend_schema(responses={200: OpenApiResponse(description="the game record"), 404: "no_game"})
     def get(self, request: Request, game_id: str) -> Response:
         """A finished or running game: players per colour, moves with times, who played each, result."""
-        try:
-            uuid.UUID(game_id)
-        except ValueError:
-            return Response({"code": "no_game", "message": "There is no such game."}, status=404)
-        record = game_record(game_id)
+        record = game_record(game_id_checked(game_id))
         if record is None:
-            return Response({"code": "no_game", "message": "There is no such game."}, status=404)
+            raise no_game()
         return Response(record)
 
 
-NO_GAME = {"code": "no_game", "message": "There is no such game."}
 EVAL_KINDS = ["forced_win", "forced_loss", "draw", "heuristic", "final"]
 MARKS = ["missed_win", "slower_win", "blunder", "only_move", "best"]
 
@@ -102,8 +115,8 @@ class GameAnalysisView(APIView):
         parameters=[OpenApiParameter("game_id", str, OpenApiParameter.PATH, description="The game's id (UUID).")],
         responses={
             200: GameAnalysisOut,
-            404: OpenApiResponse(ErrorOut, description="no such game (no_game), or an abandoned game (no_analysis)"),
-            409: OpenApiResponse(ErrorOut, description="the game is still being played (game_playing)"),
+            404: "no_game: no such game; no_analysis: an abandoned game",
+            409: "game_playing: the game is still being played",
         },
     )
     def get(self, request: Request, game_id: str) -> Response:
@@ -111,18 +124,14 @@ class GameAnalysisView(APIView):
 
         Poll while ``status`` is queued or running. Abandoned games are not analysed.
         """
-        try:
-            uuid.UUID(game_id)
-        except ValueError:
-            return Response(NO_GAME, status=404)
-        game = game_get(game_id)
+        game = game_get(game_id_checked(game_id))
         if game is None:
-            return Response(NO_GAME, status=404)
+            raise no_game()
         if game.status == GameStatus.PLAYING:
-            return Response({"code": "game_playing", "message": "The game is still being played."}, status=409)
+            raise Refused("game_playing", "The game is still being played.")
         row = analysis_request(game, now=timezone.now())
         if row is None:
-            return Response({"code": "no_analysis", "message": "Abandoned games are not analysed."}, status=404)
+            raise Refused("no_analysis", "Abandoned games are not analysed.")
         return Response(game_analysis_out(game, row))
 
 
@@ -164,11 +173,11 @@ class PlayerDetailView(APIView):
     @extend_schema(
         operation_id="players_retrieve",
         parameters=[OpenApiParameter("player_id", str, OpenApiParameter.PATH, description="The player's id (UUID).")],
-        responses={200: PlayerOut, 404: OpenApiResponse(ErrorOut, description="no such player")},
+        responses={200: PlayerOut, 404: "no_player: no such player"},
     )
     def get(self, request: Request, player_id: str) -> Response:
         """A player's page: rating, record, recent games and the rating history (one point per rated game)."""
         profile = player_profile(player_id, now=timezone.now())
         if profile is None:
-            return Response({"code": "no_player", "message": "There is no such player."}, status=404)
+            raise Refused("no_player", "There is no such player.")
         return Response(profile)

@@ -14,7 +14,7 @@ from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, SessionAuthentication
 from rest_framework.request import Request
 
-from common.errors import Refused
+from common.errors import Refused, status_for
 from players.models import AccessToken
 from players.tokens import bearer_secret, token_authenticate
 
@@ -39,8 +39,10 @@ class BearerTokenAuthentication(BaseAuthentication):
             return None
         try:
             token = token_authenticate(secret, now=timezone.now())
-        except Refused as exc:
-            raise exceptions.AuthenticationFailed(exc.message, code=exc.code) from None
+        except Refused as exc:  # bad_token: who asks is unknown (401, with WWW-Authenticate); banned: 403
+            if status_for(exc.code) == exceptions.AuthenticationFailed.status_code:
+                raise exceptions.AuthenticationFailed(exc.message, code=exc.code) from None
+            raise exceptions.PermissionDenied(exc.message, code=exc.code) from None
         return token.player.user, token
 
     def authenticate_header(self, request: Request) -> str:

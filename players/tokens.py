@@ -71,14 +71,14 @@ def token_revoke(*, player: Player, token_id: object, now: datetime) -> None:
     """Revoke one of ``player``'s tokens: it is refused from now on, by every process.
 
     Raises:
-        Refused(no_token): ``player`` has no live token with this id.
+        Refused(not_found): ``player`` has no live token with this id.
     """
     try:
         pk = int(str(token_id))
     except ValueError:
         pk = -1
     if not AccessToken.objects.filter(pk=pk, player=player, revoked_at=None).update(revoked_at=now):
-        raise Refused("no_token", "There is no such token.")
+        raise Refused("not_found", "There is no such token.")
 
 
 def token_authenticate(secret: str, *, now: datetime) -> AccessToken:

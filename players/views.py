@@ -1,4 +1,5 @@
-"""REST endpoints of accounts: register, log in, log out, and who this device is. Views only translate HTTP.
+"""REST endpoints of accounts: register, log in, log out, and who this device is. Views only translate HTTP;
+a refusal is raised and answered by the API's handler (``config.api``).
 
 Every write needs the CSRF token (``players.auth.DeviceSessionAuthentication`` checks it on every unsafe
 request, signed in or not).
@@ -10,28 +11,16 @@ from typing import Any
 
 from django.middleware.csrf import get_token
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from common.errors import RateLimited, Refused
 from players.accounts import account_login, account_register, session_sign_in, session_sign_out
 from players.identity import client_address, session_player
 from players.models import Player
 from players.selectors import player_json
-
-# How each refusal of the account services answers over HTTP (anything else: 400).
-REFUSAL_STATUS = {
-    "name_taken": status.HTTP_409_CONFLICT,
-    "already_registered": status.HTTP_409_CONFLICT,
-    "guest_player": status.HTTP_409_CONFLICT,
-    "bad_credentials": status.HTTP_401_UNAUTHORIZED,
-    "rate_limited": status.HTTP_429_TOO_MANY_REQUESTS,
-    "account_required": status.HTTP_403_FORBIDDEN,
-    "no_token": status.HTTP_404_NOT_FOUND,
-}
 
 
 class CredentialsIn(serializers.Serializer[Any]):
@@ -49,22 +38,9 @@ class AccountOut(serializers.Serializer[Any]):
     username = serializers.CharField(allow_null=True, help_text="The account's username; null for a guest.")
 
 
-class AccountErrorOut(serializers.Serializer[Any]):
-    code = serializers.CharField()
-    message = serializers.CharField()
-
-
 def account_json(player: Player | None) -> dict[str, Any]:
     username = player.user.username if player is not None and player.user is not None else None
     return {"player": player_json(player), "username": username}
-
-
-def refusal(exc: Refused, statuses: dict[str, int] = REFUSAL_STATUS) -> Response:
-    """The answer to a refusal: ``{"code", "message"}``, its status by code (else 400), and ``Retry-After``."""
-    response = Response({"code": exc.code, "message": exc.message}, status=statuses.get(exc.code, 400))
-    if isinstance(exc, RateLimited):
-        response["Retry-After"] = str(exc.retry_after)
-    return response
 
 
 def credentials(request: Request) -> tuple[object, object]:
@@ -78,8 +54,8 @@ class RegisterView(APIView):
         request=CredentialsIn,
         responses={
             201: AccountOut,
-            400: OpenApiResponse(AccountErrorOut, description="bad_username, weak_password"),
-            409: OpenApiResponse(AccountErrorOut, description="name_taken, already_registered"),
+            400: "bad_username, weak_password",
+            409: "name_taken, already_registered",
         },
     )
     def post(self, request: Request) -> Response:
@@ -88,12 +64,9 @@ class RegisterView(APIView):
         A device without a player gets a new one named after the username.
         """
         username, password = credentials(request)
-        try:
-            player = account_register(
-                player=session_player(request.session), username=username, password=password, now=timezone.now()
-            )
-        except Refused as exc:
-            return refusal(exc)
+        player = account_register(
+            player=session_player(request.session), username=username, password=password, now=timezone.now()
+        )
         session_sign_in(request, player)
         return Response(account_json(player), status=status.HTTP_201_CREATED)
 
@@ -104,8 +77,8 @@ class LoginView(APIView):
         request=CredentialsIn,
         responses={
             200: AccountOut,
-            401: OpenApiResponse(AccountErrorOut, description="bad_credentials"),
-            429: OpenApiResponse(AccountErrorOut, description="rate_limited (see the Retry-After header)"),
+            401: "bad_credentials",
+            429: "rate_limited (see the Retry-After header)",
         },
     )
     def post(self, request: Request) -> Response:
@@ -116,13 +89,10 @@ class LoginView(APIView):
         closed instead, its game abandoned.
         """
         username, password = credentials(request)
-        try:
-            player = account_login(
-                username=username, password=password, address=client_address(request), now=timezone.now(),
-                guest=session_player(request.session),
-            )
-        except Refused as exc:
-            return refusal(exc)
+        player = account_login(
+            username=username, password=password, address=client_address(request), now=timezone.now(),
+            guest=session_player(request.session),
+        )
         session_sign_in(request, player)
         return Response(account_json(player))
 
@@ -131,17 +101,14 @@ class LogoutView(APIView):
     @extend_schema(
         operation_id="accounts_logout",
         request=None,
-        responses={200: AccountOut, 409: OpenApiResponse(AccountErrorOut, description="guest_player")},
+        responses={200: AccountOut, 409: "guest_player"},
     )
     def post(self, request: Request) -> Response:
         """Forget this device's session: it has no player until it makes a guest or logs in again.
 
         A guest player (no account) cannot be logged out: nothing could ever bring it back.
         """
-        try:
-            session_sign_out(request)
-        except Refused as exc:
-            return refusal(exc)
+        session_sign_out(request)
         get_token(request)
         return Response(account_json(None))
 

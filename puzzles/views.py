@@ -1,5 +1,6 @@
 """REST endpoints of puzzles. Views only translate HTTP: the data come from :mod:`puzzles.selectors` and the
-changes from :mod:`puzzles.services`. Every refusal is ``{"code", "message"}``.
+changes from :mod:`puzzles.services`. A refusal is raised and answered by the API's handler (``config.api``)
+as ``{"code", "message"}``.
 """
 
 from __future__ import annotations
@@ -8,13 +9,13 @@ import random
 from typing import Any
 
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from common.errors import RateLimited, Refused
+from common.errors import Refused
 from players.identity import client_address, session_player
 from puzzles.limits import puzzle_move_quota_take
 from puzzles.models import Puzzle
@@ -22,10 +23,7 @@ from puzzles.pool import THEMES, plies_of_theme
 from puzzles.selectors import attempt_of, player_puzzle_rating, puzzle_get, puzzle_json, puzzle_next, puzzles_of_game
 from puzzles.services import MoveOutcome, puzzle_daily, puzzle_move
 from ratings.selectors import rating_json
-from ratings.views import ErrorOut, RatingFields
-
-NOT_FOUND = {"code": "not_found", "message": "There is no such puzzle."}
-REFUSAL_STATUS = {"not_found": 404, "busy": 503}
+from ratings.views import RatingFields
 
 
 class PuzzleOut(serializers.Serializer[Any]):
@@ -65,7 +63,7 @@ def _player(request: Request) -> Any:
 
 def _puzzle_response(request: Request, puzzle: Puzzle | None) -> Response:
     if puzzle is None:
-        return Response(NOT_FOUND, status=404)
+        raise Refused("not_found", "There is no such puzzle.")
     return Response(puzzle_json(puzzle, attempt=attempt_of(_player(request), puzzle)))
 
 
@@ -73,7 +71,8 @@ class PuzzleNextView(APIView):
     @extend_schema(
         operation_id="puzzles_next",
         parameters=[OpenApiParameter("theme", str, enum=list(THEMES), required=False)],
-        responses={200: PuzzleOut, 400: ErrorOut, 404: OpenApiResponse(ErrorOut, description="the pool is empty")},
+        responses={200: PuzzleOut, 400: "bad_request: an unknown theme",
+                   404: "not_found: the pool is empty"},
     )
     def get(self, request: Request) -> Response:
         """A puzzle near your puzzle rating that you have not attempted (of ``theme`` if given)."""
@@ -81,13 +80,13 @@ class PuzzleNextView(APIView):
         try:
             plies = None if theme is None else plies_of_theme(theme)
         except ValueError as error:
-            return Response({"code": "bad_request", "message": str(error)}, status=400)
+            raise Refused("bad_request", str(error)) from None
         puzzle = puzzle_next(player=_player(request), plies=plies, now=timezone.now(), rng=random.Random())
         return _puzzle_response(request, puzzle)
 
 
 class PuzzleDailyView(APIView):
-    @extend_schema(operation_id="puzzles_daily", responses={200: PuzzleOut, 404: ErrorOut})
+    @extend_schema(operation_id="puzzles_daily", responses={200: PuzzleOut, 404: "not_found"})
     def get(self, request: Request) -> Response:
         """Today's puzzle (UTC day), the same for everyone."""
         return _puzzle_response(request, puzzle_daily(now=timezone.now()))
@@ -115,7 +114,7 @@ class PuzzlesView(APIView):
 
 
 class PuzzleDetailView(APIView):
-    @extend_schema(operation_id="puzzles_retrieve", responses={200: PuzzleOut, 404: ErrorOut})
+    @extend_schema(operation_id="puzzles_retrieve", responses={200: PuzzleOut, 404: "not_found"})
     def get(self, request: Request, puzzle_id: str) -> Response:
         """One puzzle: its position, length, rating and themes (never its solution)."""
         return _puzzle_response(request, puzzle_get(puzzle_id))
@@ -146,22 +145,17 @@ class PuzzleMoveView(APIView):
     @extend_schema(
         operation_id="puzzles_move",
         request=MoveIn,
-        responses={200: MoveOut, 400: ErrorOut, 404: ErrorOut,
-                   429: OpenApiResponse(ErrorOut, description="rate_limited: 60 moves a minute per address"),
-                   503: OpenApiResponse(ErrorOut, description="busy: the check ran past its budget")},
+        responses={200: MoveOut, 400: "bad_request, bad_peg, peg_full",
+                   404: "not_found",
+                   429: "rate_limited: 60 moves a minute per address",
+                   503: "busy: the check ran past its budget"},
     )
     def post(self, request: Request, puzzle_id: str) -> Response:
         """Judge your moves so far (all of them, in order); the first finished attempt is rated."""
         moves = request.data.get("moves") if isinstance(request.data, dict) else None
         player = _player(request)
-        try:
-            puzzle_move_quota_take(address=client_address(request), now=timezone.now())
-            outcome = puzzle_move(puzzle_id=puzzle_id, moves=moves, player=player, now=timezone.now())
-        except RateLimited as exc:
-            return Response({"code": exc.code, "message": exc.message}, status=429,
-                            headers={"Retry-After": str(exc.retry_after)})
-        except Refused as exc:
-            return Response({"code": exc.code, "message": exc.message}, status=REFUSAL_STATUS.get(exc.code, 400))
+        puzzle_move_quota_take(address=client_address(request), now=timezone.now())
+        outcome = puzzle_move(puzzle_id=puzzle_id, moves=moves, player=player, now=timezone.now())
         body = move_json(outcome)
         if outcome.judgement.verdict.value != "continue" and outcome.rated is None and player is not None:
             body["rating"] = rating_json(player_puzzle_rating(player, now=timezone.now()))

@@ -1,4 +1,5 @@
-"""REST endpoints of arenas (docs/protocol.md, "Arenas"). Views only translate HTTP."""
+"""REST endpoints of arenas (docs/protocol.md, "Arenas"). Views only translate HTTP; a refusal is raised and
+answered by the API's handler (``config.api``)."""
 
 from __future__ import annotations
 
@@ -13,25 +14,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.errors import Refused
-from lobby.rooms.views import refused_response
 from players.identity import session_player
-from ratings.views import ErrorOut
 from tournaments.models import ArenaStatus
 from tournaments.selectors import arena_games, arena_view, arenas_list
 from tournaments.services import arena_create, arena_join, arena_pause, arena_spec_from, arena_withdraw
-
-NOT_FOUND = {"code": "not_found", "message": "There is no such arena."}
-STATUS_OF_REFUSAL = {
-    "not_found": status.HTTP_404_NOT_FOUND,
-    "no_account": status.HTTP_403_FORBIDDEN,
-    "banned": status.HTTP_403_FORBIDDEN,
-    "finished": status.HTTP_409_CONFLICT,
-    "not_joined": status.HTTP_409_CONFLICT,
-}
-
-
-def _refused(exc: Refused) -> Response:
-    return refused_response(exc, http_status=STATUS_OF_REFUSAL.get(exc.code, status.HTTP_400_BAD_REQUEST))
 
 
 def _instant(text: str) -> Any:
@@ -45,7 +31,7 @@ def _instant(text: str) -> Any:
 def _arena_out(arena_id: int, request: Request, *, page: int = 1) -> Response:
     view = arena_view(arena_id, page=page)
     if view is None:
-        return Response(NOT_FOUND, status=404)
+        raise Refused("not_found", "There is no such arena.")
     player = session_player(request.session)
     return Response(view.for_player(str(player.pk) if player else None))
 
@@ -70,30 +56,25 @@ class ArenasView(APIView):
         operation_id="tournaments_create", request=ArenaIn,
         responses={
             201: OpenApiResponse(description="the arena (as GET /api/tournaments/{id})"),
-            400: OpenApiResponse(ErrorOut, description="bad_request"),
-            403: OpenApiResponse(ErrorOut, description="no_account (log in first), banned"),
-            429: OpenApiResponse(ErrorOut, description="rate_limited: 3 arenas a day (see Retry-After)"),
+            400: "bad_request",
+            403: "no_account (log in first), banned",
+            429: "rate_limited: 3 arenas a day (see Retry-After)",
         },
     )
     def post(self, request: Request) -> Response:
         """Create an arena (an account, at most 3 a day); ``starts_at`` null: it starts now."""
         now = timezone.now()
-        try:
-            spec = arena_spec_from(request.data, parse_instant=_instant)
-            arena = arena_create(spec=spec, player=session_player(request.session), now=now)
-        except Refused as exc:
-            return _refused(exc)
+        spec = arena_spec_from(request.data, parse_instant=_instant)
+        arena = arena_create(spec=spec, player=session_player(request.session), now=now)
         response = _arena_out(arena.pk, request)
         response.status_code = status.HTTP_201_CREATED
         return response
 
-    @extend_schema(operation_id="tournaments_list", parameters=[ArenasQuery], responses={200: None, 400: ErrorOut})
+    @extend_schema(operation_id="tournaments_list", parameters=[ArenasQuery], responses={200: None, 400: "bad_request"})
     def get(self, request: Request) -> Response:
         """Arenas: running (ending soonest first), upcoming (starting soonest first), then finished; paged."""
         query = ArenasQuery(data=request.query_params)
-        if not query.is_valid():
-            problems = "; ".join(f"{field}: {' '.join(map(str, errs))}" for field, errs in query.errors.items())
-            return Response({"code": "bad_request", "message": problems}, status=400)
+        query.is_valid(raise_exception=True)  # else 400 bad_request
         return Response(arenas_list(now=timezone.now(), **query.validated_data))
 
 
@@ -101,23 +82,24 @@ class ArenaDetailView(APIView):
     @extend_schema(
         operation_id="tournaments_retrieve",
         parameters=[OpenApiParameter("page", int, description="The standings' page (20 rows each), from 1.")],
-        responses={200: OpenApiResponse(description="the arena"), 404: OpenApiResponse(ErrorOut)},
+        responses={200: OpenApiResponse(description="the arena"), 400: "bad_request",
+                   404: "not_found"},
     )
     def get(self, request: Request, arena_id: int) -> Response:
         """The arena, a page of its standings, your own row (``me``) and, once finished, the podium."""
         page = request.query_params.get("page", "1")
         if not page.isdigit():
-            return Response({"code": "bad_request", "message": "page: a whole number from 1."}, status=400)
+            raise Refused("bad_request", "page: a whole number from 1.")
         return _arena_out(arena_id, request, page=int(page))
 
 
 class ArenaGamesView(APIView):
-    @extend_schema(operation_id="tournaments_games", responses={200: None, 404: OpenApiResponse(ErrorOut)})
+    @extend_schema(operation_id="tournaments_games", responses={200: None, 404: "not_found"})
     def get(self, request: Request, arena_id: int) -> Response:
         """Every finished game of the arena, in the order they ended, with the points each side scored."""
         games = arena_games(arena_id)
         if games is None:
-            return Response(NOT_FOUND, status=404)
+            raise Refused("not_found", "There is no such arena.")
         return Response(games)
 
 
@@ -131,17 +113,14 @@ class ArenaActionView(APIView):
         request=None,
         responses={
             200: OpenApiResponse(description="the arena as you see it now"),
-            403: OpenApiResponse(ErrorOut, description="no_account: this device has no player yet; banned"),
-            404: OpenApiResponse(ErrorOut, description="not_found"),
-            409: OpenApiResponse(ErrorOut, description="finished, not_joined"),
+            403: "no_account: this device has no player yet; banned",
+            404: "not_found",
+            409: "finished, not_joined",
         },
     )
     def post(self, request: Request, arena_id: int) -> Response:
         player = session_player(request.session)
         if player is None:
-            return _refused(Refused("no_account", "Choose a name first: this device has no player yet."))
-        try:
-            self.ACTIONS[self.action](arena_id=arena_id, player=player, now=timezone.now())
-        except Refused as exc:
-            return _refused(exc)
+            raise Refused("no_account", "Choose a name first: this device has no player yet.")
+        self.ACTIONS[self.action](arena_id=arena_id, player=player, now=timezone.now())
         return _arena_out(arena_id, request)

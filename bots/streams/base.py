@@ -1,6 +1,10 @@
 """What every NDJSON stream shares: the token, a stream slot, a channel of the channel layer to hear its
 groups on, one JSON object a line, and an empty line every ``KEEP_ALIVE_SECONDS`` when nothing happens.
 
+A stream's view is wrapped in :func:`stream_view`: GET only, and a refusal raised before the stream opens
+(no token, a bad one, no slot, not the player's game) is answered here, its status by its code from the
+one table (``common.errors.STATUS_OF_CODE``), as the REST API's handler answers it.
+
 A stream is an async generator of lines (``None``: nothing happened for a while). Its clean-up runs when it
 ends, when the client goes (Django cancels the response, and the generator's ``finally`` runs) or when the
 process stops.
@@ -12,16 +16,17 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from functools import wraps
 from typing import Any
 
 from channels.layers import get_channel_layer
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.utils import timezone
 
 from bots import limits, protocol
-from bots.views import STATUS
-from common.errors import RateLimited, Refused
+from common.errors import RateLimited, Refused, status_for
 from lobby.realtime.offload import offload
 from players.models import AccessToken
 from players.tokens import bearer_secret, token_authenticate
@@ -29,14 +34,29 @@ from players.tokens import bearer_secret, token_authenticate
 log = logging.getLogger(__name__)
 
 KEEP_ALIVE_SECONDS = 5.0
-STATUS_OF = {**STATUS, "bad_token": 401, "method_not_allowed": 405}
 
 Lines = AsyncIterator[dict[str, Any] | None]
+StreamView = Callable[..., Coroutine[Any, Any, HttpResponseBase]]  # as django.urls.path takes an async view
+
+
+def stream_view(view: StreamView) -> StreamView:
+    """``view`` answering GET only, and any :class:`Refused` it raises as :func:`refusal`."""
+
+    @wraps(view)
+    async def answer(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        try:
+            if request.method != "GET":
+                raise Refused("method_not_allowed", "GET this stream.")
+            return await view(request, *args, **kwargs)
+        except Refused as exc:
+            return refusal(exc)
+
+    return answer
 
 
 def refusal(exc: Refused) -> JsonResponse:
-    """A refused stream: the API's one error body and status."""
-    response = JsonResponse({"code": exc.code, "message": exc.message}, status=STATUS_OF.get(exc.code, 400))
+    """A refused stream: the API's one error body, its status by code."""
+    response = JsonResponse({"code": exc.code, "message": exc.message}, status=status_for(exc.code))
     if exc.code == "bad_token":
         response["WWW-Authenticate"] = 'Bearer realm="api"'
     if isinstance(exc, RateLimited):

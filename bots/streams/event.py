@@ -14,20 +14,15 @@ from django.utils import timezone
 from bots import protocol
 from bots.events import LINE
 from bots.selectors import event_stream_opening
-from bots.streams.base import KEEP_ALIVE_SECONDS, Lines, Listener, ndjson, open_slot, refusal, stream_token
-from common.errors import Refused
+from bots.streams.base import KEEP_ALIVE_SECONDS, Lines, Listener, ndjson, open_slot, stream_token, stream_view
 from lobby.realtime.offload import offload
 from players.models import Player
 
 
+@stream_view
 async def event_stream(request: HttpRequest) -> HttpResponseBase:
-    if request.method != "GET":
-        return refusal(Refused("method_not_allowed", "GET this stream."))
-    try:
-        token = await stream_token(request)
-        slot, holder = await open_slot("event", token)
-    except Refused as exc:
-        return refusal(exc)
+    token = await stream_token(request)
+    slot, holder = await open_slot("event", token)
     listener = Listener()
     return ndjson(_lines(token.player, listener), slot=slot, holder=holder, closing=listener.stop)
 

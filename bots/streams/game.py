@@ -21,8 +21,7 @@ from django.utils import timezone
 from bots import protocol
 from bots.play import MyGame, my_game
 from bots.selectors import game_full_line, game_row, state_of
-from bots.streams.base import KEEP_ALIVE_SECONDS, Lines, Listener, ndjson, open_slot, refusal, stream_token
-from common.errors import Refused
+from bots.streams.base import KEEP_ALIVE_SECONDS, Lines, Listener, ndjson, open_slot, stream_token, stream_view
 from games.models import GameStatus
 from lobby import events
 from lobby.chat.visibility import ChatView
@@ -32,15 +31,11 @@ from lobby.rooms import connections
 from players.models import Player
 
 
+@stream_view
 async def game_stream(request: HttpRequest, game_id: str) -> HttpResponseBase:
-    if request.method != "GET":
-        return refusal(Refused("method_not_allowed", "GET this stream."))
-    try:
-        token = await stream_token(request)
-        mine = await offload(my_game)(game_id=game_id, player=token.player)
-        slot, holder = await open_slot("game", token)
-    except Refused as exc:
-        return refusal(exc)
+    token = await stream_token(request)
+    mine = await offload(my_game)(game_id=game_id, player=token.player)
+    slot, holder = await open_slot("game", token)
     stream = GameStream(mine, token.player)
     return ndjson(stream.lines(), slot=slot, holder=holder, closing=stream.close)
 

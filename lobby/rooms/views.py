@@ -1,5 +1,5 @@
 """REST endpoints of the lobby: the device's player, rooms, taking a seat, and the live games.
-Views only translate HTTP."""
+Views only translate HTTP; a refusal is raised and answered by the API's handler (``config.api``)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from common.errors import RateLimited, Refused
+from common.errors import Refused
 from lobby.protocol.room import room_frame
 from lobby.rooms.limits import room_lookup_quota_take, rooms_create_quota_take
 from lobby.rooms.listings import live_games
@@ -24,20 +24,9 @@ from players.models import Player
 from players.selectors import player_json
 from players.services import player_create, player_rename, refuse_bots
 from ratings.selectors import rating_json, ratings_of
-from ratings.views import ErrorOut, PlayerRefOut, RatingFields
+from ratings.views import PlayerRefOut, RatingFields
 
 DEFAULT_GUEST_NAME = "Guest"
-
-
-def refused_response(exc: Refused, *, http_status: int = status.HTTP_400_BAD_REQUEST) -> Response:
-    """The refusal's ``{"code", "message"}``; a :class:`RateLimited` is a 429 with ``Retry-After``."""
-    if isinstance(exc, RateLimited):
-        return Response(
-            {"code": exc.code, "message": exc.message},
-            status=status.HTTP_429_TOO_MANY_REQUESTS,
-            headers={"Retry-After": str(exc.retry_after)},
-        )
-    return Response({"code": exc.code, "message": exc.message}, status=http_status)
 
 
 def session_json(player: Player | None) -> dict[str, Any]:
@@ -96,19 +85,16 @@ class SessionView(APIView):
     @extend_schema(request=SessionIn, responses={200: SessionOut, 201: SessionOut})
     def post(self, request: Request) -> Response:
         if not isinstance(request.data, dict):
-            return Response({"code": "bad_request", "message": 'Send {"name": "..."}.'}, status=400)
+            raise Refused("bad_request", 'Send {"name": "..."}.')
         name = request.data.get("name")
         existing = session_player(request.session)
-        try:
-            if existing is None:
-                player = player_create(name=DEFAULT_GUEST_NAME if name is None else name, now=timezone.now())
-                session_attach(request.session, player)
-                code: int = status.HTTP_201_CREATED
-            else:
-                player = existing if name is None else player_rename(player=existing, name=name)
-                code = status.HTTP_200_OK
-        except Refused as exc:
-            return refused_response(exc)
+        if existing is None:
+            player = player_create(name=DEFAULT_GUEST_NAME if name is None else name, now=timezone.now())
+            session_attach(request.session, player)
+            code: int = status.HTTP_201_CREATED
+        else:
+            player = existing if name is None else player_rename(player=existing, name=name)
+            code = status.HTTP_200_OK
         get_token(request)
         return Response(session_json(player), status=code)
 
@@ -127,33 +113,30 @@ class RoomsView(APIView):
         request=RulesIn,
         responses={
             201: OpenApiResponse(description="the room snapshot"),
-            400: OpenApiResponse(ErrorOut, description="bad_rules, bad_request"),
-            403: OpenApiResponse(ErrorOut, description="banned: the player is banned"),
-            429: OpenApiResponse(ErrorOut, description="rate_limited (see the Retry-After header)"),
+            400: "bad_rules, bad_request",
+            403: "banned: the player is banned; bot_account",
+            429: "rate_limited (see the Retry-After header)",
         },
     )
     def post(self, request: Request) -> Response:
         """Create a room with house rules; the device's player is the host in seat 1."""
         if not isinstance(request.data, dict):
-            return Response({"code": "bad_rules", "message": "Send the house rules as a JSON object."}, status=400)
+            raise Refused("bad_rules", "Send the house rules as a JSON object.")
         now = timezone.now()
         existing = session_player(request.session)
-        try:
-            # Only a room made (or refused as too many) is counted: a refused form counts nothing, and
-            # makes no guest player.
-            if existing is not None:
-                refuse_bots(existing)  # a bot's rooms are made by the challenges it accepts
-            room_create_check(host=existing, rules=request.data)
-            rooms_create_quota_take(
-                address=client_address(request), player_id=str(existing.id) if existing else None, now=now
-            )
-            player = device_player(request, create_as=DEFAULT_GUEST_NAME)
-            assert player is not None
-            if existing is None:  # the device's first room counts for the player it just became (it fits)
-                rooms_create_quota_take(address=None, player_id=str(player.id), now=now)
-            room = room_create(host=player, rules=dict(request.data), now=now)
-        except Refused as exc:  # a RateLimited too: 429
-            return refused_response(exc, http_status=403 if exc.code in ("banned", "bot_account") else 400)
+        # Only a room made (or refused as too many) is counted: a refused form counts nothing, and makes no
+        # guest player.
+        if existing is not None:
+            refuse_bots(existing)  # a bot's rooms are made by the challenges it accepts
+        room_create_check(host=existing, rules=request.data)
+        rooms_create_quota_take(
+            address=client_address(request), player_id=str(existing.id) if existing else None, now=now
+        )
+        player = device_player(request, create_as=DEFAULT_GUEST_NAME)
+        assert player is not None
+        if existing is None:  # the device's first room counts for the player it just became (it fits)
+            rooms_create_quota_take(address=None, player_id=str(player.id), now=now)
+        room = room_create(host=player, rules=dict(request.data), now=now)
         snapshot = room_snapshot(room.code)
         assert snapshot is not None
         return Response(room_frame(snapshot, player_id=str(player.id)), status=status.HTTP_201_CREATED)
@@ -163,27 +146,21 @@ class RoomDetailView(APIView):
     @extend_schema(
         responses={
             200: OpenApiResponse(description="the room snapshot"),
-            404: OpenApiResponse(ErrorOut, description="no_room"),
-            410: OpenApiResponse(ErrorOut, description="room_closed: the room was closed"),
-            429: OpenApiResponse(ErrorOut, description="rate_limited (see the Retry-After header)"),
+            404: "no_room",
+            410: "room_closed: the room was closed",
+            429: "rate_limited (see the Retry-After header)",
         }
     )
     def get(self, request: Request, code: str) -> Response:
         """The room snapshot as this device sees it; 410 once the room is closed."""
-        try:
-            room_lookup_quota_take(address=client_address(request), now=timezone.now())
-        except RateLimited as exc:
-            return refused_response(exc)
+        room_lookup_quota_take(address=client_address(request), now=timezone.now())
         snapshot = room_snapshot(code.upper(), include_closed=True)
         if snapshot is None:
-            return Response({"code": "no_room", "message": f"There is no open room {code}."}, status=404)
+            raise Refused("no_room", f"There is no open room {code}.")
         if snapshot["closed_at"] is not None:
-            return Response({"code": "room_closed", "message": f"Room {snapshot['code']} was closed."}, status=410)
+            raise Refused("room_closed", f"Room {snapshot['code']} was closed.")
         player = session_player(request.session)
         return Response(room_frame(snapshot, player_id=str(player.id) if player else None))
-
-
-SEAT_REFUSAL_STATUS = {"no_room": status.HTTP_404_NOT_FOUND, "seat_taken": status.HTTP_409_CONFLICT}
 
 
 class SeatView(APIView):
@@ -192,8 +169,9 @@ class SeatView(APIView):
         request=None,
         responses={
             200: OpenApiResponse(description="the room snapshot, with you seated"),
-            404: OpenApiResponse(description="no_room"),
-            409: OpenApiResponse(description="seat_taken"),
+            403: "bot_account",
+            404: "no_room",
+            409: "seat_taken",
         },
     )
     def post(self, request: Request, code: str) -> Response:
@@ -203,13 +181,10 @@ class SeatView(APIView):
         """
         player = device_player(request, create_as=DEFAULT_GUEST_NAME)
         assert player is not None
-        try:
-            room_sit(code=code.upper(), player=player, now=timezone.now())
-        except Refused as exc:
-            return refused_response(exc, http_status=SEAT_REFUSAL_STATUS.get(exc.code, 400))
+        room_sit(code=code.upper(), player=player, now=timezone.now())
         snapshot = room_snapshot(code.upper())
         if snapshot is None:  # closed between the seat and the read
-            return Response({"code": "no_room", "message": f"There is no open room {code}."}, status=404)
+            raise Refused("no_room", f"There is no open room {code}.")
         return Response(room_frame(snapshot, player_id=str(player.id)))
 
 
@@ -246,12 +221,10 @@ class LiveGamesQuery(serializers.Serializer[Any]):
 
 class LiveGamesView(APIView):
     @extend_schema(
-        operation_id="games_live", parameters=[LiveGamesQuery], responses={200: LiveGamesOut, 400: ErrorOut}
+        operation_id="games_live", parameters=[LiveGamesQuery], responses={200: LiveGamesOut, 400: "bad_request"}
     )
     def get(self, request: Request) -> Response:
         """Games between two people being played now, best-rated first (the sum of both ratings)."""
         query = LiveGamesQuery(data=request.query_params)
-        if not query.is_valid():
-            problems = "; ".join(f"{field}: {' '.join(map(str, errs))}" for field, errs in query.errors.items())
-            return Response({"code": "bad_query", "message": problems}, status=400)
+        query.is_valid(raise_exception=True)  # else 400 bad_request
         return Response(live_games(now=timezone.now(), **query.validated_data))

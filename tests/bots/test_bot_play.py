@@ -116,6 +116,8 @@ def test_bots_play_challenges_only():
     browser = signed_in(robo)
     made = session_post(browser, "/api/rooms", {})
     assert made.status_code == 403 and made.json()["code"] == "bot_account"
+    seated = session_post(browser, f"/api/rooms/{room.code}/seat", {})  # the one table: 403 wherever it is refused
+    assert seated.status_code == 403 and seated.json()["code"] == "bot_account"
 
 
 def test_the_leaderboard_marks_bots_and_can_hide_them():

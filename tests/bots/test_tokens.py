@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from players.models import AccessToken
+from players.services import player_ban
 from players.tokens import digest_of
 from tests.bots.botkit import Api, account, session_post, signed_in
 
@@ -34,7 +36,7 @@ def test_a_token_is_shown_once_stored_hashed_listed_and_revoked():
     assert refused.status_code == 401 and refused.json()["code"] == "bad_token"
     assert browser.get("/api/accounts/tokens").json() == []
     again = browser.delete(f"/api/accounts/tokens/{row.pk}", HTTP_X_CSRFTOKEN=browser.cookies["csrftoken"].value)
-    assert again.status_code == 404 and again.json()["code"] == "no_token"
+    assert again.status_code == 404 and again.json()["code"] == "not_found"
 
 
 def test_a_bad_token_is_refused_with_401():
@@ -42,6 +44,14 @@ def test_a_bad_token_is_refused_with_401():
         answer = Client().post("/api/bot/account/upgrade", HTTP_AUTHORIZATION=header)
         assert answer.status_code == 401 and answer.json()["code"] == "bad_token", header
     assert Client().post("/api/bot/account/upgrade").json()["code"] == "no_token"
+
+
+def test_a_banned_accounts_token_is_a_403_banned_over_rest_and_streams():
+    ann = account("ann")
+    secret = session_post(signed_in(ann), "/api/accounts/tokens", {"description": "x"}).json()["token"]
+    player_ban(player=ann, now=timezone.now())
+    for answer in (Api(secret).get("/api/challenge"), Api(secret).get("/api/stream/event")):
+        assert answer.status_code == 403 and answer.json()["code"] == "banned"
 
 
 def test_a_guest_has_no_tokens_and_a_token_cannot_make_tokens():

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db
 def test_out_of_range_integers_are_refused(query):
     response = Client().get(f"/api/ratings?{query}")
     assert response.status_code == 400
-    assert response.json()["code"] == "bad_query" and response.json()["message"]
+    assert response.json()["code"] == "bad_request" and response.json()["message"]
 
 
 def test_the_largest_offset_answers_an_empty_page():

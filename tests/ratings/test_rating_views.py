@@ -62,7 +62,7 @@ def test_leaderboard_endpoint_pages_and_includes_provisional_on_request():
 @pytest.mark.parametrize("query", ["limit=0", "limit=101", "offset=-1", "limit=x", "include_provisional=maybe"])
 def test_leaderboard_refuses_a_bad_query(query):
     response = Client().get(f"/api/ratings?{query}")
-    assert response.status_code == 400 and response.json()["code"] == "bad_query"
+    assert response.status_code == 400 and response.json()["code"] == "bad_request"
 
 
 def test_player_endpoint():

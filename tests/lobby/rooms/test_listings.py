@@ -124,7 +124,7 @@ def test_rest_live_games_are_paged_and_bad_queries_refused(device):
     assert device.get("/api/games/live?offset=1").json()["results"] == []
     for bad in ("limit=0", "limit=101", "limit=x", "offset=-1"):
         refused = device.get(f"/api/games/live?{bad}")
-        assert refused.status_code == 400 and refused.json()["code"] == "bad_query"
+        assert refused.status_code == 400 and refused.json()["code"] == "bad_request"
 
 
 def test_rest_take_a_seat_from_the_lobby(device):
