@@ -1,14 +1,14 @@
 """Challenges between people and bots: make, accept, decline, cancel. One transaction each, holding the
 challenge's row lock; the accounts' event streams hear of it once committed (:mod:`bots.events`).
 
-Accepting makes an ordinary room through the rooms' own services, as quick pairing does: Red hosts it in
-seat 1, the other player sits in seat 2, and the game starts (watchable, with its chat and analysis,
-rated when asked). Services take ``now``; only the edges read the clock.
+Accepting makes an ordinary room as every pairing does (:func:`lobby.play.pairs.room_for_two`): Red hosts
+it in seat 1, the other player sits in seat 2, and the game starts (watchable, with its chat and analysis,
+rated when asked); the challenger's colour is theirs to choose, or a coin's. Services take ``now``; only
+the edges read the clock.
 """
 
 from __future__ import annotations
 
-import secrets
 from datetime import datetime
 from typing import Any
 
@@ -18,8 +18,7 @@ from bots import protocol
 from bots.events import line_on_commit
 from bots.models import Challenge, ChallengeStatus, ColourChoice, DeclineReason
 from common.errors import Refused
-from lobby.play import moves
-from lobby.rooms.services import room_create
+from lobby.play.pairs import Colour, GameSettings, room_for_two
 from players.accounts import username_key
 from players.models import Player
 from ratings.selectors import rating_json, ratings_of
@@ -117,24 +116,20 @@ def challenge_accept(*, challenge_id: str, player: Player, now: datetime) -> Cha
         challenge = _lock(challenge_id, player=player)
         if challenge.dest_id != player.pk:
             raise Refused("not_yours", "Only the challenged player accepts a challenge.")
-        red, yellow = _colours(challenge)
-        room = room_create(host=red, guest=yellow, rules={"turn_seconds": challenge.turn_seconds,
-                                                          "ranked": challenge.ranked}, now=now)
-        game = moves.game_start(code=room.code, player=red, now=now)
+        made = room_for_two(first=challenge.challenger, second=challenge.dest, colour=_CHOSEN[challenge.colour],
+                            settings=GameSettings(turn_seconds=challenge.turn_seconds, ranked=challenge.ranked),
+                            now=now)
+        code, game = made.room.code, made.game
         challenge.status = ChallengeStatus.ACCEPTED
-        challenge.room_code, challenge.game_id, challenge.updated_at = room.code, game.pk, now
+        challenge.room_code, challenge.game_id, challenge.updated_at = code, game.pk, now
         challenge.save(update_fields=["status", "room_code", "game_id", "updated_at"])
-        for colour, who in (("red", red), ("yellow", yellow)):
-            line_on_commit(who.pk, protocol.game_start_line(game_id=str(game.pk), room=room.code, colour=colour))
+        for colour, who in (("red", made.red), ("yellow", made.yellow)):
+            line_on_commit(who.pk, protocol.game_start_line(game_id=str(game.pk), room=code, colour=colour))
     return challenge
 
 
-def _colours(challenge: Challenge) -> tuple[Player, Player]:
-    """(Red, Yellow): the challenger's choice, or a coin."""
-    challenger_red = {ColourChoice.RED: True, ColourChoice.YELLOW: False}.get(
-        ColourChoice(challenge.colour), bool(secrets.randbelow(2)))
-    pair = (challenge.challenger, challenge.dest)
-    return pair if challenger_red else (pair[1], pair[0])
+# The challenger's colour, as they chose it.
+_CHOSEN: dict[str, Colour] = {ColourChoice.RANDOM: "random", ColourChoice.RED: "red", ColourChoice.YELLOW: "yellow"}
 
 
 def challenge_decline(*, challenge_id: str, player: Player, reason: object = "generic", now: datetime) -> Challenge:

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from games.engine import Peg
 from lobby.models import Room
+from lobby.pairing.waves import wave_claim, wave_end
 from lobby.play.moves import game_drop, game_resign, play_move
 from lobby.rooms.selectors import current_game, room_seats
 from lobby.rooms.services import lock_room_for_change
@@ -16,9 +17,8 @@ from players.accounts import account_register
 from players.models import Player
 from players.services import player_create
 from tournaments.models import Arena, ArenaGame
-from tournaments.pairing import pair_wave
 from tournaments.services import ArenaSpec, arena_add
-from tournaments.waves import wave_claim, wave_end, wave_waiting, wave_write
+from tournaments.waves import ArenaWave
 
 PASSWORD = "correct horse battery"
 # Red wins on a1 at ply 11 (after d4 filled alternately); yellow's moves are b1 b1 c1 in between.
@@ -53,12 +53,14 @@ def arena(*, minutes: int = 30, starts_at: datetime | None = None, berserk: bool
 def run_wave(arena_id: int, *, now: datetime | None = None) -> list[str]:
     """One whole wave (claimed, paired, written) as the arena loop runs it; [] if not claimed."""
     now = now or timezone.now()
-    if not wave_claim(arena_id=arena_id, now=now):
+    wave = ArenaWave(arena_id)
+    lease = wave.lease(now=now)
+    if not wave_claim(lease, now=now):
         return []
     try:
-        return wave_write(arena_id=arena_id, pairs=pair_wave(wave_waiting(arena_id=arena_id, now=now)), now=now)
+        return wave.write(wave.pair(wave.read(now=now), now=now), now=now)
     finally:
-        wave_end(arena_id=arena_id)
+        wave_end(lease)
 
 
 def sides(code: str) -> tuple[ArenaGame, Player, Player]:

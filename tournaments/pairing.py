@@ -51,7 +51,7 @@ def _order(w: Waiting) -> tuple[int, float, str]:
     return (w.rank, -w.rating, w.player_id)
 
 
-def pair_wave(waiting: Sequence[Waiting]) -> list[Pair]:
+def pair_waiting(waiting: Sequence[Waiting]) -> list[Pair]:
     """Pair everyone waiting (see the module docstring); every player is in at most one pair."""
     seen: set[str] = set()
     ordered = []

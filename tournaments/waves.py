@@ -1,55 +1,55 @@
 """An arena's pairing waves, shared by every server process through the database.
 
-Every ``ARENA_WAVE_SECONDS`` one process claims the arena's wave (:func:`wave_claim`, a conditional
-UPDATE of the arena's row, as ``lobby.pairing.seeks.wave_claim`` does for quick pairing: waves never
-overlap); it reads who is waiting (:func:`wave_waiting`), pairs them with the pure
-:func:`tournaments.pairing.pair_wave`, and writes each pair (:func:`pair_write`) in a transaction that
-locks both entries and drops the pair if either is no longer free. So nobody is in two games at once.
-Each game is an ordinary game in an ordinary room, made by the lobby's services as quick pairing makes
-them (:func:`lobby.rooms.services.room_create`, then :func:`lobby.play.moves.game_start`).
+Every ``ARENA_WAVE_SECONDS`` one process claims the arena's wave (a lease on the arena's row,
+``wave_at`` and ``wave_until``: :mod:`lobby.pairing.waves`, as quick pairing's; waves never overlap); it
+reads who is waiting (:func:`wave_waiting`), pairs them with the pure :func:`tournaments.pairing.pair_waiting`,
+and writes each pair (:func:`arena_pair_write`) in a transaction that locks both entries and drops the
+pair if either is no longer free. So nobody is in two games at once. :class:`ArenaWave` is that wave, as
+the one wave runner (:func:`lobby.realtime.waves.pair_wave`) runs it. Each game is an ordinary game in an
+ordinary room, made as every pairing makes them (:func:`lobby.play.pairs.room_for_two`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 
-from lobby.play import moves
-from lobby.rooms.services import room_create
+from lobby.pairing.waves import WaveLease
+from lobby.play.pairs import GameSettings, room_for_two
 from players.models import Player
 from ratings.selectors import ratings_of
 from tournaments import events
 from tournaments.models import Arena, ArenaGame, ArenaPlayer, ArenaStatus
-from tournaments.pairing import Pair, Waiting
+from tournaments.pairing import Pair, Waiting, pair_waiting
 from tournaments.scoring import Entrant, standings
 from tournaments.services import tally_of
 
-# A wave is given this long; if its process dies meanwhile, another process takes over after it.
-WAVE_LEASE = timedelta(seconds=30)
 
+@dataclass(frozen=True, slots=True)
+class ArenaWave:
+    """One arena's wave, as :func:`lobby.realtime.waves.pair_wave` runs it (see the module docstring)."""
 
-def wave_every() -> timedelta:
-    return timedelta(seconds=settings.ARENA_WAVE_SECONDS)
+    arena_id: int
 
+    def lease(self, *, now: datetime) -> WaveLease:
+        """The arena's row, claimed only while the arena is being played."""
+        playing = Q(status=ArenaStatus.STARTED, starts_at__lte=now, ends_at__gt=now)
+        return WaveLease(model=Arena, pk=self.arena_id, started="wave_at", until="wave_until", due=playing,
+                         every=timedelta(seconds=settings.ARENA_WAVE_SECONDS))
 
-def wave_claim(*, arena_id: int, now: datetime) -> bool:
-    """Whether this process runs the arena's wave due now (one conditional UPDATE; see the module)."""
-    due = now - wave_every() * 0.9  # a process ticking every second is not pushed a tick late by jitter
-    return bool(
-        Arena.objects.filter(pk=arena_id, status=ArenaStatus.STARTED, starts_at__lte=now, ends_at__gt=now)
-        .filter(Q(wave_at=None) | Q(wave_at__lte=due))
-        .filter(Q(wave_until=None) | Q(wave_until__lt=now))
-        .update(wave_at=now, wave_until=now + WAVE_LEASE)
-    )
+    def read(self, *, now: datetime) -> list[Waiting]:
+        return wave_waiting(arena_id=self.arena_id, now=now)
 
+    def pair(self, waiting: Sequence[Waiting], *, now: datetime) -> list[Pair]:
+        return pair_waiting(waiting)
 
-def wave_end(*, arena_id: int) -> None:
-    """The wave this process claimed is written: the next may start when it is due."""
-    Arena.objects.filter(pk=arena_id).update(wave_until=None)
+    def write(self, pairs: Sequence[Pair], *, now: datetime) -> list[str]:
+        return wave_write(arena_id=self.arena_id, pairs=pairs, now=now)
 
 
 def wave_waiting(*, arena_id: int, now: datetime) -> list[Waiting]:
@@ -70,7 +70,7 @@ def wave_waiting(*, arena_id: int, now: datetime) -> list[Waiting]:
     ]
 
 
-def pair_write(*, arena_id: int, pair: Pair, now: datetime) -> str | None:
+def arena_pair_write(*, arena_id: int, pair: Pair, now: datetime) -> str | None:
     """Write one pair of a wave: a room with Red as host and Yellow as guest, its first game started
     for the arena; returns the room's code, or None when the pair is dropped (the arena ended, or one
     of them paused, withdrew or is in a game by now). Both are told once it commits."""
@@ -89,9 +89,10 @@ def pair_write(*, arena_id: int, pair: Pair, now: datetime) -> str | None:
             return None
         players = Player.objects.in_bulk([red_id, yellow_id], field_name="pk")
         red, yellow = players[entries[red_id].player_id], players[entries[yellow_id].player_id]
-        rules = {"turn_seconds": arena.turn_seconds, "ranked": arena.ranked, "alternate_first": False}
-        room = room_create(host=red, guest=yellow, rules=rules, now=now)
-        game = moves.game_start(code=room.code, player=red, now=now, tournament_id=arena.pk)
+        played = GameSettings(turn_seconds=arena.turn_seconds, ranked=arena.ranked, alternate_first=False,
+                              tournament_id=arena.pk)
+        made = room_for_two(first=red, second=yellow, colour="red", settings=played, now=now)
+        room, game = made.room, made.game
         ArenaGame.objects.create(arena=arena, game=game, red=red, yellow=yellow, red_rating=pair.red.rating,
                                  yellow_rating=pair.yellow.rating, paired_at=now)
         for entry, colour in ((entries[red_id], "reds"), (entries[yellow_id], "yellows")):
@@ -108,5 +109,5 @@ def pair_write(*, arena_id: int, pair: Pair, now: datetime) -> str | None:
 def wave_write(*, arena_id: int, pairs: Sequence[Pair], now: datetime) -> list[str]:
     """Write pairs one after the other, each committed (and told) as soon as it is written; returns the
     codes of the rooms made."""
-    made = (pair_write(arena_id=arena_id, pair=pair, now=now) for pair in pairs)
+    made = (arena_pair_write(arena_id=arena_id, pair=pair, now=now) for pair in pairs)
     return [code for code in made if code is not None]

@@ -116,7 +116,7 @@ def can_pair(a: Seeker, b: Seeker, *, now: datetime, policy: RangePolicy = DEFAU
     return abs(a.rating - b.rating) <= allowed
 
 
-def pair_wave(
+def pair_seekers(
     seekers: Iterable[Seeker],
     *,
     now: datetime,

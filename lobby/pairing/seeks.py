@@ -2,17 +2,17 @@
 
 Every change is one transaction. A seek is a row tied to one lobby socket; the socket's process keeps
 it alive (``seeks_keep_alive``), and the socket deletes it when it cancels or closes. A pairing wave
-reads the live seeks (``wave_begin``), the pure :func:`lobby.pairing.matching.pair_wave` pairs them off the
-database thread, and ``wave_pair`` writes the pairs: in one transaction it locks the seek rows, drops
-any pair whose seeker left meanwhile, creates each room with both seated and the first game started,
-and marks both seeks paired. So a seeker is paired at most once, and never after their seek ended.
-Services take ``now``; only the edges read the clock.
+(:class:`SeekWave`, run by :func:`lobby.realtime.waves.pair_wave`) reads the live seeks, the pure
+:func:`lobby.pairing.matching.pair_seekers` pairs them off the database thread, and ``wave_pair`` writes
+the pairs: in one transaction it locks the seek rows, drops any pair whose seeker left meanwhile, makes
+each room with both seated and the first game started (:func:`lobby.play.pairs.room_for_two`), and marks
+both seeks paired. So a seeker is paired at most once, and never after their seek ended. Services take
+``now``; only the edges read the clock.
 """
 
 from __future__ import annotations
 
 import enum
-import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -23,9 +23,9 @@ from django.db.models import Q
 
 from lobby import events
 from lobby.models import PairingWave, Seek
-from lobby.pairing.matching import Pool, Seeker
-from lobby.play import moves
-from lobby.rooms.services import room_create
+from lobby.pairing.matching import DEFAULT_POLICY, Pool, Seeker, pair_seekers
+from lobby.pairing.waves import WaveLease
+from lobby.play.pairs import GameSettings, room_for_two
 from players.models import Player
 from players.services import refuse_bots
 from ratings.selectors import ratings_of
@@ -34,8 +34,6 @@ from ratings.selectors import ratings_of
 # treated as gone (its process died or its page went silent) and is never paired.
 HEARTBEAT = timedelta(seconds=1)
 SEEK_EXPIRY = timedelta(seconds=6)
-# A wave is given this long; if its process dies meanwhile, another process takes over after it.
-WAVE_LEASE = timedelta(seconds=30)
 # A paired seek stays (so its socket can learn the room from it) until the socket closes, or this long.
 PAIRED_KEPT = timedelta(minutes=5)
 
@@ -161,53 +159,38 @@ def seeks_keep_alive(*, alive: Sequence[str], watched: Sequence[str], now: datet
 
 
 # --- waves -----------------------------------------------------------------------------------------
-def wave_claim(*, now: datetime) -> bool:
-    """Whether this process runs the pairing wave due now.
+class SeekWave:
+    """Quick pairing's wave, as :func:`lobby.realtime.waves.pair_wave` runs it: the pool's one
+    ``PairingWave`` row is claimed, the live seekers read, paired by rating (the pure
+    :func:`lobby.pairing.matching.pair_seekers`) and written (:func:`wave_pair`)."""
 
-    One conditional UPDATE: the last wave started at least ``PAIRING_WAVE_SECONDS`` ago and none is
-    running. So one process wins each wave however many try, waves never overlap (two overlapping
-    waves would pair the same seekers differently and drop each other's pairs), and they keep their
-    pace across processes. The winner calls :func:`wave_end` when done; a claim whose process died
-    lapses after ``WAVE_LEASE``.
-    """
-    # 0.9: a process ticking every second is not pushed a whole tick late by clock jitter.
-    due = now - wave_every() * 0.9
-    claimed = PairingWave.objects.filter(pk=1, started_at__lte=due).filter(
-        Q(running_until=None) | Q(running_until__lt=now)
-    )
-    if claimed.update(started_at=now, running_until=now + WAVE_LEASE):
-        return True
-    try:
-        with transaction.atomic():
-            _, created = PairingWave.objects.get_or_create(
-                pk=1, defaults={"started_at": now, "running_until": now + WAVE_LEASE}
-            )
-    except IntegrityError:  # another process created it just now, and so runs this wave
-        return False
-    return created
+    def lease(self, *, now: datetime) -> WaveLease:
+        return WaveLease(model=PairingWave, pk=1, started="started_at", until="running_until", every=wave_every(),
+                         create=True)
+
+    def read(self, *, now: datetime) -> list[Seeker]:
+        """The live, waiting seekers, once the pool is swept (:func:`seeks_sweep`)."""
+        seeks_sweep(now=now)
+        live = Seek.objects.filter(room_code=None, last_seen_at__gte=now - SEEK_EXPIRY).order_by("pk")
+        return [seeker_of(seek) for seek in live]
+
+    def pair(self, waiting: Sequence[Seeker], *, now: datetime) -> list[tuple[Seeker, Seeker]]:
+        return pair_seekers(waiting, now=now, policy=DEFAULT_POLICY)
+
+    def write(self, pairs: Sequence[tuple[Seeker, Seeker]], *, now: datetime) -> list[Pairing]:
+        return wave_pair(pairs=pairs, now=now)
 
 
-def wave_end() -> None:
-    """The wave this process claimed is written: the next may start when it is due."""
-    PairingWave.objects.filter(pk=1).update(running_until=None)
-
-
-def wave_begin(*, now: datetime) -> list[Seeker] | None:
-    """Claim the wave due now and return the live, waiting seekers; None when another process has it.
-
-    The winner also sweeps the pool: seeks not refreshed within ``SEEK_EXPIRY`` (their process died or
-    their page went silent) and seeks waiting past the maximum wait are ended, and their sockets told;
-    paired seeks whose socket never closed are forgotten after ``PAIRED_KEPT``.
-    """
-    if not wave_claim(now=now):
-        return None
-    seeks_sweep(now=now)
-    live = Seek.objects.filter(room_code=None, last_seen_at__gte=now - SEEK_EXPIRY).order_by("pk")
-    return [seeker_of(seek) for seek in live]
+SEEK_WAVE = SeekWave()
 
 
 def seeks_sweep(*, now: datetime) -> int:
-    """End the seeks that expired or waited too long (their sockets are told); returns how many."""
+    """End the seeks that expired or waited too long (their sockets are told); returns how many.
+
+    Seeks not refreshed within ``SEEK_EXPIRY`` (their process died or their page went silent) and seeks
+    waiting past the maximum wait are ended; paired seeks whose socket never closed are forgotten after
+    ``PAIRED_KEPT``. The process that won the wave sweeps before it reads.
+    """
     ended = 0
     with transaction.atomic():
         stale = Seek.objects.select_for_update().filter(room_code=None, last_seen_at__lt=now - SEEK_EXPIRY)
@@ -227,13 +210,13 @@ class Pairing:
     seek_ids: tuple[int, int]
 
 
-def pair_write(*, pair: tuple[Seeker, Seeker], now: datetime) -> Pairing | None:
+def seek_pair_write(*, pair: tuple[Seeker, Seeker], now: datetime) -> Pairing | None:
     """Write one pair of a wave: a room with both seated and the first game started; None if dropped.
 
     One transaction holding both seek rows: a pair whose seeker is no longer waiting and alive (it
     cancelled, closed its page, was replaced, expired, or another wave paired it) is dropped, and its
-    partner waits for the next wave. Both sockets are told the room's code once committed. Pairs of a
-    wave share no seeker, so they may be written concurrently.
+    partner waits for the next wave. A coin decides who is Red. Both sockets are told the room's code
+    once committed. Pairs of a wave share no seeker, so they may be written concurrently.
     """
     a, b = pair
     with transaction.atomic():
@@ -247,7 +230,9 @@ def pair_write(*, pair: tuple[Seeker, Seeker], now: datetime) -> Pairing | None:
         if one is None or two is None or one.player_id == two.player_id:
             return None
         players = Player.objects.in_bulk([one.player_id, two.player_id])
-        code = _room_for(players[one.player_id], players[two.player_id], one, now=now)
+        pool = GameSettings(turn_seconds=one.turn_seconds, ranked=one.ranked)
+        code = room_for_two(first=players[one.player_id], second=players[two.player_id], settings=pool,
+                            now=now).room.code
         Seek.objects.filter(pk__in=[one.pk, two.pk]).update(room_code=code, paired_at=now)
         for seek in (one, two):
             events.seek_paired_on_commit(channel_name=seek.channel_name, seek_id=seek.pk, code=code)
@@ -255,16 +240,7 @@ def pair_write(*, pair: tuple[Seeker, Seeker], now: datetime) -> Pairing | None:
 
 
 def wave_pair(*, pairs: Sequence[tuple[Seeker, Seeker]], now: datetime) -> list[Pairing]:
-    """Write pairs one after the other (see :func:`pair_write`), each committed (and told) as soon as
+    """Write pairs one after the other (see :func:`seek_pair_write`), each committed (and told) as soon as
     it is written, on one database connection; returns those made."""
-    made = (pair_write(pair=pair, now=now) for pair in pairs)
+    made = (seek_pair_write(pair=pair, now=now) for pair in pairs)
     return [pairing for pairing in made if pairing is not None]
-
-
-def _room_for(first: Player, second: Player, seek: Seek, *, now: datetime) -> str:
-    """A room for two paired players with the pool's rules; a coin decides who is Red (seat 1)."""
-    red, yellow = (first, second) if secrets.randbelow(2) else (second, first)
-    rules = {"turn_seconds": seek.turn_seconds, "ranked": seek.ranked}
-    room = room_create(host=red, guest=yellow, rules=rules, now=now)
-    moves.game_start(code=room.code, player=red, now=now)
-    return room.code

@@ -8,11 +8,13 @@ changes rooms many times a second:
   through the runtime) -> at most one ``lobby.changed`` message per ``NUDGE_DELAY`` to the channel-layer
   group ``lobby``, which every lobby socket of every process belongs to;
 - in: a lobby socket here received ``lobby.changed`` -> the lists are rebuilt once for the whole
-  process (not once per socket) and handed to every subscribed socket, which sends what changed.
+  process (not once per socket) and handed to every subscribed socket, which sends what changed: the
+  one debounced feed (:class:`lobby.realtime.debounce.DebouncedFeed`), its one key the group ``lobby``.
 
 A rebuild reads the database after the message arrived, so it sees every change committed before it:
-the last change reaches every socket within about ``NUDGE_DELAY + REFRESH_GAP`` plus a query (under a
-second), and a socket is sent its lists at most about twice a second however busy the server is.
+the last change reaches every socket within about ``NUDGE_DELAY`` and the feed's ``REFRESH_GAP`` plus a
+query (under a second), and a socket is sent its lists at most about twice a second however busy the
+server is.
 """
 
 from __future__ import annotations
@@ -27,29 +29,34 @@ from channels.layers import get_channel_layer
 from django.utils import timezone
 
 from lobby.events import LISTS_CHANGED_MESSAGE, LOBBY_GROUP
-from lobby.realtime.offload import offload
+from lobby.realtime.debounce import DebouncedFeed
 from lobby.rooms.listings import LobbyLists, lobby_lists
 
 log = logging.getLogger(__name__)
 
 NUDGE_DELAY = 0.25
-REFRESH_DELAY = 0.1
-REFRESH_GAP = 0.5
+LISTS_DELAY = 0.1
 
 
 class ListsSubscriber(Protocol):
     async def lists_updated(self, lists: LobbyLists) -> None: ...
 
 
-class LobbyFeed:
-    """This loop's sender of ``lobby.changed`` and builder of the lists for its lobby sockets."""
+def _lists_now(group: str) -> LobbyLists:
+    return lobby_lists(now=timezone.now())
+
+
+async def _send_lists(subscriber: ListsSubscriber, lists: LobbyLists) -> None:
+    await subscriber.lists_updated(lists)
+
+
+class LobbyFeed(DebouncedFeed[str, LobbyLists, ListsSubscriber]):
+    """This loop's sender of ``lobby.changed`` and builder of the lists for its lobby sockets (which
+    subscribe to the key ``LOBBY_GROUP``)."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
-        self.subscribers: set[ListsSubscriber] = set()
+        super().__init__(loop, read=_lists_now, send=_send_lists, what="the lobby's lists", delay=LISTS_DELAY)
         self._nudge: asyncio.TimerHandle | None = None
-        self._refresh: asyncio.Task[None] | None = None
-        self._dirty = False
         self._tasks: set[asyncio.Task[None]] = set()
 
     # --- out ---------------------------------------------------------------------------------------
@@ -71,42 +78,6 @@ class LobbyFeed:
         except Exception:  # the next change sends whole lists again
             log.exception("could not tell the lobby group that its lists changed")
 
-    # --- in ----------------------------------------------------------------------------------------
-    def subscribe(self, subscriber: ListsSubscriber) -> None:
-        self.subscribers.add(subscriber)
-
-    def unsubscribe(self, subscriber: ListsSubscriber) -> None:
-        self.subscribers.discard(subscriber)
-
-    def refresh_soon(self) -> None:
-        """The lists changed somewhere: rebuild them once shortly, and again if they change meanwhile."""
-        if self._refresh is not None and not self._refresh.done():
-            self._dirty = True
-            return
-        self._refresh = self._spawn(self._rebuild())
-
-    async def _rebuild(self) -> None:
-        await asyncio.sleep(REFRESH_DELAY)
-        while True:
-            if not self.subscribers:
-                return
-            self._dirty = False
-            try:
-                lists = await offload(lobby_lists)(now=timezone.now())
-            except Exception:
-                log.exception("could not build the lobby's lists")
-                return
-            for subscriber in list(self.subscribers):
-                try:
-                    await subscriber.lists_updated(lists)
-                except Exception:  # one broken socket must not starve the others
-                    log.exception("could not send the lobby's lists to a socket")
-            if not self._dirty:
-                return
-            # Changes keep coming (a busy server): gather them, so every socket gets at most about two
-            # sends a second however many rooms change.
-            await asyncio.sleep(REFRESH_GAP)
-
     # --- life --------------------------------------------------------------------------------------
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         task = self.loop.create_task(coro)
@@ -123,3 +94,4 @@ class LobbyFeed:
             task.cancel()
         with contextlib.suppress(Exception):
             await asyncio.gather(*tasks, return_exceptions=True)
+        await super().close()

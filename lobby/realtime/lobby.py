@@ -60,14 +60,14 @@ class LobbyConsumer(Consumer):
         self.matchmaker = running.matchmaker
         self.feed = running.feed
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
-        self.feed.subscribe(self)
+        self.feed.subscribe(LOBBY_GROUP, self)
         self.joined = True
         await self.lists_updated(await offload(lobby_lists)(now=timezone.now()))
 
     async def disconnect(self, code: int) -> None:
         if not getattr(self, "joined", False):
             return
-        self.feed.unsubscribe(self)
+        self.feed.unsubscribe(LOBBY_GROUP, self)
         self.matchmaker.unwatch(self)
         self.seeker = None
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
@@ -169,7 +169,7 @@ class LobbyConsumer(Consumer):
 
     # --- from the channel layer ----------------------------------------------------------------------
     async def lobby_changed(self, event: dict[str, Any]) -> None:
-        self.feed.refresh_soon()
+        self.feed.refresh_soon(LOBBY_GROUP)
 
     async def lobby_paired(self, event: dict[str, Any]) -> None:
         await self._paired(int(event["seek"]), str(event["code"]))

@@ -4,10 +4,11 @@ Every ``HEARTBEAT`` it
 1. keeps this process's waiting seeks alive in the shared pool, in one query for all of its lobby
    sockets whose page is still speaking, and tells each socket what became of its seek (paired, ended,
    waiting with a wider range, waited too long);
-2. tries to claim the pairing wave that is due; the one process that wins reads the live seekers,
-   pairs them with the pure :func:`lobby.pairing.matching.pair_wave` off the database thread (the blossom
-   algorithm is CPU work), and writes each pair with :func:`lobby.pairing.seeks.pair_write`, which re-checks
-   both seekers under row locks. Waves never overlap: the next starts once this one is written.
+2. runs quick pairing's wave (:data:`lobby.pairing.seeks.SEEK_WAVE`) with the one wave runner,
+   :func:`lobby.realtime.waves.pair_wave`: the one process that claims it reads the live seekers, pairs
+   them with the pure :func:`lobby.pairing.matching.pair_seekers` off the database thread (the blossom
+   algorithm is CPU work), and writes each pair with :func:`lobby.pairing.seeks.seek_pair_write`, which
+   re-checks both seekers under row locks. Waves never overlap: the next starts once this one is written.
 A process that dies stops refreshing its seeks, so they expire within ``SEEK_EXPIRY`` and are never
 paired; the other processes go on pairing.
 """
@@ -16,21 +17,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Protocol
 
-from django.db import connection
-from django.utils import timezone
-
-from lobby.pairing.matching import DEFAULT_POLICY, Seeker, pair_wave
-from lobby.pairing.seeks import HEARTBEAT, SeekStatus, seeks_keep_alive, wave_begin, wave_end, wave_pair
+from lobby.pairing.seeks import HEARTBEAT, SEEK_WAVE, SeekStatus, seeks_keep_alive
 from lobby.realtime.offload import offload
+from lobby.realtime.waves import pair_wave, run_every
 
 log = logging.getLogger(__name__)
-
-# How many pairs of one wave are written at once (PostgreSQL).
-PAIR_WRITERS = 3
 
 
 class SeekingSocket(Protocol):
@@ -75,25 +69,17 @@ class Matchmaker:
         for task in self.tasks:
             task.cancel()
         loop = asyncio.get_running_loop()
+        every = HEARTBEAT.total_seconds()
         self.tasks = [
-            loop.create_task(self._every_heartbeat(self.keep_alive), name="lobby-keep-alive"),
-            loop.create_task(self._every_heartbeat(self.wave), name="lobby-waves"),
+            loop.create_task(run_every(every, self.keep_alive, name="matchmaker step keep_alive"),
+                             name="lobby-keep-alive"),
+            loop.create_task(run_every(every, self.seek_wave, name="matchmaker step seek_wave"), name="lobby-waves"),
         ]
 
     async def stop(self) -> None:
         for task in self.tasks:
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
-
-    async def _every_heartbeat(self, step: Callable[..., Awaitable[object]]) -> None:
-        while True:
-            await asyncio.sleep(HEARTBEAT.total_seconds())
-            try:
-                await step(now=timezone.now())
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # a database hiccup must not stop pairing for good
-                log.exception("matchmaker step %s failed", getattr(step, "__name__", step))
 
     async def keep_alive(self, *, now: datetime) -> None:
         sockets = list(self.sockets.values())
@@ -109,27 +95,7 @@ class Matchmaker:
             except Exception:  # one broken socket must not keep the others from hearing
                 log.exception("could not update a seeking socket")
 
-    async def wave(self, *, now: datetime) -> int:
+    async def seek_wave(self, *, now: datetime) -> int:
         """Run the wave due now if this process wins it; returns the number of pairs made."""
-        seekers = await offload(wave_begin, lane="pairing")(now=now)
-        if seekers is None:
-            return 0
-        try:
-            return await self._pair(seekers, now=now)
-        finally:
-            await offload(wave_end, lane="pairing")()
-
-    async def _pair(self, seekers: list[Seeker], *, now: datetime) -> int:
-        if len(seekers) < 2:
-            return 0
-        pairs = await asyncio.to_thread(pair_wave, seekers, now=now, policy=DEFAULT_POLICY)
-        if not pairs:
-            return 0
-        # The pairs (which share no seeker) are dealt to a few writers that work at once on PostgreSQL,
-        # each writing its share pair by pair on one connection; every pair is its own transaction, and
-        # its two sockets are told as soon as it commits. SQLite allows one writer at a time.
-        writers = PAIR_WRITERS if connection.vendor == "postgresql" else 1
-        shares = [pairs[i::writers] for i in range(writers) if pairs[i::writers]]
-        write = offload(wave_pair, lane="pairing")
-        written = await asyncio.gather(*(write(pairs=share, now=timezone.now()) for share in shares))
-        return sum(len(made) for made in written)
+        run = await pair_wave(SEEK_WAVE, now=now)
+        return 0 if run is None else run.made

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.pairing import Waiting, is_rematch, pair_wave
+from tournaments.pairing import Waiting, is_rematch, pair_waiting
 
 
 def names(pairs):
@@ -14,46 +14,46 @@ def names(pairs):
 
 def test_neighbours_in_the_standings_meet():
     waiting = [Waiting(f"p{i}", rank=i, rating=1500) for i in (4, 1, 3, 2)]
-    assert sorted(tuple(sorted(pair)) for pair in names(pair_wave(waiting))) == [("p1", "p2"), ("p3", "p4")]
+    assert sorted(tuple(sorted(pair)) for pair in names(pair_waiting(waiting))) == [("p1", "p2"), ("p3", "p4")]
 
 
 def test_the_rating_decides_between_equal_places():
     waiting = [Waiting("a", 1, 1500), Waiting("b", 1, 1900), Waiting("c", 1, 1880), Waiting("d", 1, 1510)]
-    assert sorted(tuple(sorted(pair)) for pair in names(pair_wave(waiting))) == [("a", "d"), ("b", "c")]
+    assert sorted(tuple(sorted(pair)) for pair in names(pair_waiting(waiting))) == [("a", "d"), ("b", "c")]
 
 
 def test_no_rematch_while_someone_else_waits():
     a = Waiting("a", 1, 1500, previous="b")
     b = Waiting("b", 2, 1500, previous="a")
     c = Waiting("c", 3, 1500)
-    pairs = pair_wave([a, b, c])
+    pairs = pair_waiting([a, b, c])
     assert len(pairs) == 1 and not is_rematch(pairs[0].red, pairs[0].yellow)
 
 
 def test_the_last_two_may_meet_again_when_nobody_else_waits():
     a, b = Waiting("a", 1, 1500, previous="b"), Waiting("b", 2, 1500, previous="a")
-    assert len(pair_wave([a, b])) == 1
+    assert len(pair_waiting([a, b])) == 1
 
 
 def test_a_rematch_at_the_end_is_undone_by_swapping_with_another_pair():
     # In order a b c d: a-b first, leaving c and d, who just played each other: swapped to a-c, b-d (or a-d, b-c).
     waiting = [Waiting("a", 1, 1500), Waiting("b", 2, 1500), Waiting("c", 3, 1500, previous="d"),
                Waiting("d", 4, 1500, previous="c")]
-    pairs = pair_wave(waiting)
+    pairs = pair_waiting(waiting)
     assert len(pairs) == 2 and not any(is_rematch(p.red, p.yellow) for p in pairs)
 
 
 def test_red_to_whoever_had_it_less_often_and_on_a_tie_to_the_lower_placed():
     leader, other = Waiting("a", 1, 1500, reds=3, yellows=1), Waiting("b", 2, 1500, reds=1, yellows=1)
-    assert names(pair_wave([leader, other])) == [("b", "a")]
+    assert names(pair_waiting([leader, other])) == [("b", "a")]
     leader, other = Waiting("a", 1, 1500, reds=0, yellows=1), Waiting("b", 2, 1500, reds=1, yellows=1)
-    assert names(pair_wave([leader, other])) == [("a", "b")]
-    assert names(pair_wave([Waiting("a", 1, 1500), Waiting("b", 2, 1500)])) == [("b", "a")]
+    assert names(pair_waiting([leader, other])) == [("a", "b")]
+    assert names(pair_waiting([Waiting("a", 1, 1500), Waiting("b", 2, 1500)])) == [("b", "a")]
 
 
 def test_a_player_passed_twice_is_paired_once():
     a = Waiting("a", 1, 1500)
-    assert len(pair_wave([a, a, Waiting("b", 2, 1500)])) == 1
+    assert len(pair_waiting([a, a, Waiting("b", 2, 1500)])) == 1
 
 
 @st.composite
@@ -73,7 +73,7 @@ def waves(draw):
 @given(waves())
 @settings(deadline=None)  # a property, not a speed: a busy shared machine must not fail it
 def test_nobody_is_paired_twice_and_everyone_but_one_is_paired(waiting):
-    pairs = pair_wave(waiting)
+    pairs = pair_waiting(waiting)
     seen = [p.red.player_id for p in pairs] + [p.yellow.player_id for p in pairs]
     assert len(seen) == len(set(seen))  # no one in two games at once
     assert set(seen) <= {w.player_id for w in waiting}
@@ -83,7 +83,7 @@ def test_nobody_is_paired_twice_and_everyone_but_one_is_paired(waiting):
 @given(waves())
 @settings(deadline=None)  # a property, not a speed: a busy shared machine must not fail it
 def test_no_immediate_rematch_while_another_player_waits(waiting):
-    pairs = pair_wave(waiting)
+    pairs = pair_waiting(waiting)
     paired = {p.red.player_id for p in pairs} | {p.yellow.player_id for p in pairs}
     left = [w for w in waiting if w.player_id not in paired]
     for pair in pairs:
@@ -103,5 +103,5 @@ def test_no_immediate_rematch_while_another_player_waits(waiting):
 @given(waves())
 @settings(deadline=None)  # a property, not a speed: a busy shared machine must not fail it
 def test_colours_go_to_whoever_had_red_less_often(waiting):
-    for pair in pair_wave(waiting):
+    for pair in pair_waiting(waiting):
         assert pair.red.reds - pair.red.yellows <= pair.yellow.reds - pair.yellow.yellows

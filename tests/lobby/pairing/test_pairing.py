@@ -16,7 +16,7 @@ from lobby.pairing.matching import (
     RatingRange,
     Seeker,
     can_pair,
-    pair_wave,
+    pair_seekers,
     rating_range,
 )
 
@@ -81,49 +81,49 @@ def test_only_the_same_pool_and_never_the_same_player():
 
 # --- waves -------------------------------------------------------------------------------------------
 def test_a_wave_pairs_the_closest_ratings():
-    pairs = pair_wave([seeker(1, 1500), seeker(2, 1590), seeker(3, 1510), seeker(4, 1580)], now=NOW)
+    pairs = pair_seekers([seeker(1, 1500), seeker(2, 1590), seeker(3, 1510), seeker(4, 1580)], now=NOW)
     assert ids(pairs) == [(1, 3), (2, 4)]
 
 
 def test_a_wave_pairs_as_many_as_it_can_before_minimising_the_gap():
     # 2-3 is the closest pair (40), but pairing 1-2 and 3-4 (60 + 60) pairs everyone.
-    pairs = pair_wave([seeker(1, 1500), seeker(2, 1560), seeker(3, 1600), seeker(4, 1660)], now=NOW)
+    pairs = pair_seekers([seeker(1, 1500), seeker(2, 1560), seeker(3, 1600), seeker(4, 1660)], now=NOW)
     assert ids(pairs) == [(1, 2), (3, 4)]
 
 
 def test_a_wave_minimises_the_total_gap_not_each_greedy_choice():
     # Greedy would take 2-3 (gap 10) and leave 1 and 4 unpaired (their gap 120 is out of range).
     # Pairing 1-2 (55) and 3-4 (55) pairs all four: more pairs first, then the smallest total.
-    pairs = pair_wave([seeker(1, 1000), seeker(2, 1055), seeker(3, 1065), seeker(4, 1120)], now=NOW)
+    pairs = pair_seekers([seeker(1, 1000), seeker(2, 1055), seeker(3, 1065), seeker(4, 1120)], now=NOW)
     assert ids(pairs) == [(1, 2), (3, 4)]
 
 
 def test_out_of_range_seekers_wait_and_are_paired_once_the_ranges_widen():
     a, b = seeker(1, 1500), seeker(2, 1950)
-    assert pair_wave([a, b], now=NOW) == []
-    assert pair_wave([a, b], now=NOW + timedelta(seconds=29)) == []  # ±400: still too far
-    assert ids(pair_wave([a, b], now=NOW + timedelta(seconds=30))) == [(1, 2)]  # ±500
+    assert pair_seekers([a, b], now=NOW) == []
+    assert pair_seekers([a, b], now=NOW + timedelta(seconds=29)) == []  # ±400: still too far
+    assert ids(pair_seekers([a, b], now=NOW + timedelta(seconds=30))) == [(1, 2)]  # ±500
     far = seeker(3, 2900)
-    assert pair_wave([a, far], now=NOW + timedelta(seconds=44)) == []
-    assert ids(pair_wave([a, far], now=NOW + timedelta(seconds=45))) == [(1, 3)]  # anyone
+    assert pair_seekers([a, far], now=NOW + timedelta(seconds=44)) == []
+    assert ids(pair_seekers([a, far], now=NOW + timedelta(seconds=45))) == [(1, 3)]  # anyone
 
 
 def test_ties_go_to_the_longer_waiter():
     newer, older, middle = seeker(1, 1450, waited=1), seeker(2, 1550, waited=5), seeker(3, 1500)
-    assert ids(pair_wave([newer, older, middle], now=NOW)) == [(2, 3)]
+    assert ids(pair_seekers([newer, older, middle], now=NOW)) == [(2, 3)]
     newer, older = seeker(1, 1450, waited=5), seeker(2, 1550, waited=1)
-    assert ids(pair_wave([newer, older, middle], now=NOW)) == [(1, 3)]
+    assert ids(pair_seekers([newer, older, middle], now=NOW)) == [(1, 3)]
 
 
 def test_two_tabs_of_one_player_count_once_and_never_pair_each_other():
     tabs = [seeker(1, 1500, player="ann"), seeker(2, 1500, player="ann")]
-    assert pair_wave(tabs, now=NOW) == []
-    pairs = pair_wave([*tabs, seeker(3, 1500, player="bob")], now=NOW)
+    assert pair_seekers(tabs, now=NOW) == []
+    pairs = pair_seekers([*tabs, seeker(3, 1500, player="bob")], now=NOW)
     assert len(pairs) == 1 and {pairs[0][0].player_id, pairs[0][1].player_id} == {"ann", "bob"}
 
 
 def test_pools_are_paired_separately():
-    pairs = pair_wave(
+    pairs = pair_seekers(
         [seeker(1, 1500), seeker(2, 1500, pool=RANKED_30), seeker(3, 1510, pool=RANKED_30), seeker(4, 1520)],
         now=NOW,
     )
@@ -134,7 +134,7 @@ def test_pools_are_paired_separately():
 def test_a_large_wave_pairs_everyone_it_can_with_the_neighbour_bound():
     # 300 seekers 2 points apart in one pool: the bounded graph still pairs all of them.
     crowd = [seeker(i, 1000 + 2 * i) for i in range(300)]
-    pairs = pair_wave(crowd, now=NOW)
+    pairs = pair_seekers(crowd, now=NOW)
     assert len(pairs) == 150
     assert all(abs(a.rating - b.rating) == 2 for a, b in pairs)
 
@@ -179,7 +179,7 @@ seeker_lists = st.lists(
 @settings(max_examples=300, deadline=None)
 @given(seekers=seeker_lists)
 def test_property_no_seeker_twice_and_no_pair_beyond_the_range_in_force(seekers):
-    pairs = pair_wave(seekers, now=NOW)
+    pairs = pair_seekers(seekers, now=NOW)
     paired = [s.seek_id for pair in pairs for s in pair]
     assert len(paired) == len(set(paired)), "a seeker was paired twice"
     players = [s.player_id for pair in pairs for s in pair]
@@ -199,7 +199,7 @@ def test_property_a_wave_is_the_optimum_most_pairs_then_least_total_gap(seekers)
     for s in seekers:
         unique_players.setdefault(s.player_id, s)
     candidates = list(unique_players.values())
-    pairs = pair_wave(seekers, now=NOW, neighbours=None)
+    pairs = pair_seekers(seekers, now=NOW, neighbours=None)
     count, total = brute_force_best(candidates, NOW, DEFAULT_POLICY)
     assert len(pairs) == count
     assert sum(abs(a.rating - b.rating) for a, b in pairs) == pytest.approx(total)

@@ -8,21 +8,19 @@ import pytest
 
 from games.models import GameStatus
 from lobby.models import Room, Seek
-from lobby.pairing.matching import Pool, pair_wave
+from lobby.pairing.matching import Pool, pair_seekers
 from lobby.pairing.seeks import (
     SEEK_EXPIRY,
-    WAVE_LEASE,
+    SEEK_WAVE,
     CancelOutcome,
     seek_cancel,
     seek_enter,
     seek_leave,
     seek_replaced,
     seeks_keep_alive,
-    wave_begin,
-    wave_claim,
-    wave_end,
     wave_pair,
 )
+from lobby.pairing.waves import WAVE_LEASE, wave_claim, wave_end
 from lobby.rooms.selectors import current_game
 from players.services import player_create
 from ratings.models import PlayerRating
@@ -66,16 +64,24 @@ def test_another_tab_replaces_the_first_seek(django_capture_on_commit_callbacks)
     assert not seek_replaced(seek_id=second.seek_id, player=ann)
 
 
+def claim(now):
+    return wave_claim(SEEK_WAVE.lease(now=now), now=now)
+
+
+def end():
+    wave_end(SEEK_WAVE.lease(now=T0))
+
+
 def test_a_wave_is_claimed_once_per_period_and_never_while_one_runs():
-    assert wave_claim(now=T0)
-    assert not wave_claim(now=T0)
-    assert not wave_claim(now=T0 + timedelta(seconds=2))  # due, but the first wave is still being written
-    wave_end()
-    assert not wave_claim(now=T0 + timedelta(seconds=1))  # not due yet
-    assert wave_claim(now=T0 + timedelta(seconds=2))
+    assert claim(T0)
+    assert not claim(T0)
+    assert not claim(T0 + timedelta(seconds=2))  # due, but the first wave is still being written
+    end()
+    assert not claim(T0 + timedelta(seconds=1))  # not due yet
+    assert claim(T0 + timedelta(seconds=2))
     # The process running it died: its claim lapses and another process takes over.
-    assert not wave_claim(now=T0 + timedelta(seconds=2) + WAVE_LEASE)
-    assert wave_claim(now=T0 + timedelta(seconds=3) + WAVE_LEASE)
+    assert not claim(T0 + timedelta(seconds=2) + WAVE_LEASE)
+    assert claim(T0 + timedelta(seconds=3) + WAVE_LEASE)
 
 
 def test_a_wave_reads_only_live_waiting_seeks_and_sweeps_the_rest(settings):
@@ -87,19 +93,19 @@ def test_a_wave_reads_only_live_waiting_seeks_and_sweeps_the_rest(settings):
     later = T0 + SEEK_EXPIRY + timedelta(seconds=1)
     statuses = seeks_keep_alive(alive=["chan-Ann", "chan-Cy", "chan-Di"], watched=["chan-Ann", "chan-Bob"], now=later)
     assert set(statuses) == {"chan-Ann", "chan-Bob"} and statuses["chan-Ann"].seek_id == alive.seek_id
-    seekers = wave_begin(now=later)
-    assert seekers is not None
+    assert claim(later)
+    seekers = SEEK_WAVE.read(now=later)
     assert [s.seek_id for s in seekers] == [alive.seek_id, patient.seek_id]
     # Bob's page went silent (or his process died): his seek is gone. Di waited too long.
     assert not Seek.objects.filter(pk__in=[silent.seek_id, bored.seek_id]).exists()
-    wave_end()
-    assert wave_begin(now=later + timedelta(seconds=1)) is None  # the next wave is not due yet
+    end()
+    assert not claim(later + timedelta(seconds=1))  # the next wave is not due yet
 
 
 def test_a_pair_becomes_a_room_with_both_seated_and_the_first_game_started():
     ann, a = seeking("Ann", rating=1500, pool=RANKED_60)
     bob, b = seeking("Bob", rating=1580, pool=RANKED_60)
-    pairs = pair_wave([a, b], now=T0)
+    pairs = pair_seekers([a, b], now=T0)
     made = wave_pair(pairs=pairs, now=T0)
     assert len(made) == 1
     code = made[0].code
@@ -118,12 +124,12 @@ def test_a_seeker_who_left_before_the_pairing_was_written_is_not_paired():
     _, a = seeking("Ann")
     _, b = seeking("Bob")
     _, c = seeking("Cy")
-    pairs = pair_wave([a, b], now=T0)
+    pairs = pair_seekers([a, b], now=T0)
     assert seek_cancel(seek_id=b.seek_id).outcome is CancelOutcome.CANCELLED
     assert wave_pair(pairs=pairs, now=T0) == []
     assert not Room.objects.exists()
     # Ann waits on, and pairs with Cy in the next wave.
-    made = wave_pair(pairs=pair_wave([a, c], now=T0), now=T0 + timedelta(seconds=1))
+    made = wave_pair(pairs=pair_seekers([a, c], now=T0), now=T0 + timedelta(seconds=1))
     assert len(made) == 1 and set(made[0].seek_ids) == {a.seek_id, c.seek_id}
 
 
