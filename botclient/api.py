@@ -8,6 +8,9 @@ import urllib.parse
 from collections.abc import Iterator
 from typing import Any
 
+# A decoded JSON answer: json.loads gives Any (docs/bots.md has each answer's fields).
+Json = Any
+
 # A stream sends an empty line every few seconds: silence this long means the connection is dead.
 STREAM_SILENCE_SECONDS = 30.0
 CALL_TIMEOUT_SECONDS = 30.0
@@ -37,7 +40,7 @@ class Api:
         kind = http.client.HTTPSConnection if self.scheme == "https" else http.client.HTTPConnection
         return kind(self.host, self.port, timeout=timeout)
 
-    def call(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    def call(self, method: str, path: str, body: dict[str, Any] | None = None) -> Json:
         """One JSON call; its decoded answer.
 
         Raises:
@@ -102,24 +105,24 @@ class Api:
             conn.close()
 
     # --- the endpoints ---------------------------------------------------------------------------------
-    def accept(self, challenge_id: str) -> Any:
+    def accept(self, challenge_id: str) -> Json:
         return self.call("POST", f"/api/challenge/{challenge_id}/accept")
 
-    def decline(self, challenge_id: str, reason: str) -> Any:
+    def decline(self, challenge_id: str, reason: str) -> Json:
         return self.call("POST", f"/api/challenge/{challenge_id}/decline", {"reason": reason})
 
-    def challenge(self, username: str, *, turn_seconds: int, ranked: bool, colour: str = "random") -> Any:
+    def challenge(self, username: str, *, turn_seconds: int, ranked: bool, colour: str = "random") -> Json:
         return self.call("POST", f"/api/challenge/{urllib.parse.quote(username)}",
                          {"turn_seconds": turn_seconds, "ranked": ranked, "colour": colour})
 
-    def move(self, game_id: str, peg: str, *, ply: int | None = None) -> Any:
+    def move(self, game_id: str, peg: str, *, ply: int | None = None) -> Json:
         query = "" if ply is None else f"?ply={ply}"
         return self.call("POST", f"/api/bot/game/{game_id}/move/{urllib.parse.quote(peg)}{query}")
 
-    def chat(self, game_id: str, text: str, *, room: str = "player") -> Any:
+    def chat(self, game_id: str, text: str, *, room: str = "player") -> Json:
         return self.call("POST", f"/api/bot/game/{game_id}/chat", {"room": room, "text": text})
 
-    def resign(self, game_id: str) -> Any:
+    def resign(self, game_id: str) -> Json:
         return self.call("POST", f"/api/bot/game/{game_id}/resign")
 
     def events(self) -> Iterator[dict[str, Any]]:

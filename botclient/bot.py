@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -200,7 +200,7 @@ class _Attempt:
         self.failures = 0
 
 
-def _attempts(stop: threading.Event) -> Any:
+def _attempts(stop: threading.Event) -> Iterator[_Attempt]:
     """Attempts to (re)open a stream until ``stop``: each after a pause that grows with the failures."""
     attempt = _Attempt()
     while not stop.is_set():

@@ -8,9 +8,14 @@ A stream line has a ``type``: ``challenge``, ``challengeCanceled``, ``challengeD
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from common.iso import iso
+from lobby.protocol.rows import PlayerRow
+
+if TYPE_CHECKING:  # the rows' types only: nothing of Django is imported here
+    from bots.models import Challenge
+    from games.models import Game
 
 # The chats as the bot API names them (lichess's words) and as the rooms do.
 CHAT_ROOMS = {"player": "players", "spectator": "spectators"}
@@ -30,7 +35,8 @@ def encode(line: dict[str, Any]) -> bytes:
 KEEP_ALIVE = b"\n"  # an empty line: the client skips it; a proxy sees the stream alive
 
 
-def player_json(player: Any, *, rating: dict[str, Any] | None = None, username: str | None = None) -> dict[str, Any]:
+def player_json(player: PlayerRow, *, rating: dict[str, Any] | None = None,
+                username: str | None = None) -> dict[str, Any]:
     """A player as the bot API shows one: id, name, title (``"BOT"`` or null), its account's username (null
     for a guest) and, if known, rating."""
     shown: dict[str, Any] = {"id": str(player.id), "name": player.name, "title": getattr(player, "title", None),
@@ -41,7 +47,7 @@ def player_json(player: Any, *, rating: dict[str, Any] | None = None, username: 
 
 
 # --- challenges ----------------------------------------------------------------------------------------
-def challenge_json(challenge: Any, *, challenger: dict[str, Any], dest: dict[str, Any]) -> dict[str, Any]:
+def challenge_json(challenge: Challenge, *, challenger: dict[str, Any], dest: dict[str, Any]) -> dict[str, Any]:
     """A challenge (a ``bots.models.Challenge`` row) with its two players as :func:`player_json` made them."""
     return {
         "id": challenge.pk,
@@ -91,7 +97,7 @@ def game_state(*, moves: list[str], status: str, winner: str | None, reason: str
             "reason": reason, "deadline": deadline}
 
 
-def game_full(*, game: Any, room: str, red: dict[str, Any], yellow: dict[str, Any],
+def game_full(*, game: Game, room: str, red: dict[str, Any], yellow: dict[str, Any],
               state: dict[str, Any]) -> dict[str, Any]:
     """The first line of a game stream: who plays which colour, the rules, and the :func:`game_state`."""
     return {

@@ -48,7 +48,8 @@ class CounterStore(Protocol):
     ``incr`` and ``decr`` must be atomic (Redis ``INCRBY``; the local-memory cache holds a lock).
     """
 
-    def add(self, key: str, value: Any, timeout: Any = ...) -> bool: ...
+    # Any: a cache holds values of any type (Django's cache API).
+    def add(self, key: str, value: Any, timeout: float | None = ...) -> bool: ...
 
     def get(self, key: str, default: Any = ...) -> Any: ...
 

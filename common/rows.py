@@ -13,9 +13,12 @@ from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
 from django.db import connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, Model
 
 M = TypeVar("M", bound=Model)
+# A column's converter from Django's backends and fields (value, expression, connection) -> value:
+# Django's stubs leave them untyped, and a column's value can be of any type (Any throughout).
 Converter = Callable[[Any, Any, Any], Any]
 
 
@@ -34,7 +37,7 @@ class Rows(Generic[M]):
         self._statements: dict[object, str] = {}
 
     @property
-    def connection(self) -> Any:
+    def connection(self) -> BaseDatabaseWrapper:
         return connections[self.using]
 
     def quoted(self, name: str) -> str:

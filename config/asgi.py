@@ -8,7 +8,6 @@ A websocket path with no route is refused with close code 4404, like an unknown 
 
 import gc
 import os
-from typing import Any
 
 import django
 
@@ -24,6 +23,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 from django.core.signals import request_finished  # noqa: E402
 
+from common.asgi import Receive, Scope, Send  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.websocket import SessionKeyMiddleware  # noqa: E402
 from lobby.realtime import runtime  # noqa: E402
@@ -50,7 +50,7 @@ gc.freeze()
 gc.set_threshold(*settings.GC_THRESHOLDS)
 
 
-async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
+async def application(scope: Scope, receive: Receive, send: Send) -> None:
     if scope["type"] in {"http", "websocket"}:
         runtime.ensure_running()
     await router(scope, receive, send)

@@ -36,6 +36,7 @@ from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer,
 from channels_redis.utils import _wrap_close, create_pool, decode_hosts
 from redis import asyncio as aioredis
 from redis.asyncio.client import PubSub
+from redis.asyncio.connection import Connection
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
@@ -67,7 +68,7 @@ class _PubSub(PubSub):
 
     broken = False
 
-    async def on_connect(self, connection: Any) -> None:
+    async def on_connect(self, connection: Connection) -> None:
         self.broken = True
 
 
@@ -158,7 +159,7 @@ class _LoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]  # channels-redis 
     channels: dict[str, Inbox[object]]  # a channel's messages (bytes), or _LOST
     groups: dict[str, set[str]]
 
-    def __init__(self, hosts: Any = None, **kwargs: Any) -> None:
+    def __init__(self, hosts: Any = None, **kwargs: Any) -> None:  # Any: channels-redis' settings, passed on
         super().__init__(hosts, **kwargs)
         self._shards = [_Shard(host, self) for host in decode_hosts(hosts)]
         self.lost: set[str] = set()  # failed channels whose consumer has not received since
@@ -216,9 +217,9 @@ class PubSubLayer(RedisPubSubChannelLayer):  # type: ignore[misc]  # channels-re
     """channels-redis' pub/sub layer that fails every socket's receive when its subscription to Redis
     breaks (see the module's text)."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:  # Any: channels-redis' settings, passed on
         super().__init__(*args, **kwargs)
-        self._recent: dict[int, tuple[Any, Any]] = {}  # id(bytes) -> (bytes, decoded), the latest
+        self._recent: dict[int, tuple[object, dict[str, Any]]] = {}  # id(bytes) -> (bytes, decoded), the latest
 
     def _get_layer(self) -> _LoopLayer:
         loop = asyncio.get_running_loop()
@@ -227,9 +228,9 @@ class PubSubLayer(RedisPubSubChannelLayer):  # type: ignore[misc]  # channels-re
             layer = _LoopLayer(*self._args, **self._kwargs, channel_layer=self)
             self._layers[loop] = layer
             _wrap_close(self, loop)
-        return layer  # type: ignore[no-any-return]
+        return layer  # type: ignore[no-any-return]  # channels-redis keeps its layers untyped
 
-    def deserialize(self, message: Any) -> Any:
+    def deserialize(self, message: object) -> dict[str, Any]:
         """The message decoded, once for all the sockets of the process it reached: a group send reaches
         each of them as the same bytes, and each is handed the same dict (handlers only read it)."""
         if message is _LOST:
@@ -238,7 +239,7 @@ class PubSubLayer(RedisPubSubChannelLayer):  # type: ignore[misc]  # channels-re
         found = recent.get(id(message))
         if found is not None and found[0] is message:
             return found[1]
-        decoded = super().deserialize(message)
+        decoded: dict[str, Any] = super().deserialize(message)
         if len(recent) >= RECENT_DECODED:
             del recent[next(iter(recent))]
         recent[id(message)] = (message, decoded)

@@ -28,11 +28,11 @@ from django.db import connections
 from django.http import HttpRequest
 from django.http.response import HttpResponseBase
 
+from common.asgi import App, Receive, Scope, Send
+
 # How long a request waits for a kept thread before it takes one of its own (every kept thread may be
 # held by a stream).
 WAIT_SECONDS = 0.5
-
-App = Callable[[dict[str, Any], Any, Any], Awaitable[None]]
 
 _kept = threading.local()  # kept.thread: this thread is one of the kept HTTP threads
 
@@ -41,7 +41,7 @@ def _keep() -> None:
     _kept.thread = True
 
 
-def close_request_connections(**kwargs: Any) -> None:
+def close_request_connections(**kwargs: Any) -> None:  # Any: what a signal sends varies by signal
     """At the end of a request (``request_finished``): close its thread's database connections, unless
     the thread is one of the kept ones and the database PostgreSQL (its connection serves the next
     request; a SQLite file costs nothing to open again, and a kept SQLite connection could go on reading
@@ -76,7 +76,7 @@ class ThreadedHttp:
             self._free[loop] = free
         return free
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         free = self._pool()
         try:
             async with asyncio.timeout(WAIT_SECONDS):

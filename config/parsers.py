@@ -53,7 +53,7 @@ class BoundedJSONParser(JSONParser):
         BadRequestBody (400 ``bad_request``): too big, too deep, not JSON, or not in the declared charset.
     """
 
-    def parse(
+    def parse(  # Any: DRF's signature (the context's values vary; the body is any JSON value)
         self, stream: IO[bytes], media_type: str | None = None, parser_context: Mapping[str, Any] | None = None
     ) -> Any:
         limit: int = settings.API_MAX_BODY_BYTES

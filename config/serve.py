@@ -23,6 +23,7 @@ from typing import Any
 from daphne.cli import CommandLineInterface
 from daphne.server import Server
 
+from common.asgi import Scope
 from config.inbox import Inbox
 
 # daphne looks at its sockets' pings every 2 seconds (daphne.server.Server.timeout_checker).
@@ -44,10 +45,10 @@ def arguments(argv: list[str], timeout: float) -> list[str]:
     return [*ping_arguments(timeout), *argv]
 
 
-class InboxServer(Server):  # type: ignore[misc]
+class InboxServer(Server):  # type: ignore[misc]  # daphne is untyped: its classes are Any
     """daphne, with an :class:`Inbox` for each websocket's frames."""
 
-    def create_application(self, protocol: Any, scope: dict[str, Any]) -> Any:
+    def create_application(self, protocol: Any, scope: Scope) -> Any:  # Any: daphne's, untyped
         if scope["type"] != "websocket":
             return super().create_application(protocol, scope)
         if "application_instance" in self.connections[protocol]:
@@ -61,7 +62,7 @@ class InboxServer(Server):  # type: ignore[misc]
         return inbox
 
 
-class Cli(CommandLineInterface):  # type: ignore[misc]
+class Cli(CommandLineInterface):  # type: ignore[misc]  # daphne is untyped: its classes are Any
     server_class = InboxServer
 
 

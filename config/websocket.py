@@ -8,10 +8,10 @@ key is all they need, and nothing of the session stays with an open socket.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
 from django.http.cookie import parse_cookie
+
+from common.asgi import App, Receive, Scope, Send
 
 
 def session_key(headers: list[tuple[bytes, bytes]]) -> str | None:
@@ -28,8 +28,8 @@ def session_key(headers: list[tuple[bytes, bytes]]) -> str | None:
 class SessionKeyMiddleware:
     """ASGI middleware: ``scope["session_key"]`` for the inner application."""
 
-    def __init__(self, inner: Any) -> None:
+    def __init__(self, inner: App) -> None:
         self.inner = inner
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         await self.inner({**scope, "session_key": session_key(scope.get("headers", []))}, receive, send)

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from django.db.models import Q
 
@@ -19,7 +18,12 @@ from ratings.selectors import CHANGE_DECIMALS, changes_of, player_rating_page
 
 RECENT_GAMES = 10
 
-PLAYER_PAGE_PARTS: dict[str, Callable[..., Any]] = {}
+
+class PlayerPagePart(Protocol):
+    def __call__(self, player: Player, *, now: datetime) -> dict[str, Any]: ...
+
+
+PLAYER_PAGE_PARTS: dict[str, PlayerPagePart] = {}
 """More parts of a player's page from layers above, by key: each is called with the player and ``now``
 (the puzzles register ``"puzzles"`` at start-up)."""
 

@@ -8,7 +8,7 @@ import urllib.error
 import urllib.request
 from typing import Any
 
-from harness.server import HTTP_TIMEOUT
+from harness.server import HTTP_TIMEOUT, Json
 
 
 class HttpError(Exception):
@@ -34,7 +34,7 @@ class Device:
         """Every cookie, as a ``Cookie`` header (for the websocket handshake)."""
         return "; ".join(f"{c.name}={c.value}" for c in self.jar)
 
-    def request(self, method: str, path: str, body: Any = None, *, base: str | None = None) -> tuple[int, Any]:
+    def request(self, method: str, path: str, body: Json = None, *, base: str | None = None) -> tuple[int, Json]:
         """Send one JSON request to ``path`` of ``base`` (default: the device's server); (status, decoded body).
 
         Writes carry ``X-CSRFToken`` from the cookie. A body that is not JSON comes back as text (its
@@ -51,7 +51,7 @@ class Device:
         except urllib.error.HTTPError as err:
             return err.code, _json_or_text(err.read())
 
-    def expect(self, method: str, path: str, body: Any = None, *, ok: tuple[int, ...] = (200, 201)) -> Any:
+    def expect(self, method: str, path: str, body: Json = None, *, ok: tuple[int, ...] = (200, 201)) -> Json:
         """``request``'s body when the status is one of ``ok``.
 
         Raises:
@@ -72,7 +72,7 @@ class Device:
         return str(self.expect("POST", "/api/rooms", rules, ok=(201,))["code"])
 
 
-def _json_or_text(raw: bytes) -> Any:
+def _json_or_text(raw: bytes) -> Json:
     try:
         return json.loads(raw or b"null")
     except ValueError:

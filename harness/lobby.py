@@ -11,6 +11,7 @@ import time
 from typing import Any
 
 import websockets
+from websockets.asyncio.client import ClientConnection
 
 from harness.device import Device
 
@@ -27,7 +28,7 @@ class LobbySocket:
         self.url = f"{server_ws}/ws/lobby/"
         self.headers = {"Cookie": device.cookie_header(), "Origin": origin}
         self.log: list[tuple[float, dict[str, Any]]] = []
-        self.conn: Any = None
+        self.conn: ClientConnection | None = None
         self.pinger: asyncio.Task[None] | None = None
 
     async def connect(self) -> LobbySocket:
@@ -37,15 +38,20 @@ class LobbySocket:
         self.pinger = asyncio.get_running_loop().create_task(self._ping())
         return self
 
+    def _connected(self) -> ClientConnection:
+        if self.conn is None:
+            raise RuntimeError("the lobby socket is not open: connect() first")
+        return self.conn
+
     async def _ping(self) -> None:
         with contextlib.suppress(websockets.ConnectionClosed):
             while True:
                 await asyncio.sleep(PING_EVERY)
                 await self.send(type="ping")
 
-    async def send(self, **frame: Any) -> float:
+    async def send(self, **frame: Any) -> float:  # Any: a frame is JSON
         """Send a frame; the instant it was sent (``time.time()``)."""
-        await self.conn.send(json.dumps(frame))
+        await self._connected().send(json.dumps(frame))
         return time.time()
 
     async def wait(self, *kinds: str, timeout: float = WAIT_TIMEOUT) -> dict[str, Any]:
@@ -57,7 +63,7 @@ class LobbySocket:
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         while True:
-            raw = await asyncio.wait_for(self.conn.recv(), max(0.01, end - loop.time()))
+            raw = await asyncio.wait_for(self._connected().recv(), max(0.01, end - loop.time()))
             frame: dict[str, Any] = json.loads(raw)
             self.log.append((time.time(), frame))
             if frame["type"] in kinds:

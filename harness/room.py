@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 import websockets
+from websockets.asyncio.client import ClientConnection
 
 from harness.device import Device
 
@@ -82,7 +83,7 @@ class RoomSocket:
         self.errors: list[dict[str, Any]] = []
         self.close_code: int | None = None
         self.changed = asyncio.Event()
-        self.conn: Any = None
+        self.conn: ClientConnection | None = None
         self.pinger: asyncio.Task[None] | None = None
         self.reader: asyncio.Task[None] | None = None
 
@@ -140,20 +141,26 @@ class RoomSocket:
         if ask:
             await self.send(type="sync")
 
+    def _connected(self) -> ClientConnection:
+        if self.conn is None:
+            raise RuntimeError("the room socket is not open: open() first")
+        return self.conn
+
     async def _read(self) -> None:
+        conn = self._connected()
         try:
-            async for raw in self.conn:
+            async for raw in conn:
                 await self._take(json.loads(raw))
                 self.changed.set()
         except websockets.ConnectionClosed:
             pass
         finally:
-            self.close_code = self.conn.close_code if self.conn.close_code is not None else 1006
+            self.close_code = conn.close_code if conn.close_code is not None else 1006
             self.changed.set()
 
-    async def send(self, **frame: Any) -> None:
+    async def send(self, **frame: Any) -> None:  # Any: a frame is JSON
         """Send ``frame`` as JSON. Raises ``websockets.ConnectionClosed`` if the socket is closed."""
-        await self.conn.send(json.dumps(frame))
+        await self._connected().send(json.dumps(frame))
 
     async def next_frame(self, timeout: float) -> dict[str, Any]:
         """Read the next frame (not on a followed socket).
@@ -162,7 +169,7 @@ class RoomSocket:
             TimeoutError: none within ``timeout`` seconds. websockets.ConnectionClosed: the socket closed.
         """
         assert self.reader is None, "a followed socket is read by its reader"
-        frame: dict[str, Any] = json.loads(await asyncio.wait_for(self.conn.recv(), timeout))
+        frame: dict[str, Any] = json.loads(await asyncio.wait_for(self._connected().recv(), timeout))
         await self._take(frame)
         return frame
 

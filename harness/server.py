@@ -23,6 +23,9 @@ from typing import Any
 from harness import procfs
 from harness.ports import HOST, free_port
 
+# A JSON body, sent or decoded: json gives and takes Any (docs/protocol.md has each one's fields).
+Json = Any
+
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 APP = "config.asgi:application"
@@ -205,7 +208,7 @@ class LiveServer:
         """kill -9: the process dies mid-whatever, as in a crash."""
         terminate(self.proc, signal.SIGKILL)
 
-    def get(self, path: str) -> tuple[int, Any]:
+    def get(self, path: str) -> tuple[int, Json]:
         """GET ``path`` without cookies: the status and the JSON body."""
         try:
             with urllib.request.urlopen(self.http + path, timeout=HTTP_TIMEOUT) as response:

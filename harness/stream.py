@@ -14,6 +14,8 @@ import urllib.parse
 from collections.abc import Callable
 from typing import Any
 
+from harness.server import Json
+
 WAIT_TIMEOUT = 20.0
 Line = dict[str, Any]
 
@@ -21,7 +23,7 @@ Line = dict[str, Any]
 class StreamRefused(Exception):
     """The server answered the stream with an error status (``status``, ``body``)."""
 
-    def __init__(self, status: int, body: Any) -> None:
+    def __init__(self, status: int, body: Json) -> None:
         super().__init__(f"{status} {body}")
         self.status, self.body = status, body
 

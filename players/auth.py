@@ -7,8 +7,7 @@ rename themselves), so this class checks it on every unsafe request.
 
 from __future__ import annotations
 
-from typing import Any
-
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.utils import timezone
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, SessionAuthentication
@@ -20,7 +19,7 @@ from players.tokens import bearer_secret, token_authenticate
 
 
 class DeviceSessionAuthentication(SessionAuthentication):
-    def authenticate(self, request: Request) -> tuple[Any, None] | None:
+    def authenticate(self, request: Request) -> tuple[AbstractBaseUser, None] | None:
         self.enforce_csrf(request)
         return super().authenticate(request)
 
@@ -33,7 +32,7 @@ class BearerTokenAuthentication(BaseAuthentication):
     The request's ``auth`` is the :class:`~players.models.AccessToken` (its ``player`` acts).
     """
 
-    def authenticate(self, request: Request) -> tuple[Any, AccessToken] | None:
+    def authenticate(self, request: Request) -> tuple[AbstractBaseUser | None, AccessToken] | None:
         secret = bearer_secret(request.META.get("HTTP_AUTHORIZATION"))
         if secret is None:
             return None

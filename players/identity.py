@@ -5,9 +5,9 @@ the client's, for per-address limits.
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any
 
 from django.conf import settings
+from django.contrib.sessions.backends.base import SessionBase
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from rest_framework.request import Request
@@ -17,7 +17,7 @@ from players.models import Player
 SESSION_KEY = "player_id"
 
 
-def session_player(session: Any) -> Player | None:
+def session_player(session: SessionBase | None) -> Player | None:
     """The player this session (device) belongs to, or None before one exists."""
     player_id = session.get(SESSION_KEY) if session is not None else None
     if not player_id:
@@ -36,7 +36,7 @@ def device_player(session_key: str | None) -> Player | None:
     return session_player(import_module(settings.SESSION_ENGINE).SessionStore(session_key))
 
 
-def session_attach(session: Any, player: Player) -> None:
+def session_attach(session: SessionBase, player: Player) -> None:
     """Make ``player`` this device's player."""
     session[SESSION_KEY] = str(player.id)
 

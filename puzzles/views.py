@@ -17,6 +17,7 @@ from rest_framework.views import APIView
 
 from common.errors import Refused
 from players.identity import client_address, session_player
+from players.models import Player
 from puzzles.limits import puzzle_move_quota_take
 from puzzles.models import Puzzle
 from puzzles.pool import THEMES, plies_of_theme
@@ -57,7 +58,7 @@ class MoveOut(serializers.Serializer[Any]):
                                  help_text='solved: the line of four, [{"peg", "level"}] (as in a game record).')
 
 
-def _player(request: Request) -> Any:
+def _player(request: Request) -> Player | None:
     return session_player(request.session)
 
 

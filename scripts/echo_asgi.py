@@ -20,6 +20,8 @@ from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import path  # noqa: E402
 
+from common.asgi import Receive, Scope, Send  # noqa: E402
+
 
 class EchoConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is untyped: its classes are Any
     group: str
@@ -39,7 +41,7 @@ class EchoConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
         await self.send(text_data=event["text"])
 
 
-async def health(scope: dict[str, Any], receive: Any, send: Any) -> None:
+async def health(scope: Scope, receive: Receive, send: Send) -> None:
     await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/plain")]})
     await send({"type": "http.response.body", "body": b"ok"})
 

@@ -12,14 +12,14 @@ import asyncio
 import sys
 from collections import defaultdict
 from http import HTTPStatus
-from typing import Any
 
 from websockets.asyncio.server import ServerConnection, broadcast, serve
+from websockets.http11 import Request, Response
 
 PAIRS: defaultdict[str, set[ServerConnection]] = defaultdict(set)
 
 
-def health(connection: ServerConnection, request: Any) -> Any:
+def health(connection: ServerConnection, request: Request) -> Response | None:
     """Answer ``GET /`` (the harness's health check) without a websocket upgrade."""
     if request.path == "/":
         return connection.respond(HTTPStatus.OK, "ok\n")

@@ -1,22 +1,97 @@
 """An arena's wire format: its JSON (REST and socket alike), the socket's frames in and out. No Django.
 
 Built from the rows a caller holds (``Arena``, ``ArenaPlayer``, ``ArenaGame``, ``Game``: anything with
-their fields). ``docs/protocol.md`` documents every field and frame.
+their fields, as the protocols below list them). ``docs/protocol.md`` documents every field and frame.
 """
 
 from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from typing import Any
+from datetime import datetime
+from typing import Any, Protocol
 
 from common.iso import iso
 from lobby.protocol.frames import BadFrame, Ping, decode_frame
+from lobby.protocol.rows import PlayerRow
 from tournaments.scoring import Tally
 
 
+# --- the rows read ----------------------------------------------------------------------------------------
+class ArenaRow(Protocol):
+    @property
+    def pk(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def starts_at(self) -> datetime: ...
+    @property
+    def ends_at(self) -> datetime: ...
+    @property
+    def minutes(self) -> int: ...
+    @property
+    def turn_seconds(self) -> int: ...
+    @property
+    def ranked(self) -> bool: ...
+    @property
+    def berserk(self) -> bool: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def finished_at(self) -> datetime | None: ...
+
+
+class EntryRow(Protocol):
+    """An ``ArenaPlayer``."""
+
+    @property
+    def player_id(self) -> uuid.UUID: ...
+    @property
+    def player(self) -> PlayerRow: ...
+    @property
+    def paused(self) -> bool: ...
+    @property
+    def withdrawn(self) -> bool: ...
+    @property
+    def game_id(self) -> uuid.UUID | None: ...
+
+
+class ArenaGameRow(Protocol):
+    @property
+    def red_id(self) -> uuid.UUID: ...
+    @property
+    def yellow_id(self) -> uuid.UUID: ...
+    @property
+    def red_berserk(self) -> bool: ...
+    @property
+    def yellow_berserk(self) -> bool: ...
+    @property
+    def points_red(self) -> int: ...
+    @property
+    def points_yellow(self) -> int: ...
+
+
+class FinishedGameRow(Protocol):
+    """A ``Game`` as the arena's list of games shows it."""
+
+    @property
+    def pk(self) -> uuid.UUID: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def winner_seat(self) -> int | None: ...
+    @property
+    def red_seat(self) -> int: ...
+    @property
+    def ply(self) -> int: ...
+    @property
+    def finished_at(self) -> datetime | None: ...
+
+
 # --- JSON -------------------------------------------------------------------------------------------------
-def arena_summary_json(arena: Any, *, players: int) -> dict[str, Any]:
+def arena_summary_json(arena: ArenaRow, *, players: int) -> dict[str, Any]:
     """An arena as lists show it (no standings)."""
     return {
         "id": arena.pk,
@@ -32,7 +107,7 @@ def arena_summary_json(arena: Any, *, players: int) -> dict[str, Any]:
     }
 
 
-def arena_json(arena: Any, *, players: int, standings: list[dict[str, Any]], page: int, pages: int,
+def arena_json(arena: ArenaRow, *, players: int, standings: list[dict[str, Any]], page: int, pages: int,
                podium: list[dict[str, Any]] | None, playing: int) -> dict[str, Any]:
     """``GET /api/tournaments/{id}``: the arena, a page of its standings, the podium once finished."""
     return {
@@ -47,7 +122,7 @@ def arena_json(arena: Any, *, players: int, standings: list[dict[str, Any]], pag
     }
 
 
-def standing_json(*, rank: int, entry: Any, tally: Tally) -> dict[str, Any]:
+def standing_json(*, rank: int, entry: EntryRow, tally: Tally) -> dict[str, Any]:
     """One row of the standings: ``entry`` an arena player (with its ``player``)."""
     return {
         "rank": rank,
@@ -74,7 +149,7 @@ def with_me(body: dict[str, Any], *, row: dict[str, Any] | None, playing: dict[s
     return {**body, "me": None if row is None else {**row, "game": playing}}
 
 
-def arena_game_json(row: Any, game: Any) -> dict[str, Any]:
+def arena_game_json(row: ArenaGameRow, game: FinishedGameRow) -> dict[str, Any]:
     """One game of ``GET /api/tournaments/{id}/games``: ``row`` the arena's record of ``game``."""
     winner = None if game.winner_seat is None else ("red" if game.winner_seat == game.red_seat else "yellow")
     return {

@@ -5,9 +5,9 @@ arena's page shows is told on commit (:mod:`tournaments.events`). Services take 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -53,7 +53,7 @@ def _bad(message: str) -> Refused:
     return Refused("bad_request", message)
 
 
-def arena_spec_from(data: Any, *, parse_instant: Any) -> ArenaSpec:
+def arena_spec_from(data: object, *, parse_instant: Callable[[str], datetime | None]) -> ArenaSpec:
     """The arena a ``POST /api/tournaments`` body asks for.
 
     ``parse_instant``: turns an ISO-8601 string into an aware datetime (None if it is not one).

@@ -3,6 +3,7 @@ answered by the API's handler (``config.api``)."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.utils import timezone
@@ -20,7 +21,7 @@ from tournaments.selectors import arena_games, arena_view, arenas_list
 from tournaments.services import arena_create, arena_join, arena_pause, arena_spec_from, arena_withdraw
 
 
-def _instant(text: str) -> Any:
+def _instant(text: str) -> datetime | None:
     try:
         moment = parse_datetime(text)
     except ValueError:

@@ -27,6 +27,7 @@ from django.utils import timezone
 
 from bots import limits, protocol
 from common.errors import RateLimited, Refused, status_for
+from common.layer import ChannelLayer
 from lobby.realtime.offload import offload
 from players.models import AccessToken
 from players.tokens import bearer_secret, token_authenticate
@@ -81,7 +82,7 @@ class Listener:
     never cancelled halfway, which channels-redis does not take well), and the groups it joined."""
 
     def __init__(self) -> None:
-        self.layer: Any = get_channel_layer()
+        self.layer: ChannelLayer = get_channel_layer()
         self.channel = ""
         self.groups: list[str] = []
         self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()

@@ -12,9 +12,9 @@ import asyncio
 import contextlib
 import json
 import random
-from typing import Any
 
 import websockets
+from websockets.asyncio.client import ClientConnection
 
 from harness.bench.stats import Stats, paced
 from harness.room import ws_base
@@ -36,7 +36,7 @@ class EchoPair:
         self.stats = stats
         self.timeout = timeout
         self.rng = random.Random(index)
-        self.conns: list[Any] = []
+        self.conns: list[ClientConnection] = []
         self.seen: list[asyncio.Queue[str]] = []
         self.readers: list[asyncio.Task[None]] = []
         self.count = 0
@@ -52,7 +52,7 @@ class EchoPair:
             self.readers.append(asyncio.get_running_loop().create_task(self._read(conn, queue)))
 
     @staticmethod
-    async def _read(conn: Any, queue: asyncio.Queue[str]) -> None:
+    async def _read(conn: ClientConnection, queue: asyncio.Queue[str]) -> None:
         with contextlib.suppress(websockets.ConnectionClosed):
             async for raw in conn:
                 queue.put_nowait(json.loads(raw)["n"])

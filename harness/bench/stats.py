@@ -8,7 +8,7 @@ import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol, TypeVar
 
 
 @dataclass(slots=True)
@@ -57,6 +57,8 @@ class Driver(Protocol):
     async def close(self) -> None: ...
 
 
+D = TypeVar("D", bound=Driver)
+
 CpuReader = Callable[[], float | None]
 
 
@@ -86,15 +88,15 @@ async def paced(step: Callable[[], Awaitable[None]], until: float, interval: flo
         next_at = max(next_at + interval, loop.time())
 
 
-async def set_up_all(drivers: Sequence[Any], concurrency: int, stats: Stats,
-                     server_cpu: CpuReader = cpu_not_measured) -> list[Any]:
+async def set_up_all(drivers: Sequence[D], concurrency: int, stats: Stats,
+                     server_cpu: CpuReader = cpu_not_measured) -> list[D]:
     """Set ``drivers`` up, ``concurrency`` at a time; those that failed are closed and counted in ``stats``,
     with how long it took and the server's CPU meanwhile (``server_cpu``). The drivers that are ready, in order."""
     gate = asyncio.Semaphore(concurrency)
     loop = asyncio.get_running_loop()
     started, cpu_before = loop.time(), server_cpu()
 
-    async def one(driver: Any) -> Any:
+    async def one(driver: D) -> D | None:
         async with gate:
             try:
                 await driver.set_up()

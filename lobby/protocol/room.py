@@ -11,6 +11,7 @@ from typing import Any
 
 from common.iso import iso
 from lobby.protocol.frames import BadFrame, Ping, decode_frame
+from lobby.protocol.rows import MessageRow
 
 # The house rules a room's host may set (``rules`` frames, the snapshot's ``rules``).
 RULE_FIELDS = ("turn_seconds", "alternate_first", "ranked", "cpu_level", "spectator_chat", "open")
@@ -203,7 +204,7 @@ def notice_frame(code: str, seat: int) -> dict[str, Any]:
     return {"type": "notice", "code": code, "seat": seat}
 
 
-def message_json(message: Any) -> dict[str, Any]:
+def message_json(message: MessageRow) -> dict[str, Any]:
     """A chat message (a ``ChatMessage`` row) as frames carry it: ``id``, ``chat``, ``player`` (id and
     name then), ``text`` or ``phrase``, and ``at``."""
     said = {"phrase": message.phrase} if message.phrase else {"text": message.text}

@@ -1,21 +1,24 @@
 """The room snapshot's JSON, as every client sees it (the room frame adds ``type`` and ``you``).
 
 Built from the rows a caller holds (``Room``, ``Seat``, ``Game``, ``Player``: anything with their
-fields); no Django and no queries here. :mod:`lobby.rooms.selectors` reads the rows.
+fields, :mod:`lobby.protocol.rows`); no Django and no queries here. :mod:`lobby.rooms.selectors` reads the rows.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from common.iso import iso
 from games.engine import Colour, Position
+from lobby.protocol.rows import GameRow, PlayerRow, RoomRow, SeatRow
 
 PLAYING = "playing"  # a game's status while it is being played
 
 
 def room_json(
-    *, room: Any, rules: dict[str, Any], seats: list[Any], ratings: dict[int, dict[str, Any]], game: Any | None
+    *, room: RoomRow, rules: dict[str, Any], seats: Sequence[SeatRow], ratings: dict[int, dict[str, Any]],
+    game: GameRow | None,
 ) -> dict[str, Any]:
     """The snapshot of ``room`` with its house ``rules``, its ``seats`` (with their players), each seat's
     shown rating by seat number (``ratings``), and its current ``game`` (None before the first)."""
@@ -31,7 +34,7 @@ def room_json(
     }
 
 
-def player_json(player: Any | None) -> dict[str, Any] | None:
+def player_json(player: PlayerRow | None) -> dict[str, Any] | None:
     """A player as frames show one: id, name, and ``title`` only for a titled player (a bot account)."""
     if player is None:
         return None
@@ -39,7 +42,7 @@ def player_json(player: Any | None) -> dict[str, Any] | None:
     return {"id": str(player.id), "name": player.name, **({"title": title} if title is not None else {})}
 
 
-def seat_json(seat: Any, game: Any | None) -> dict[str, Any]:
+def seat_json(seat: SeatRow, game: GameRow | None) -> dict[str, Any]:
     """A seat as the room shows it (without its rating). Presence is read from the row."""
     connected = seat.is_connected
     countdown = None
@@ -56,7 +59,7 @@ def seat_json(seat: Any, game: Any | None) -> dict[str, Any]:
     }
 
 
-def threats_json(game: Any, position: Position) -> dict[str, list[dict[str, Any]]] | None:
+def threats_json(game: GameRow, position: Position) -> dict[str, list[dict[str, Any]]] | None:
     """The threats hint: shown in games with a CPU seat while they are played (None otherwise)."""
     if not (game.red_cpu or game.yellow_cpu) or game.status != PLAYING:
         return None
@@ -68,7 +71,7 @@ def threats_json(game: Any, position: Position) -> dict[str, list[dict[str, Any]
     }
 
 
-def game_json(game: Any, position: Position | None = None) -> dict[str, Any]:
+def game_json(game: GameRow, position: Position | None = None) -> dict[str, Any]:
     """The ``game`` part of a room snapshot. ``position``: the game's position, if the caller has it."""
     moves = game.record.split()
     needs_position = (game.red_cpu or game.yellow_cpu) and game.status == PLAYING
@@ -92,6 +95,6 @@ def game_json(game: Any, position: Position | None = None) -> dict[str, Any]:
     }
 
 
-def deadline_json(game: Any) -> str | None:
+def deadline_json(game: GameRow) -> str | None:
     """When the current turn runs out, while the game is played (None without a turn timer)."""
     return iso(game.deadline) if game.status == PLAYING else None

@@ -19,6 +19,7 @@ from typing import Any
 from channels.layers import get_channel_layer
 
 from common import metrics
+from common.layer import ChannelLayer
 from common.logcontext import one_line
 
 log = logging.getLogger(__name__)
@@ -43,7 +44,7 @@ class Outbox:
             self.task = asyncio.get_running_loop().create_task(self._drain())
 
     async def _drain(self) -> None:
-        layer = get_channel_layer()
+        layer: ChannelLayer | None = get_channel_layer()
         while self.pending:
             batch, self.pending = self.pending, {}
             if layer is not None:
@@ -100,7 +101,7 @@ class SendOutage:
 OUTAGE = SendOutage()
 
 
-async def send_now(layer: Any, target: str, message: dict[str, Any], *, group: bool = True) -> None:
+async def send_now(layer: ChannelLayer, target: str, message: dict[str, Any], *, group: bool = True) -> None:
     """Send one message to a group (or a channel); a failure is counted (and an outage logged, once:
     :class:`SendOutage`), never raised: a failed broadcast must not undo a committed change, and the
     clients re-sync when they reconnect."""
@@ -115,7 +116,7 @@ async def send_now(layer: Any, target: str, message: dict[str, Any], *, group: b
         OUTAGE.succeeded()
 
 
-async def _send_in_order(layer: Any, key: tuple[bool, str], messages: list[dict[str, Any]]) -> None:
+async def _send_in_order(layer: ChannelLayer, key: tuple[bool, str], messages: list[dict[str, Any]]) -> None:
     group, target = key
     for message in messages:
         await send_now(layer, target, message, group=group)

@@ -26,6 +26,7 @@ from typing import Any
 from django.utils import timezone
 
 from common import logcontext, metrics
+from common.asgi import Receive, Scope, Send
 from common.errors import Refused
 from common.logcontext import one_line as _one_line
 from lobby import events
@@ -180,7 +181,7 @@ class RoomConsumer(Consumer):
                 self.presence.spectators_changed(self.code)
             return
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Serve the socket until it closes. If its loop fails instead (the channel layer's receive
         raised: Redis went away; a database error while opening the socket or handling a room event),
         close it with 4503 so the page reconnects and resyncs, and record the close.

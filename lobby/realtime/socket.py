@@ -33,7 +33,7 @@ class Consumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is unt
     """``AsyncWebsocketConsumer`` whose messages go straight to their handlers, with what every socket of
     the server does with its client's frames: a token bucket, parsing, refusals as ``error`` frames."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:  # Any: what Channels passes its consumers
         super().__init__(*args, **kwargs)
         self.bucket = TokenBucket(rate=FRAMES_PER_SECOND, burst=FRAME_BURST)
 

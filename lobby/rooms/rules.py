@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from common.errors import Refused
 from lobby.protocol.frames import TURN_SECONDS_CHOICES
 from lobby.protocol.room import CPU_LEVELS, RULE_FIELDS
+
+if TYPE_CHECKING:
+    from lobby.models import Room
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +30,7 @@ class HouseRules:
     spectator_chat: bool = True
     open: bool = False
 
-    def updated(self, changes: Mapping[str, Any]) -> HouseRules:
+    def updated(self, changes: Mapping[str, object]) -> HouseRules:
         """These rules with ``changes`` applied.
 
         Raises:
@@ -36,7 +39,7 @@ class HouseRules:
         unknown = sorted(set(changes) - set(RULE_FIELDS))
         if unknown:
             raise Refused("bad_rules", f"Unknown house rule: {', '.join(unknown)}.")
-        values: dict[str, Any] = {}
+        values: dict[str, Any] = {}  # Any: each value is checked above against its field (replace takes them)
         if "turn_seconds" in changes:
             seconds = changes["turn_seconds"]
             if isinstance(seconds, bool) or seconds not in TURN_SECONDS_CHOICES:
@@ -55,7 +58,7 @@ class HouseRules:
         return replace(self, **values)
 
     @classmethod
-    def of(cls, room: Any) -> HouseRules:
+    def of(cls, room: Room) -> HouseRules:
         """The rules a room (anything with the rule fields, a ``Room`` row) holds now."""
         return cls(**{field: getattr(room, field) for field in RULE_FIELDS})
 

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from common.errors import Refused
 from common.rows import Rows
-from games.models import EndReason
+from games.models import EndReason, Game
 from games.services import game_abandon, game_hand_over
 from lobby import events, timers
 from lobby.models import SEAT_NUMBERS, Connection, Room, Seat, new_room_code
@@ -103,7 +103,7 @@ def room_touch(room: Room, *, now: datetime, fields: tuple[str, ...] = (), recou
     return room_broadcast(room, game=current_game(room), now=now)
 
 
-def room_broadcast(room: Room, *, game: Any, now: datetime, seats: list[Seat] | None = None) -> dict[str, Any]:
+def room_broadcast(room: Room, *, game: Game | None, now: datetime, seats: list[Seat] | None = None) -> dict[str, Any]:
     """Build the snapshot of ``room`` at its (already bumped) version from the rows the caller holds,
     and have it sent once committed; returns it."""
     snapshot = snapshot_of(room, game=game, now=now, seats=seats)
@@ -112,7 +112,7 @@ def room_broadcast(room: Room, *, game: Any, now: datetime, seats: list[Seat] | 
     return snapshot
 
 
-def room_create_check(*, host: Player | None, rules: Mapping[str, Any]) -> HouseRules:
+def room_create_check(*, host: Player | None, rules: Mapping[str, object]) -> HouseRules:
     """The house rules a new room with ``rules`` would have, refused as :func:`room_create` would refuse
     it (``host`` None: a device that has no player yet), without writing anything.
 
@@ -124,7 +124,7 @@ def room_create_check(*, host: Player | None, rules: Mapping[str, Any]) -> House
     return HouseRules().updated(rules)
 
 
-def room_create(*, host: Player, rules: Mapping[str, Any], now: datetime, guest: Player | None = None) -> Room:
+def room_create(*, host: Player, rules: Mapping[str, object], now: datetime, guest: Player | None = None) -> Room:
     """A new room with ``host`` in seat 1 and the given house rules (defaults for the rest); ``guest``,
     when given (quick pairing), sits in seat 2 from the start.
 
@@ -150,7 +150,7 @@ def room_create(*, host: Player, rules: Mapping[str, Any], now: datetime, guest:
     raise RuntimeError("could not find a free room code")
 
 
-def room_set_rules(*, code: str, player: Player, changes: Mapping[str, Any], now: datetime) -> None:
+def room_set_rules(*, code: str, player: Player, changes: Mapping[str, object], now: datetime) -> None:
     """The host changes house rules between games.
 
     Raises:

@@ -14,13 +14,16 @@ import asyncio
 import logging
 from collections import deque
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING
 
 from lobby.realtime.offload import offload
 from lobby.realtime.waves import pair_wave, run_every
 from tournaments.realtime.feed import StandingsFeed
 from tournaments.services import arenas_sweep
 from tournaments.waves import ArenaWave
+
+if TYPE_CHECKING:
+    from lobby.realtime.runtime import Runtime
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +33,7 @@ TICK_SECONDS = 1.0
 class ArenaLoop:
     """The arena loop and standings feed of one event loop (made by its runtime with the runtime)."""
 
-    def __init__(self, runtime: Any) -> None:
+    def __init__(self, runtime: Runtime) -> None:
         self.runtime = runtime
         self.feed = StandingsFeed(runtime.loop)
         self.task: asyncio.Task[None] | None = None

@@ -21,7 +21,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--hours", type=float, default=None, help="override ROOM_IDLE_HOURS")
 
-    def handle(self, *args: Any, **options: Any) -> None:
+    def handle(self, *args: Any, **options: Any) -> None:  # Any: Django's BaseCommand.handle
         hours = options["hours"] if options["hours"] is not None else settings.ROOM_IDLE_HOURS
         closed = rooms_close_idle(now=timezone.now(), idle=timedelta(hours=hours))
         self.stdout.write(f"closed {len(closed)} idle room(s)" + (f": {' '.join(closed)}" if closed else ""))

@@ -22,7 +22,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--days", type=float, default=None, help="override CHAT_RETENTION_DAYS")
 
-    def handle(self, *args: Any, **options: Any) -> None:
+    def handle(self, *args: Any, **options: Any) -> None:  # Any: Django's BaseCommand.handle
         days = options["days"] if options["days"] is not None else settings.CHAT_RETENTION_DAYS
         deleted = chat_delete_expired(now=timezone.now(), keep=timedelta(days=days))
         self.stdout.write(f"deleted {deleted} chat message(s) of rooms closed over {days:g} day(s) ago")

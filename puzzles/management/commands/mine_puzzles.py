@@ -32,7 +32,7 @@ class Command(BaseCommand):
                             help=f"add to the data file {POOL_FILE.name}, not the database")
         parser.add_argument("--json", action="store_true", help="print the figures as one JSON line")
 
-    def handle(self, *args: Any, **options: Any) -> None:
+    def handle(self, *args: Any, **options: Any) -> None:  # Any: Django's BaseCommand.handle
         games, seed = options["games"], options["seed"]
         pool: dict[str, PoolEntry] = {}
         if options["write"] and POOL_FILE.exists():

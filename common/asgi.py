@@ -1,0 +1,16 @@
+"""The types of an ASGI application and its two callables, as Django's handler takes them.
+
+A scope and each message are dicts whose keys and values depend on the protocol and the event (the ASGI
+specification lists them), so their values are ``Any``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+Scope = dict[str, Any]
+Message = Mapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+App = Callable[[Scope, Receive, Send], Awaitable[None]]
