@@ -8,7 +8,7 @@ exceptions) and this answers, a refusal's status by its code from ``common.error
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeAlias
 
 from django.conf import settings
 from django.core.exceptions import BadRequest, PermissionDenied, RequestDataTooBig, SuspiciousOperation
@@ -20,6 +20,9 @@ from rest_framework.views import exception_handler
 from common.errors import RateLimited, Refused, status_for
 from config.outages import PARTS, unreachable_part
 from config.parsers import BadRequestBody
+
+# What DRF puts in an exception's ``detail``: a message, or lists and dicts of them (validation errors).
+Detail: TypeAlias = "exceptions.ErrorDetail | list[Detail] | dict[str, Detail]"
 
 # What a query or body that fails its serializer (DRF's ValidationError) answers, as a malformed body does.
 INVALID_CODE = "bad_request"
@@ -40,7 +43,7 @@ class Refusal(exceptions.APIException):
         self.status_code = status_for(refused.code)
 
 
-def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | None:
+def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | None:  # DRF's signature
     """Every refusal as ``{"code", "message"}``; a body Django refuses (too big, suspicious) is a 400 too,
     and a part the request needs being down (the database, the cache) is a 503 ``unavailable``.
 
@@ -85,7 +88,7 @@ def _code(exc: exceptions.APIException) -> str:
     return codes if isinstance(codes, str) else exc.default_code
 
 
-def _message(detail: Any) -> str:
+def _message(detail: Detail) -> str:
     """One readable sentence from DRF's detail (a string, or a list or dict of them for validation)."""
     if isinstance(detail, dict):
         return "; ".join(f"{field}: {_message(value)}" for field, value in detail.items())

@@ -18,7 +18,7 @@ import logging
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from functools import wraps
-from typing import Any
+from typing import Any, Concatenate, ParamSpec
 
 from channels.layers import get_channel_layer
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
@@ -37,14 +37,16 @@ log = logging.getLogger(__name__)
 KEEP_ALIVE_SECONDS = 5.0
 
 Lines = AsyncIterator[dict[str, Any] | None]
-StreamView = Callable[..., Coroutine[Any, Any, HttpResponseBase]]  # as django.urls.path takes an async view
+P = ParamSpec("P")
 
 
-def stream_view(view: StreamView) -> StreamView:
+def stream_view(
+    view: Callable[Concatenate[HttpRequest, P], Awaitable[HttpResponseBase]],
+) -> Callable[Concatenate[HttpRequest, P], Coroutine[Any, Any, HttpResponseBase]]:  # an async def's type
     """``view`` answering GET only, and any :class:`Refused` it raises as :func:`refusal`."""
 
     @wraps(view)
-    async def answer(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+    async def answer(request: HttpRequest, /, *args: P.args, **kwargs: P.kwargs) -> HttpResponseBase:
         try:
             if request.method != "GET":
                 raise Refused("method_not_allowed", "GET this stream.")
