@@ -36,8 +36,10 @@ function render() {
   if (!a) return;
   $("#arena-name").textContent = a.name;
   document.title = S.paired ? document.title : `${a.name} · arena`;
-  $("#arena-rules").textContent = `${a.minutes} minutes · ${a.turn_seconds} s a move · ${a.ranked ? "rated" : "casual"}${
-    a.berserk ? " · berserk allowed" : ""}`;
+  $("#arena-rules").textContent =
+    `${a.minutes} minutes · ${a.turn_seconds} s a move · ${a.ranked ? "rated" : "casual"}${
+      a.berserk ? " · berserk allowed" : ""
+    }`;
   $("#arena-players").textContent = `(${a.players} player${a.players === 1 ? "" : "s"})`;
   const me = a.me;
   const mineId = me ? me.player.id : null;
@@ -73,7 +75,9 @@ function render() {
   podium.hidden = !a.podium;
   if (a.podium) {
     $("#podium-list").innerHTML = a.podium
-      .map((r) => `<li><span class="place">${r.rank}</span>${escapeHtml(r.player.name)}<br><b>${r.score}</b> points</li>`)
+      .map(
+        (r) => `<li><span class="place">${r.rank}</span>${escapeHtml(r.player.name)}<br><b>${r.score}</b> points</li>`,
+      )
       .join("");
   }
   tick();

@@ -8,7 +8,8 @@ const REFRESH = 20000;
 
 function when(a) {
   const start = new Date(a.starts_at);
-  if (a.status === "started") return `running · ends ${new Date(a.ends_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}`;
+  if (a.status === "started")
+    return `running · ends ${new Date(a.ends_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}`;
   return `starts ${start.toLocaleString([], { weekday: "short", hour: "2-digit", minute: "2-digit" })}`;
 }
 
@@ -17,8 +18,10 @@ async function refresh() {
     const page = await apiGet("/api/tournaments?limit=10");
     const shown = page.results.filter((a) => a.status !== "finished");
     $("#arenas").innerHTML = shown
-      .map((a) => `<li><a href="/tournaments/${a.id}"><b>${escapeHtml(a.name)}</b></a>
-        <span class="muted small">${when(a)} · ${a.minutes} min · ${a.turn_seconds} s · ${a.players} in</span></li>`)
+      .map(
+        (a) => `<li><a href="/tournaments/${a.id}"><b>${escapeHtml(a.name)}</b></a>
+        <span class="muted small">${when(a)} · ${a.minutes} min · ${a.turn_seconds} s · ${a.players} in</span></li>`,
+      )
       .join("");
     $("#arenas-empty").hidden = shown.length > 0;
   } catch {
@@ -33,7 +36,8 @@ export function startArenas() {
     ev.preventDefault();
     const form = ev.target;
     $("#arena-create-error").textContent = "";
-    const starts = form.starts_in.value === "0" ? null : new Date(Date.now() + Number(form.starts_in.value) * 60000).toISOString();
+    const starts =
+      form.starts_in.value === "0" ? null : new Date(Date.now() + Number(form.starts_in.value) * 60000).toISOString();
     try {
       const arena = await apiPost("/api/tournaments", {
         name: form.arena_name.value,

@@ -363,7 +363,12 @@ export class Board3D {
     const addLabel = (text, x, z, rotZ) => {
       const m = new THREE.Mesh(
         labelGeo,
-        new THREE.MeshStandardMaterial({ map: textTexture(text), transparent: true, roughness: 0.8, depthWrite: false }),
+        new THREE.MeshStandardMaterial({
+          map: textTexture(text),
+          transparent: true,
+          roughness: 0.8,
+          depthWrite: false,
+        }),
       );
       m.rotation.x = -Math.PI / 2;
       m.rotation.z = rotZ;
@@ -383,10 +388,20 @@ export class Board3D {
     this.beadGeo.scale(1, 0.93, 1);
     this.beadMats = {
       red: new THREE.MeshPhysicalMaterial({
-        color: COLOURS.red, roughness: 0.28, clearcoat: 1, clearcoatRoughness: 0.12, emissive: COLOURS.red, emissiveIntensity: 0,
+        color: COLOURS.red,
+        roughness: 0.28,
+        clearcoat: 1,
+        clearcoatRoughness: 0.12,
+        emissive: COLOURS.red,
+        emissiveIntensity: 0,
       }),
       yellow: new THREE.MeshPhysicalMaterial({
-        color: COLOURS.yellow, roughness: 0.28, clearcoat: 1, clearcoatRoughness: 0.12, emissive: COLOURS.yellow, emissiveIntensity: 0,
+        color: COLOURS.yellow,
+        roughness: 0.28,
+        clearcoat: 1,
+        clearcoatRoughness: 0.12,
+        emissive: COLOURS.yellow,
+        emissiveIntensity: 0,
       }),
     };
     this.beadGroup = new THREE.Group();
@@ -396,7 +411,13 @@ export class Board3D {
   buildMarkers() {
     this.ghost = new THREE.Mesh(
       this.beadGeo,
-      new THREE.MeshStandardMaterial({ color: COLOURS.red, transparent: true, opacity: 0.45, roughness: 0.4, depthWrite: false }),
+      new THREE.MeshStandardMaterial({
+        color: COLOURS.red,
+        transparent: true,
+        opacity: 0.45,
+        roughness: 0.4,
+        depthWrite: false,
+      }),
     );
     this.ghost.visible = false;
     this.scene.add(this.ghost);
@@ -725,7 +746,11 @@ export class Board3D {
         for (const t of threats[colour] || []) {
           const m = new THREE.Mesh(
             this.threatGeo,
-            new THREE.MeshBasicMaterial({ color: COLOURS[colour], transparent: true, opacity: t.playable ? 0.95 : 0.4 }),
+            new THREE.MeshBasicMaterial({
+              color: COLOURS[colour],
+              transparent: true,
+              opacity: t.playable ? 0.95 : 0.4,
+            }),
           );
           m.position.copy(cellPosition(t.peg, t.level));
           m.scale.setScalar(t.playable ? 1.2 : 0.9);
@@ -759,7 +784,13 @@ export class Board3D {
     const label = this.opts.insetLabel;
     if (label) {
       label.hidden = !inset;
-      if (inset) Object.assign(label.style, { left: `${inset.x}px`, top: `${inset.y}px`, width: `${inset.w}px`, height: `${inset.h}px` });
+      if (inset)
+        Object.assign(label.style, {
+          left: `${inset.x}px`,
+          top: `${inset.y}px`,
+          width: `${inset.w}px`,
+          height: `${inset.h}px`,
+        });
     }
     this.dirty = true;
   }
@@ -785,16 +816,34 @@ export class Board3D {
     const half = BASE_W / 2;
     const frame = []; // must lie inside the canvas: the base as it first stands, the pegs at any turn
     const pegs = []; // must stay clear of the inset: pegs and their beads at any turn
-    for (const y of [0.25, -0.5]) for (const [x, z] of [[-half, -half], [half, -half], [-half, half], [half, half]]) frame.push(dir(x, y, z));
+    for (const y of [0.25, -0.5])
+      for (const [x, z] of [
+        [-half, -half],
+        [half, -half],
+        [-half, half],
+        [half, half],
+      ])
+        frame.push(dir(x, y, z));
     // Beads reach out further but not as high as the peg tips.
     const topBead = BEAD_Y0 + (SIZE - 1) * LEVEL_H + BEAD_R;
-    const rings = [[PEG_RING + BEAD_R, 0], [PEG_RING + BEAD_R, topBead], [PEG_RING + 0.1, PEG_H]];
+    const rings = [
+      [PEG_RING + BEAD_R, 0],
+      [PEG_RING + BEAD_R, topBead],
+      [PEG_RING + 0.1, PEG_H],
+    ];
     for (let a = 0; a < 360; a += 5) {
       const t = THREE.MathUtils.degToRad(a);
       for (const [r, y] of rings) pegs.push(dir(r * Math.cos(t), y, r * Math.sin(t)));
     }
     frame.push(...pegs);
-    const lens = fitPicture({ width: w, height: h, frame, avoid: pegs, inset, maxFocal: (h / 2) / Math.tan(THREE.MathUtils.degToRad(DEFAULT_FOV / 2)) });
+    const lens = fitPicture({
+      width: w,
+      height: h,
+      frame,
+      avoid: pegs,
+      inset,
+      maxFocal: h / 2 / Math.tan(THREE.MathUtils.degToRad(DEFAULT_FOV / 2)),
+    });
     this.camera.fov = THREE.MathUtils.radToDeg(2 * Math.atan(h / 2 / lens.focal));
     this.camera.setViewOffset(w, h, w / 2 - lens.cx, h / 2 - lens.cy, w, h);
     this.camera.updateProjectionMatrix();
@@ -871,13 +920,19 @@ export function createBoard3D(container, opts) {
  * `?flat`, which forces it), null: then the top view stands in the board's place with a note.
  * Expects `#board-wrap`, `#board3d`, `#inset-label` and `#topview` on the page.
  */
-export function mountBoard({ topview, onPick, note = "The 3D view is not available in this browser: play on the top view." }) {
+export function mountBoard({
+  topview,
+  onPick,
+  note = "The 3D view is not available in this browser: play on the top view.",
+}) {
   const $ = (sel) => document.querySelector(sel);
-  const board = new URLSearchParams(location.search).has("flat") ? null : createBoard3D($("#board3d"), {
-    onPick,
-    onView: (az) => topview.setAzimuth(az),
-    insetLabel: $("#inset-label"),
-  });
+  const board = new URLSearchParams(location.search).has("flat")
+    ? null
+    : createBoard3D($("#board3d"), {
+        onPick,
+        onView: (az) => topview.setAzimuth(az),
+        insetLabel: $("#inset-label"),
+      });
   if (!board) {
     const wrap = $("#board-wrap");
     wrap.classList.add("no-webgl");

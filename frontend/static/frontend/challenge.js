@@ -43,8 +43,11 @@ async function poll(player) {
     return;
   }
   if (challenge.status !== "created") {
-    say(challenge.status === "declined" ? `${shownName(player)} ${DECLINED[challenge.decline_reason] || DECLINED.generic}.`
-      : "The challenge was canceled.");
+    say(
+      challenge.status === "declined"
+        ? `${shownName(player)} ${DECLINED[challenge.decline_reason] || DECLINED.generic}.`
+        : "The challenge was canceled.",
+    );
     idle();
     return;
   }

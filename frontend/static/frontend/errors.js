@@ -24,7 +24,12 @@ export function errorOutcome(frame, pendingPeg) {
             select: pendingPeg,
             cross: null,
           }
-        : { text: "Something went wrong on the server: nothing changed. Please try again.", kind: "error", select: null, cross: null };
+        : {
+            text: "Something went wrong on the server: nothing changed. Please try again.",
+            kind: "error",
+            select: null,
+            cross: null,
+          };
     case "stale":
       return { text: "The board moved on: look again and choose.", kind: "info", select: null, cross: null };
     case "peg_full":

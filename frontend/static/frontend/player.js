@@ -73,7 +73,9 @@ export function drawChart(points) {
   } else {
     const p = points[0];
     const top = y(p.rating + p.rd);
-    root.appendChild(svg("rect", { x: x(0) - 14, width: 28, y: top, height: y(p.rating - p.rd) - top, rx: 6, class: "band" }));
+    root.appendChild(
+      svg("rect", { x: x(0) - 14, width: 28, y: top, height: y(p.rating - p.rd) - top, rx: 6, class: "band" }),
+    );
   }
   points.forEach((p, i) => {
     const c = svg("circle", { cx: x(i), cy: y(p.rating), r: n > 30 ? 2.5 : 4.5, class: "pt", "data-rating": p.rating });
@@ -85,14 +87,21 @@ export function drawChart(points) {
   if (n === 1) {
     root.appendChild(svg("text", { x: x(0), y: baseY, "text-anchor": "middle", class: "axis" }, shortDate(last.at)));
   } else {
-    root.appendChild(svg("text", { x: x(0), y: baseY, "text-anchor": "start", class: "axis" }, shortDate(points[0].at)));
+    root.appendChild(
+      svg("text", { x: x(0), y: baseY, "text-anchor": "start", class: "axis" }, shortDate(points[0].at)),
+    );
     root.appendChild(svg("text", { x: x(n - 1), y: baseY, "text-anchor": "end", class: "axis" }, shortDate(last.at)));
   }
   const labelRight = x(n - 1) < W - pad.r - 60;
   root.appendChild(
     svg(
       "text",
-      { x: x(n - 1) + (labelRight ? 10 : -10), y: y(last.rating) - 10, "text-anchor": labelRight ? "start" : "end", class: "value" },
+      {
+        x: x(n - 1) + (labelRight ? 10 : -10),
+        y: y(last.rating) - 10,
+        "text-anchor": labelRight ? "start" : "end",
+        class: "value",
+      },
       String(Math.round(last.rating)),
     ),
   );
@@ -169,8 +178,12 @@ async function load() {
   const name = shownName(data);
   $("#player-name").textContent = name;
   document.title = `${name} · 3D Four in a Row`;
-  $("#player-kind").textContent = data.title === "BOT" ? "Bot: an engine playing through the bot API"
-    : data.account ? "Registered player" : "Guest player";
+  $("#player-kind").textContent =
+    data.title === "BOT"
+      ? "Bot: an engine playing through the bot API"
+      : data.account
+        ? "Registered player"
+        : "Guest player";
   mountChallenge(data);
   $("#player-status").textContent = "";
 
@@ -200,13 +213,16 @@ async function load() {
   } else {
     const empty = document.createElement("p");
     empty.className = "chart-empty muted";
-    empty.textContent = "No rated games yet. Ranked games between two people count; the chart starts with the first one.";
+    empty.textContent =
+      "No rated games yet. Ranked games between two people count; the chart starts with the first one.";
     chart.appendChild(empty);
   }
   $("#chart-fig").hidden = false;
 
   const games = data.recent_games || [];
-  $("#recent").querySelector("tbody").replaceChildren(...games.map(gameRow));
+  $("#recent")
+    .querySelector("tbody")
+    .replaceChildren(...games.map(gameRow));
   $("#recent-box").hidden = games.length === 0;
 }
 

@@ -12,8 +12,16 @@ const REPLY_DELAY_MS = 450;
 const LINE_STEP_MS = 700;
 // `P` is the page's state; tests read it through window.__puzzle.
 const P = {
-  puzzle: null, start: [], mine: [], line: [], selected: null, busy: false, over: false,
-  result: null, wrong: null, session: null,
+  puzzle: null,
+  start: [],
+  mine: [],
+  line: [],
+  selected: null,
+  busy: false,
+  over: false,
+  result: null,
+  wrong: null,
+  session: null,
 };
 window.__puzzle = P;
 
@@ -37,8 +45,14 @@ function render({ animate = false, line = null } = {}) {
   const canMove = !!P.puzzle && !P.over && !P.busy;
   board?.setGhost(canMove ? P.selected : null, solverColour());
   topview.update({
-    stacks, last, line, selected: canMove ? P.selected : null, ghost: canMove ? solverColour() : null,
-    cross: null, canMove, readOnly: !canMove,
+    stacks,
+    last,
+    line,
+    selected: canMove ? P.selected : null,
+    ghost: canMove ? solverColour() : null,
+    cross: null,
+    canMove,
+    readOnly: !canMove,
   });
   $("#board-wrap").dataset.turn = canMove ? solverColour() : "";
   const choose = $("#choose");
@@ -106,8 +120,15 @@ async function load(id) {
     return;
   }
   Object.assign(P, {
-    puzzle, start: puzzle.record ? puzzle.record.split(" ") : [], mine: [], line: [], selected: null,
-    busy: false, over: false, result: null, wrong: null,
+    puzzle,
+    start: puzzle.record ? puzzle.record.split(" ") : [],
+    mine: [],
+    line: [],
+    selected: null,
+    busy: false,
+    over: false,
+    result: null,
+    wrong: null,
   });
   $("#puzzle-id").textContent = puzzle.id;
   $("#puzzle-rating").textContent = String(puzzle.rating);

@@ -37,8 +37,14 @@ function show(step, ghost = null) {
   board?.setPosition({ stacks, last, line, animate: true });
   board?.setGhost(R.ghost ? R.ghost.peg : null, R.ghost ? R.ghost.colour : null);
   topview.update({
-    stacks, last, line, selected: R.ghost ? R.ghost.peg : null, ghost: R.ghost ? R.ghost.colour : null,
-    cross: null, canMove: false, readOnly: true,
+    stacks,
+    last,
+    line,
+    selected: R.ghost ? R.ghost.peg : null,
+    ghost: R.ghost ? R.ghost.colour : null,
+    cross: null,
+    canMove: false,
+    readOnly: true,
   });
   $("#scrub").value = String(R.step);
   $("#ply-label").textContent = `move ${R.step} of ${R.moves.length}`;
@@ -94,7 +100,10 @@ async function load() {
     return;
   }
   R.record = rec;
-  R.moves = (rec.moves || []).slice().sort((a, b) => a.ply - b.ply).map((m) => m.peg);
+  R.moves = (rec.moves || [])
+    .slice()
+    .sort((a, b) => a.ply - b.ply)
+    .map((m) => m.peg);
   $("#replay-title").textContent = `${rec.room || ""} · game ${rec.number ?? ""}`;
   $("#replay-status").innerHTML = rec.room ? `<a href="/r/${encodeURIComponent(rec.room)}">Open the room</a>` : "";
   for (const colour of ["red", "yellow"]) {
@@ -157,8 +166,8 @@ async function loadAnalysis() {
   } catch (err) {
     if (err.status === 404 || err.status === 409) {
       // Abandoned games are not analysed; a game being played is analysed when it ends.
-      $("#analysis-status").textContent = err.code === "game_playing"
-        ? "The game is analysed when it ends." : "This game has no analysis.";
+      $("#analysis-status").textContent =
+        err.code === "game_playing" ? "The game is analysed when it ends." : "This game has no analysis.";
     } else {
       $("#analysis-status").textContent = "The analysis could not be loaded; retrying…";
       setTimeout(loadAnalysis, ANALYSIS_POLL_MS * 4);
@@ -166,7 +175,8 @@ async function loadAnalysis() {
     return;
   }
   if (a.status === "queued" || a.status === "running") {
-    $("#analysis-status").textContent = a.status === "running" ? "Analysis in progress…" : "Analysis in progress (queued)…";
+    $("#analysis-status").textContent =
+      a.status === "running" ? "Analysis in progress…" : "Analysis in progress (queued)…";
     $("#analysis").classList.add("pending");
     setTimeout(loadAnalysis, ANALYSIS_POLL_MS);
     return;
@@ -276,8 +286,13 @@ function renderSummary(a) {
     const li = document.createElement("li");
     const bead = document.createElement("span");
     bead.className = `bead ${colour}`;
-    const parts = [`${s.best} best`, `${s.only_move} only moves`, `${s.slower_win ?? 0} slower wins`,
-      `${s.missed_win} missed wins`, `${s.blunder} blunders`];
+    const parts = [
+      `${s.best} best`,
+      `${s.only_move} only moves`,
+      `${s.slower_win ?? 0} slower wins`,
+      `${s.missed_win} missed wins`,
+      `${s.blunder} blunders`,
+    ];
     li.append(bead, ` ${capitalise(colour)}: ${parts.join(", ")} (${s.moves} moves)`);
     list.append(li);
   }
@@ -333,7 +348,9 @@ async function linkPuzzles() {
 
 /** The current position's evaluation in words, the current strip cell, and the better move's note. */
 function showEval() {
-  document.querySelectorAll("#eval-strip .eval-cell").forEach((cell, i) => cell.classList.toggle("current", i === R.step));
+  document
+    .querySelectorAll("#eval-strip .eval-cell")
+    .forEach((cell, i) => cell.classList.toggle("current", i === R.step));
   const entry = R.analysis && R.analysis.plies[R.step];
   $("#eval-now").textContent = entry ? `${R.step === 0 ? "Start" : `After move ${R.step}`}: ${evalText(entry)}` : "";
   const note = $("#better-note");
@@ -349,7 +366,7 @@ $("#play").addEventListener("click", play);
 $("#scrub").addEventListener("input", (ev) => (stop(), show(Number(ev.target.value))));
 document.addEventListener("keydown", (ev) => {
   if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
-  if (ev.key === "ArrowLeft") (stop(), show(R.step - 1));
-  else if (ev.key === "ArrowRight") (stop(), show(R.step + 1));
+  if (ev.key === "ArrowLeft") stop(), show(R.step - 1);
+  else if (ev.key === "ArrowRight") stop(), show(R.step + 1);
 });
 load();

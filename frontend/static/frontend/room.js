@@ -107,9 +107,12 @@ function say(text, kind = "error") {
   el.dataset.kind = kind;
   el.hidden = false;
   clearTimeout(msgTimer);
-  msgTimer = setTimeout(() => {
-    el.hidden = true;
-  }, kind === "error" ? 5000 : 3500);
+  msgTimer = setTimeout(
+    () => {
+      el.hidden = true;
+    },
+    kind === "error" ? 5000 : 3500,
+  );
 }
 
 // ---- actions -----------------------------------------------------------------------------------
@@ -282,7 +285,8 @@ function renderBoard() {
   chooseBtn.hidden = !(isPlaying() && !isWatching());
   chooseBtn.disabled = !(S.selected && isMyTurn() && !full);
   chooseBtn.textContent = S.selected ? `Choose ${S.selected}` : "Choose a peg";
-  $("#hint").textContent = isPlaying() && !isWatching() ? "Drag to turn · tap a peg twice to drop" : "Drag to turn the board";
+  $("#hint").textContent =
+    isPlaying() && !isWatching() ? "Drag to turn · tap a peg twice to drop" : "Drag to turn the board";
 }
 
 function renderTopView() {
@@ -326,7 +330,9 @@ function renderTurn() {
   }
   if (g.status !== "playing") {
     // The result banner says how it ended; a spectator still learns up front that they only watch.
-    el.innerHTML = watching ? `${WATCHING}<span>${canSit() ? "A seat is free: <b>take it to play.</b>" : "Game over."}</span>` : "";
+    el.innerHTML = watching
+      ? `${WATCHING}<span>${canSit() ? "A seat is free: <b>take it to play.</b>" : "Game over."}</span>`
+      : "";
     el.hidden = !watching;
     document.title = `Room ${CODE} · 3D Four in a Row`;
     return;
@@ -415,7 +421,9 @@ function renderSeats() {
     const presence = seat.player
       ? `<span class="presence ${seat.connected ? "on" : "off"}" title="${seat.connected ? "connected" : "not connected"}"></span>`
       : "";
-    const awayAt = seat.away_at ? `<span class="away-at small muted" data-at="${escapeHtml(seat.away_at)}"></span>` : "";
+    const awayAt = seat.away_at
+      ? `<span class="away-at small muted" data-at="${escapeHtml(seat.away_at)}"></span>`
+      : "";
     const name = seat.player
       ? `<a href="/players/${encodeURIComponent(seat.player.id)}">${escapeHtml(seatName(seat))}</a>`
       : escapeHtml(seatName(seat));

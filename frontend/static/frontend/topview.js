@@ -17,7 +17,7 @@ export function gridPlace(peg, quarter) {
 }
 
 export function quarterOf(azimuth) {
-  return (((Math.round(azimuth / QUARTER) % 4) + 4) % 4);
+  return ((Math.round(azimuth / QUARTER) % 4) + 4) % 4;
 }
 
 const DIRS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
@@ -111,10 +111,13 @@ export class TopView {
         const ghost = !colour && peg === s.selected && level === stack.length + 1 && s.ghost ? `ghost ${s.ghost}` : "";
         const isLast = s.last && s.last.peg === peg && s.last.level === level;
         const onLine = (s.line || []).some((c) => c.peg === peg && c.level === level);
-        dot.className = `dot ${colour} ${ghost} ${isLast ? "last" : ""} ${onLine ? "win" : ""}`.replace(/\s+/g, " ").trim();
+        dot.className = `dot ${colour} ${ghost} ${isLast ? "last" : ""} ${onLine ? "win" : ""}`
+          .replace(/\s+/g, " ")
+          .trim();
       }
       const n = stack.length;
-      const desc = n === 0 ? "empty" : `${n} bead${n === 1 ? "" : "s"}: ${stack.join(", ")}${n === SIZE ? " (full)" : ""}`;
+      const desc =
+        n === 0 ? "empty" : `${n} bead${n === 1 ? "" : "s"}: ${stack.join(", ")}${n === SIZE ? " (full)" : ""}`;
       b.querySelector(".count").textContent = desc;
       b.title = `Peg ${peg}: ${desc}`;
       b.classList.toggle("full", n >= SIZE);
