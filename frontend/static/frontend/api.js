@@ -50,7 +50,7 @@ export const apiPost = (url, body = {}) => request("POST", url, body);
  */
 export async function getSession() {
   const session = await apiGet("/api/session");
-  return session && session.player ? session : null;
+  return session?.player ? session : null;
 }
 
 /** Creates the device's guest player, or renames it. Returns the session shape above. */
@@ -106,6 +106,6 @@ export function escapeHtml(s) {
 
 /** A player's name as the site shows it: "BOT robo" for a bot account (``title``), else the name. */
 export function shownName(player) {
-  const name = (player && player.name) || "Guest";
-  return player && player.title ? `${player.title} ${name}` : name;
+  const name = player?.name || "Guest";
+  return player?.title ? `${player.title} ${name}` : name;
 }

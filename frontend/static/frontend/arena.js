@@ -51,10 +51,10 @@ function render() {
   const finished = a.status === "finished";
   const active = me && !me.withdrawn;
   $("#arena-join").hidden = finished || (active && !me.paused);
-  $("#arena-join").textContent = me && me.paused && !me.withdrawn ? "Resume" : "Join";
+  $("#arena-join").textContent = me?.paused && !me.withdrawn ? "Resume" : "Join";
   $("#arena-pause").hidden = finished || !active || me.paused;
   $("#arena-withdraw").hidden = finished || !active;
-  const game = me && me.game;
+  const game = me?.game;
   $("#arena-game").hidden = !game;
   if (game) $("#arena-game").href = `/r/${game.code}`;
   // A game that started while this page was open: go, even if its "paired" frame was lost on the way.

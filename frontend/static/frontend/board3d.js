@@ -6,7 +6,7 @@ import * as THREE from "three";
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
 import { RoomEnvironment } from "three/addons/environments/RoomEnvironment.js";
 import { RoundedBoxGeometry } from "three/addons/geometries/RoundedBoxGeometry.js";
-import { COLUMNS, PEGS, SIZE, parsePeg } from "./game.js";
+import { COLUMNS, PEGS, parsePeg, SIZE } from "./game.js";
 
 const SPACING = 1.25;
 const BEAD_R = 0.42;

@@ -2,7 +2,7 @@
 // read and sends only that; this module keeps every message once (by id), renders them as text only,
 // writes in the chat this person may write in, and hides the messages of people muted on this device.
 
-import { rememberName, rememberedName, saveName } from "./api.js";
+import { rememberedName, rememberName, saveName } from "./api.js";
 
 /** Quick phrases travel as keys; each reader's page says them in its own words. */
 export const PHRASES = {
@@ -85,7 +85,7 @@ export class RoomChat {
   // ---- what this person may do -----------------------------------------------------------------
 
   me() {
-    return this.room && this.room.you ? this.room.you.player : null;
+    return this.room?.you ? this.room.you.player : null;
   }
 
   seated() {
@@ -93,11 +93,11 @@ export class RoomChat {
   }
 
   playing() {
-    return !!(this.room && this.room.game && this.room.game.status === "playing");
+    return !!(this.room?.game && this.room.game.status === "playing");
   }
 
   spectatorChatOn() {
-    return !(this.room && this.room.rules && this.room.rules.spectator_chat === false);
+    return !(this.room?.rules && this.room.rules.spectator_chat === false);
   }
 
   /** The chat this person writes in: "players" when seated, else "spectators" (null while it is off). */

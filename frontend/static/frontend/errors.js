@@ -12,7 +12,7 @@
  *   `cross`: a full peg to mark.
  */
 export function errorOutcome(frame, pendingPeg) {
-  const code = (frame && frame.code) || "error";
+  const code = frame?.code || "error";
   const message = frame && typeof frame.message === "string" ? frame.message : "";
   switch (code) {
     case "server_error":

@@ -2,21 +2,21 @@
 // code or from the open games, watch a live game, continue a game.
 
 import {
-  PROVISIONAL_NOTE,
   apiGet,
   apiPost,
   escapeHtml,
   getSession,
   login,
   logout,
+  PROVISIONAL_NOTE,
   register,
-  rememberName,
   rememberedName,
+  rememberName,
   saveName,
 } from "./api.js";
 import { startArenas } from "./arenas.js";
-import { startLobby } from "./lobby.js";
 import { capitalise, replay } from "./game.js";
+import { startLobby } from "./lobby.js";
 import { forgetRoom, recentRooms } from "./recent.js";
 import { TopView } from "./topview.js";
 
@@ -30,7 +30,7 @@ function showError(sel, err) {
 /** Saves the typed name first when it differs from the player's current one. */
 async function syncName() {
   const typed = $("#name-input").value.trim();
-  const current = session && session.player ? session.player.name : null;
+  const current = session?.player ? session.player.name : null;
   if (typed && typed !== current) {
     session = { ...(session || {}), ...(await saveName(typed)) };
     rememberName(typed);
@@ -39,9 +39,9 @@ async function syncName() {
 
 /** Gives the device a player when it has none (named as typed); true when it had to. */
 async function ensurePlayer() {
-  const had = !!(session && session.player);
+  const had = !!session?.player;
   await syncName();
-  if (!session || !session.player) {
+  if (!session?.player) {
     const name = $("#name-input").value.trim() || rememberedName() || "Guest";
     session = { ...(session || {}), ...(await saveName(name)) };
     rememberName(name);
@@ -136,10 +136,10 @@ function continueItem(code, room) {
   a.href = `/r/${encodeURIComponent(code)}`;
   a.className = "btn primary";
   let detail = "";
-  if (room && room.game) {
+  if (room?.game) {
     const g = room.game;
     const mine = room.you && g.to_move_seat === room.you.seat;
-    const other = room.seats.find((s) => s.seat !== (room.you && room.you.seat));
+    const other = room.seats.find((s) => s.seat !== room.you?.seat);
     const vs = other ? (other.player ? other.player.name : "the computer") : "";
     detail = `${vs ? `vs ${vs} · ` : ""}move ${g.ply + 1}${mine ? " · your turn" : ""}`;
   }
@@ -181,22 +181,22 @@ async function findRunningGames() {
 // ---- you: name, rating, account ----------------------------------------------------------------
 
 function renderMe() {
-  const player = session && session.player;
+  const player = session?.player;
   const input = $("#name-input");
-  if (document.activeElement !== input) input.value = (player && player.name) || rememberedName() || "";
-  const rating = session && session.rating;
+  if (document.activeElement !== input) input.value = player?.name || rememberedName() || "";
+  const rating = session?.rating;
   const me = $("#me");
   me.hidden = !player;
   if (player) {
     const href = `/players/${encodeURIComponent(player.id)}`;
-    const display = rating && rating.display ? rating.display : null;
+    const display = rating?.display ? rating.display : null;
     $("#my-rating").innerHTML = display
       ? `Rating <a class="rating-value" href="${href}"${rating.provisional ? ` title="${escapeHtml(PROVISIONAL_NOTE)}"` : ""}>${escapeHtml(display)}</a>` +
         ` · <a href="${href}">your games</a>`
       : `<a href="${href}">Your games and rating</a>`;
     $("#my-account").textContent = session.username ? `Signed in as ${session.username}` : "Guest on this device";
   }
-  const username = session && session.username;
+  const username = session?.username;
   $("#account-user").hidden = !username;
   $("#account-guest").hidden = !!username;
   $("#account-username").textContent = username || "";
@@ -208,7 +208,7 @@ async function reloadSession() {
   } catch {
     session = null;
   }
-  if (session && session.player && session.player.name) rememberName(session.player.name);
+  if (session?.player?.name) rememberName(session.player.name);
   renderMe();
 }
 
@@ -250,7 +250,7 @@ $("#logout").addEventListener("click", (ev) => {
 
 const lobby = startLobby({
   ensurePlayer,
-  myPlayerId: () => (session && session.player ? session.player.id : null),
+  myPlayerId: () => (session?.player ? session.player.id : null),
   playComputer: () => {
     const f = $("#online-form");
     const seconds = f.turn_seconds.value ? Number(f.turn_seconds.value) : null;

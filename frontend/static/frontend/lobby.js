@@ -2,7 +2,7 @@
 // games to watch. Everything arrives over the lobby socket; joining an open game is one REST call.
 
 import { ApiError, apiPost, escapeHtml } from "./api.js";
-import { PEGS, SIZE, replay } from "./game.js";
+import { PEGS, replay, SIZE } from "./game.js";
 import { LobbySocket } from "./lobbynet.js";
 import { gridPlace } from "./topview.js";
 
@@ -184,8 +184,8 @@ export function startLobby({ ensurePlayer, myPlayerId, playComputer }) {
     for (const room of S.rooms || []) {
       const li = document.createElement("li");
       li.className = "lobby-item";
-      const name = room.host && room.host.name ? room.host.name : "Guest";
-      const rating = room.rating && room.rating.display ? room.rating.display : "";
+      const name = room.host?.name ? room.host.name : "Guest";
+      const rating = room.rating?.display ? room.rating.display : "";
       li.innerHTML =
         `<span class="lobby-who"><b>${escapeHtml(name)}</b> <span class="lobby-rating">${escapeHtml(rating)}</span></span>` +
         `<span class="lobby-meta muted small">${escapeHtml(timerText(room.turn_seconds))} · ${room.ranked ? "ranked" : "casual"}` +
@@ -220,8 +220,8 @@ export function startLobby({ ensurePlayer, myPlayerId, playComputer }) {
   // ---- live games -------------------------------------------------------------------------------
 
   function side(entry, colour) {
-    const name = entry && entry.player ? entry.player.name : "Guest";
-    const rating = entry && entry.rating ? entry.rating.display : "";
+    const name = entry?.player ? entry.player.name : "Guest";
+    const rating = entry?.rating ? entry.rating.display : "";
     return `<span class="live-side"><i class="bead ${colour}"></i><b>${escapeHtml(name)}</b> <span class="lobby-rating">${escapeHtml(rating)}</span></span>`;
   }
 
@@ -241,8 +241,8 @@ export function startLobby({ ensurePlayer, myPlayerId, playComputer }) {
       watch.className = "btn small ghost";
       watch.href = `/r/${encodeURIComponent(game.code)}`;
       watch.textContent = "Watch";
-      const red = game.red && game.red.player ? game.red.player.name : "Red";
-      const yellow = game.yellow && game.yellow.player ? game.yellow.player.name : "Yellow";
+      const red = game.red?.player ? game.red.player.name : "Red";
+      const yellow = game.yellow?.player ? game.yellow.player.name : "Yellow";
       watch.setAttribute("aria-label", `Watch ${red} vs ${yellow}`);
       text.appendChild(watch);
       li.appendChild(text);

@@ -22,7 +22,7 @@ export class LobbySocket extends ReconnectingSocket {
   onOpened() {
     const waiters = this.openWaiters;
     this.openWaiters = [];
-    waiters.forEach((w) => w());
+    for (const w of waiters) w();
     this.h.onOpen?.();
   }
 

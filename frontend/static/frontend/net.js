@@ -105,7 +105,7 @@ export class RoomSocket extends ReconnectingSocket {
     this.h.onRoom?.(room);
     const waiters = this.waiters;
     this.waiters = [];
-    waiters.forEach((w) => w(room));
+    for (const w of waiters) w(room);
   }
 
   status(state, delay) {
@@ -122,7 +122,7 @@ const MOVE_GAME_FIELDS = ["ply", "to_move_seat", "deadline", "status", "winner_s
  * whole room. Mirrors lobby.protocol.apply_move on the server.
  */
 export function applyMove(room, move) {
-  const game = room && room.game;
+  const game = room?.game;
   if (!game || move.version !== room.version + 1 || game.id !== move.game || move.ply !== game.moves.length + 1) {
     return null;
   }

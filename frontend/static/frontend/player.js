@@ -1,7 +1,7 @@
 // A player's page (GET /api/players/{id}): rating, record, an SVG rating-history chart (one point per
 // rated game) and recent games, each opening as a replay.
 
-import { PROVISIONAL_NOTE, apiGet, shownName, signedPoints } from "./api.js";
+import { apiGet, PROVISIONAL_NOTE, shownName, signedPoints } from "./api.js";
 import { mountChallenge } from "./challenge.js";
 
 const $ = (sel) => document.querySelector(sel);

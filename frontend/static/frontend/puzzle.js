@@ -4,7 +4,7 @@
 
 import { apiGet, apiPost, getSession, rememberedName, saveName, signedPoints } from "./api.js";
 import { mountBoard } from "./board3d.js";
-import { SIZE, capitalise, fullPegMessage, replay } from "./game.js";
+import { capitalise, fullPegMessage, replay, SIZE } from "./game.js";
 import { TopView } from "./topview.js";
 
 const $ = (sel) => document.querySelector(sel);

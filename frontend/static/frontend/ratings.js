@@ -1,7 +1,7 @@
 // Leaderboard: GET /api/ratings?limit=&offset=&include_provisional=. The URL keeps the page and the
 // checkbox (?offset=25&provisional=1), so a reload or a shared link shows the same list.
 
-import { PROVISIONAL_NOTE, apiGet, shownName } from "./api.js";
+import { apiGet, PROVISIONAL_NOTE, shownName } from "./api.js";
 
 const $ = (sel) => document.querySelector(sel);
 const LIMIT = 25;

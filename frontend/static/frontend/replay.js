@@ -29,10 +29,10 @@ if (!board) {
 /** Shows the position after `step` moves; `ghost` ({peg, colour}) draws a better move there. */
 function show(step, ghost = null) {
   R.step = Math.max(0, Math.min(R.moves.length, step));
-  R.ghost = ghost && ghost.peg ? ghost : null;
+  R.ghost = ghost?.peg ? ghost : null;
   const { stacks, placed } = replay(R.moves.slice(0, R.step));
   const atEnd = R.step === R.moves.length;
-  const line = atEnd && R.record && R.record.line ? R.record.line : null;
+  const line = atEnd && R.record?.line ? R.record.line : null;
   const last = placed.at(-1) || null;
   board?.setPosition({ stacks, last, line, animate: true });
   board?.setGhost(R.ghost ? R.ghost.peg : null, R.ghost ? R.ghost.colour : null);
@@ -48,7 +48,9 @@ function show(step, ghost = null) {
   });
   $("#scrub").value = String(R.step);
   $("#ply-label").textContent = `move ${R.step} of ${R.moves.length}`;
-  document.querySelectorAll("#moves li").forEach((li, i) => li.classList.toggle("current", i === R.step - 1));
+  document.querySelectorAll("#moves li").forEach((li, i) => {
+    li.classList.toggle("current", i === R.step - 1);
+  });
   $("#result").hidden = !atEnd || !R.record || R.record.status === "playing";
   showEval();
 }
@@ -80,8 +82,8 @@ function describe(rec) {
 }
 
 function otherIsCpu(rec, colour) {
-  const other = rec.players && rec.players[colour === "red" ? "yellow" : "red"];
-  return !other || !other.player;
+  const other = rec.players?.[colour === "red" ? "yellow" : "red"];
+  return !other?.player;
 }
 
 function rankedTag() {
@@ -107,13 +109,13 @@ async function load() {
   $("#replay-title").textContent = `${rec.room || ""} · game ${rec.number ?? ""}`;
   $("#replay-status").innerHTML = rec.room ? `<a href="/r/${encodeURIComponent(rec.room)}">Open the room</a>` : "";
   for (const colour of ["red", "yellow"]) {
-    const p = rec.players && rec.players[colour];
+    const p = rec.players?.[colour];
     const li = document.createElement("li");
     li.className = "seat";
     const name = p ? (p.player ? p.player.name : p.cpu ? "Computer" : "—") : "—";
     li.innerHTML = `<span class="bead ${colour}"></span><span class="seat-main"><span class="seat-name"></span></span>`;
     const nameEl = li.querySelector(".seat-name");
-    if (p && p.player) {
+    if (p?.player) {
       const a = document.createElement("a");
       a.href = `/players/${encodeURIComponent(p.player.id)}`;
       a.textContent = name;
@@ -122,7 +124,7 @@ async function load() {
       nameEl.textContent = name;
     }
     if (rec.winner === colour) nameEl.append(" (won)");
-    if (rec.ranked && p && p.player && !otherIsCpu(rec, colour)) li.querySelector(".seat-main").append(rankedTag());
+    if (rec.ranked && p?.player && !otherIsCpu(rec, colour)) li.querySelector(".seat-main").append(rankedTag());
     $("#seats").appendChild(li);
   }
   const { placed } = replay(R.moves);
@@ -270,7 +272,10 @@ function renderStrip(a) {
     cell.append(bar);
     cell.setAttribute("aria-label", `Position after move ${i}: ${evalText(entry)}`);
     cell.title = cell.getAttribute("aria-label");
-    cell.addEventListener("click", () => (stop(), show(i)));
+    cell.addEventListener("click", () => {
+      stop();
+      show(i);
+    });
     strip.append(cell);
   });
   strip.hidden = false;
@@ -281,7 +286,7 @@ function renderSummary(a) {
   const list = $("#analysis-summary");
   list.replaceChildren();
   for (const colour of ["red", "yellow"]) {
-    const s = a.summary && a.summary[colour];
+    const s = a.summary?.[colour];
     if (!s) continue;
     const li = document.createElement("li");
     const bead = document.createElement("span");
@@ -348,25 +353,45 @@ async function linkPuzzles() {
 
 /** The current position's evaluation in words, the current strip cell, and the better move's note. */
 function showEval() {
-  document
-    .querySelectorAll("#eval-strip .eval-cell")
-    .forEach((cell, i) => cell.classList.toggle("current", i === R.step));
-  const entry = R.analysis && R.analysis.plies[R.step];
+  document.querySelectorAll("#eval-strip .eval-cell").forEach((cell, i) => {
+    cell.classList.toggle("current", i === R.step);
+  });
+  const entry = R.analysis?.plies[R.step];
   $("#eval-now").textContent = entry ? `${R.step === 0 ? "Start" : `After move ${R.step}`}: ${evalText(entry)}` : "";
   const note = $("#better-note");
   note.hidden = !R.ghost;
   note.textContent = R.ghost ? `Better here: ${capitalise(R.ghost.colour)} ${R.ghost.peg} (the faint bead).` : "";
 }
 
-$("#first").addEventListener("click", () => (stop(), show(0)));
-$("#prev").addEventListener("click", () => (stop(), show(R.step - 1)));
-$("#next").addEventListener("click", () => (stop(), show(R.step + 1)));
-$("#last").addEventListener("click", () => (stop(), show(R.moves.length)));
+$("#first").addEventListener("click", () => {
+  stop();
+  show(0);
+});
+$("#prev").addEventListener("click", () => {
+  stop();
+  show(R.step - 1);
+});
+$("#next").addEventListener("click", () => {
+  stop();
+  show(R.step + 1);
+});
+$("#last").addEventListener("click", () => {
+  stop();
+  show(R.moves.length);
+});
 $("#play").addEventListener("click", play);
-$("#scrub").addEventListener("input", (ev) => (stop(), show(Number(ev.target.value))));
+$("#scrub").addEventListener("input", (ev) => {
+  stop();
+  show(Number(ev.target.value));
+});
 document.addEventListener("keydown", (ev) => {
-  if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
-  if (ev.key === "ArrowLeft") stop(), show(R.step - 1);
-  else if (ev.key === "ArrowRight") stop(), show(R.step + 1);
+  if (ev.target.closest?.("input, select, textarea")) return;
+  if (ev.key === "ArrowLeft") {
+    stop();
+    show(R.step - 1);
+  } else if (ev.key === "ArrowRight") {
+    stop();
+    show(R.step + 1);
+  }
 });
 load();

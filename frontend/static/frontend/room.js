@@ -2,19 +2,19 @@
 // repeated taps never act on an old board; each drop carries the ply it was made on.
 
 import {
-  PROVISIONAL_NOTE,
   escapeHtml,
   getSession,
-  rememberName,
+  PROVISIONAL_NOTE,
   rememberedName,
+  rememberName,
   saveName,
-  signedPoints,
   shownName,
+  signedPoints,
 } from "./api.js";
 import { mountBoard } from "./board3d.js";
 import { RoomChat } from "./chat.js";
 import { errorOutcome } from "./errors.js";
-import { SIZE, abandonedText, capitalise, fullPegMessage, replay, seatColour } from "./game.js";
+import { abandonedText, capitalise, fullPegMessage, replay, SIZE, seatColour } from "./game.js";
 import { RoomSocket } from "./net.js";
 import { rememberRoom } from "./recent.js";
 import { TopView } from "./topview.js";
@@ -43,7 +43,7 @@ function game() {
 }
 
 function mySeat() {
-  return S.room && S.room.you ? S.room.you.seat : null;
+  return S.room?.you ? S.room.you.seat : null;
 }
 
 function isPlaying() {
@@ -58,7 +58,7 @@ function isMyTurn() {
 
 /** A closed room shows its last state; nothing can be done in it any more. */
 function isClosed() {
-  return !!(S.room && S.room.closed_at);
+  return !!S.room?.closed_at;
 }
 
 /** True for a viewer without a seat: they watch, and see no controls they cannot use. */
@@ -72,7 +72,7 @@ function canSit() {
 }
 
 function isHost() {
-  return !!(S.room && S.room.you && S.room.you.player && S.room.you.player === S.room.host);
+  return !!(S.room?.you?.player && S.room.you.player === S.room.host);
 }
 
 function position() {
@@ -150,7 +150,7 @@ function choose(peg) {
     render();
     return;
   }
-  if (!g || g.status !== "playing") {
+  if (g?.status !== "playing") {
     say(g ? "This game is over." : "The game has not started yet.", "info");
     return;
   }
@@ -195,8 +195,8 @@ async function sitDown() {
   btn.disabled = true;
   try {
     const typed = $("#sit-name").value.trim();
-    const you = S.room && S.room.you;
-    if (!you || !you.player) {
+    const you = S.room?.you;
+    if (!you?.player) {
       const name = typed || rememberedName() || "Guest";
       await saveName(name);
       rememberName(name);
@@ -395,7 +395,7 @@ function renderResult() {
 function ratingMove(g) {
   const me = seatOf(mySeat());
   const before = S.ratingAtStart && S.ratingAtStart.game === g.id ? S.ratingAtStart.display : null;
-  const now = me && me.rating ? me.rating.display : null;
+  const now = me?.rating ? me.rating.display : null;
   if (!before || !now || before === now) return "";
   return ` <span class="rating-move">Rating ${escapeHtml(before)} → <b>${escapeHtml(now)}</b></span>`;
 }
@@ -441,7 +441,7 @@ function renderSeats() {
 /** The seat person's rating as the server displays it ("1500?"), when the room is ranked. */
 function seatRating(seat) {
   const r = seat.player && seat.rating;
-  if (!r || !r.display) return "";
+  if (!r?.display) return "";
   const title = r.provisional ? PROVISIONAL_NOTE : `Rating ${Math.round(r.rating)}, uncertainty ±${Math.round(r.rd)}`;
   return `<span class="rating" title="${escapeHtml(title)}">${escapeHtml(r.display)}</span>`;
 }
@@ -474,8 +474,8 @@ function renderControls() {
   back.hidden = !(over && arena != null);
   if (arena != null) back.href = `/tournaments/${arena}`;
   const mine = seatOf(mySeat());
-  again.disabled = !!(mine && mine.wants_again);
-  again.textContent = mine && mine.wants_again ? "Waiting for the other player…" : "Play again";
+  again.disabled = !!mine?.wants_again;
+  again.textContent = mine?.wants_again ? "Waiting for the other player…" : "Play again";
   const resignBtn = $("#resign");
   resignBtn.hidden = !(seated && isPlaying());
   if (!S.resignArmed) {
@@ -510,8 +510,8 @@ function renderMoves() {
   const g = game();
   const moves = g ? g.moves || [] : [];
   const { placed } = replay(moves);
-  if (ol.childElementCount === placed.length && ol.dataset.game === String(g && g.id)) return;
-  ol.dataset.game = String(g && g.id);
+  if (ol.childElementCount === placed.length && ol.dataset.game === String(g?.id)) return;
+  ol.dataset.game = String(g?.id);
   ol.innerHTML = "";
   placed.forEach((m, i) => {
     const li = document.createElement("li");
@@ -546,7 +546,7 @@ function onRoom(frame) {
   const prev = S.room;
   S.room = frame;
   const g = frame.game;
-  if (!g || S.pendingPly == null || g.ply > S.pendingPly || (prev && prev.game && prev.game.id !== g.id)) {
+  if (!g || S.pendingPly == null || g.ply > S.pendingPly || (prev?.game && prev.game.id !== g.id)) {
     S.pendingPly = null;
   }
   if (S.selected && (position().stacks[S.selected] || []).length >= SIZE) S.selected = null;
@@ -562,7 +562,7 @@ function onRoom(frame) {
   }
   render();
   chat.setRoom(frame);
-  if (g && prev && prev.game && prev.game.id !== g.id && frame.you && frame.you.seat != null) showTurn();
+  if (g && prev?.game && prev.game.id !== g.id && frame.you && frame.you.seat != null) showTurn();
   maybeAutostart();
 }
 
@@ -674,9 +674,9 @@ $("#show-threats").addEventListener("change", render);
 
 document.addEventListener("keydown", (ev) => {
   const t = ev.target;
-  if (t.closest && t.closest("input, select, textarea, a")) return;
-  const onPegButton = t.closest && t.closest("#topview .peg");
-  const neutral = t === document.body || onPegButton || (t.closest && t.closest("#board3d"));
+  if (t.closest?.("input, select, textarea, a")) return;
+  const onPegButton = t.closest?.("#topview .peg");
+  const neutral = t === document.body || onPegButton || t.closest?.("#board3d");
   if (!neutral || ev.altKey || ev.ctrlKey || ev.metaKey) return;
   if (ev.key.startsWith("Arrow")) {
     ev.preventDefault();
@@ -707,7 +707,7 @@ setInterval(renderTimer, 250);
 // A quick REST look lets the page show something before the socket answers (and the player's name).
 getSession()
   .then((s) => {
-    if (s && s.player && !$("#sit-name").value) $("#sit-name").value = s.player.name || "";
+    if (s?.player && !$("#sit-name").value) $("#sit-name").value = s.player.name || "";
   })
   .catch(() => {});
 

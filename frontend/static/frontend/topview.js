@@ -1,7 +1,7 @@
 // The accessible top view: 16 buttons "Peg a1" ... "Peg d4", laid out as seen from above with the
 // camera's quarter turn, so the arrow keys and the picture agree with the 3D view.
 
-import { PEGS, SIZE, parsePeg } from "./game.js";
+import { PEGS, parsePeg, SIZE } from "./game.js";
 
 const QUARTER = Math.PI / 2;
 
