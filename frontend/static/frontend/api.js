@@ -27,6 +27,7 @@ async function request(method, url, body) {
     credentials: "same-origin",
     body: body === undefined ? undefined : JSON.stringify(body),
   });
+  /** @type {any} the JSON body, whatever the endpoint answers */
   let data = null;
   const text = await res.text();
   if (text) {

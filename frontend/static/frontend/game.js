@@ -3,16 +3,22 @@
 
 export const COLUMNS = ["a", "b", "c", "d"];
 export const SIZE = 4;
+/** @type {string[]} */
 export const PEGS = [];
 for (let row = 0; row < SIZE; row++) {
   for (let col = 0; col < SIZE; col++) PEGS.push(COLUMNS[col] + (row + 1));
 }
 
+/** @param {number} col @param {number} row 0-based */
 export function pegName(col, row) {
   return COLUMNS[col] + (row + 1);
 }
 
-/** {col, row} (0-based) of a peg name like "b3", or null when the name is not a peg. */
+/**
+ * {col, row} (0-based) of a peg name like "b3", or null when the name is not a peg.
+ * @param {unknown} name
+ * @returns {{col: number, row: number} | null}
+ */
 export function parsePeg(name) {
   if (typeof name !== "string" || name.length !== 2) return null;
   const col = COLUMNS.indexOf(name[0].toLowerCase());
@@ -21,11 +27,14 @@ export function parsePeg(name) {
   return { col, row };
 }
 
+/** @param {string} peg @param {number} level 1 = bottom */
 export function cellBit(peg, level) {
   const p = parsePeg(peg);
+  if (!p) throw new RangeError(`not a peg: ${peg}`);
   return 16 * (level - 1) + 4 * p.row + p.col;
 }
 
+/** @param {number} ply @returns {"red" | "yellow"} */
 export function colourOfPly(ply) {
   return ply % 2 === 0 ? "red" : "yellow";
 }
@@ -33,9 +42,12 @@ export function colourOfPly(ply) {
 /**
  * Replays a list of peg names from the empty board.
  * Returns {stacks: {peg: ["red", ...bottom-up]}, placed: [{peg, level, colour}]}.
+ * @param {string[]} moves
  */
 export function replay(moves) {
+  /** @type {Record<string, Array<"red" | "yellow">>} */
   const stacks = Object.fromEntries(PEGS.map((p) => [p, []]));
+  /** @type {Array<{peg: string, level: number, colour: "red" | "yellow", ply: number}>} */
   const placed = [];
   moves.forEach((peg, ply) => {
     const stack = stacks[peg];
@@ -47,22 +59,29 @@ export function replay(moves) {
   return { stacks, placed };
 }
 
+/** @param {string} peg */
 export function fullPegMessage(peg) {
   return `Peg ${peg} is full: it already holds 4 beads.`;
 }
 
+/**
+ * @param {{red_seat: number} | null | undefined} game
+ * @param {number | null} seat
+ * @returns {"red" | "yellow" | null}
+ */
 export function seatColour(game, seat) {
   if (!game) return null;
   return game.red_seat === seat ? "red" : "yellow";
 }
 
-/** Why a game ended without a result ("abandoned"), from its reason. */
+/** Why a game ended without a result ("abandoned"), from its reason. @param {string | null} reason */
 export function abandonedText(reason) {
   return reason === "idle"
     ? "Abandoned: the room was closed after a long time without activity. Unrated."
     : "Abandoned: the room was closed before the game ended. Unrated.";
 }
 
+/** @param {string} s */
 export function capitalise(s) {
   return s ? s[0].toUpperCase() + s.slice(1) : s;
 }

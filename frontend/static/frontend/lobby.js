@@ -3,7 +3,7 @@
 
 import { ApiError, apiPost, escapeHtml } from "./api.js";
 import { PEGS, replay, SIZE } from "./game.js";
-import { LobbySocket } from "./lobbynet.js";
+import { LobbySocket } from "./lobbysocket.js";
 import { gridPlace } from "./topview.js";
 
 const $ = (sel) => document.querySelector(sel);

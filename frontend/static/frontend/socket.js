@@ -1,5 +1,5 @@
 // A websocket that reconnects with exponential backoff and jitter, pings on a timer (if given one), and
-// parses each frame as a JSON object. The room socket (net.js) and the lobby socket (lobbynet.js) build on it; a
+// parses each frame as a JSON object. The room socket (roomsocket.js) and the lobby socket (lobbysocket.js) build on it; a
 // subclass says what a frame means (onFrame), what an open and a close mean (onOpened, onClosed), and
 // may stop reconnecting for good (a close code after which retrying cannot help).
 
@@ -7,14 +7,20 @@ const MIN_DELAY = 500;
 const MAX_DELAY = 10000;
 
 export class ReconnectingSocket {
-  /** @param {string} path e.g. "/ws/lobby/"  @param {?number} pingEvery milliseconds between pings (null: none) */
+  /**
+   * @param {string} path e.g. "/ws/lobby/"
+   * @param {number | null} pingEvery milliseconds between pings (null: none)
+   */
   constructor(path, pingEvery) {
     this.path = path;
     this.pingEvery = pingEvery;
+    /** @type {WebSocket | null} */
     this.ws = null;
     this.attempt = 0;
-    this.timer = null;
-    this.pinger = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.timer = undefined;
+    /** @type {ReturnType<typeof setInterval> | undefined} */
+    this.pinger = undefined;
     this.closedForGood = false;
   }
 
@@ -29,7 +35,7 @@ export class ReconnectingSocket {
 
   connect() {
     clearTimeout(this.timer);
-    this.timer = null;
+    this.timer = undefined;
     if (this.closedForGood) return;
     this.onConnecting(this.attempt);
     let ws;
@@ -91,13 +97,19 @@ export class ReconnectingSocket {
     this.connect();
   }
 
+  /** @param {number | null} every */
   setPing(every) {
     clearInterval(this.pinger);
-    this.pinger = every ? setInterval(() => this.send({ type: "ping" }), every) : null;
+    this.pinger = every ? setInterval(() => this.send({ type: "ping" }), every) : undefined;
   }
 
+  /**
+   * Sends a frame as JSON; false when the socket is not open (nothing is sent).
+   * @param {object} frame
+   * @returns {boolean}
+   */
   send(frame) {
-    if (!this.isOpen) return false;
+    if (!this.isOpen || !this.ws) return false;
     this.ws.send(JSON.stringify(frame));
     return true;
   }
@@ -110,10 +122,18 @@ export class ReconnectingSocket {
   }
 
   // --- for subclasses -------------------------------------------------------------------------------
+  /** @param {number} _attempt 0 for the first connection */
   onConnecting(_attempt) {}
   onOpened() {}
+  /** @param {number} _delay milliseconds until the next attempt */
   onRetrying(_delay) {}
-  /** @returns {"stop" | undefined} "stop": never reconnect */
-  onClosed(_event) {}
+  /**
+   * @param {CloseEvent} _event
+   * @returns {"stop" | undefined} "stop": never reconnect
+   */
+  onClosed(_event) {
+    return undefined;
+  }
+  /** @param {any} _frame a parsed JSON object (the subclass reads what it knows) */
   onFrame(_frame) {}
 }

@@ -5,9 +5,15 @@ import { PEGS, parsePeg, SIZE } from "./game.js";
 
 const QUARTER = Math.PI / 2;
 
-/** Grid place {gc, gr} (gr 0 = top) of a peg when the camera has turned `quarter` quarter turns. */
+/**
+ * Grid place {gc, gr} (gr 0 = top) of a peg when the camera has turned `quarter` quarter turns.
+ * @param {string} peg
+ * @param {number} quarter 0..3
+ */
 export function gridPlace(peg, quarter) {
-  const { col, row } = parsePeg(peg);
+  const place = parsePeg(peg);
+  if (!place) throw new RangeError(`not a peg: ${peg}`);
+  const { col, row } = place;
   const x = col - 1.5;
   const z = 1.5 - row;
   const t = quarter * QUARTER;
@@ -16,23 +22,66 @@ export function gridPlace(peg, quarter) {
   return { gc: Math.round(sx + 1.5), gr: Math.round(1.5 - sy) };
 }
 
+/** The quarter turn (0..3) nearest a camera azimuth in radians. @param {number} azimuth */
 export function quarterOf(azimuth) {
   return ((Math.round(azimuth / QUARTER) % 4) + 4) % 4;
 }
 
+/** @type {Record<string, [number, number]>} */
 const DIRS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+/**
+ * The peg one step from `peg` in a screen direction (an arrow key name) on the grid turned `quarter`
+ * quarter turns, or `peg` itself at the edge or for another key (a1 when there is no peg yet).
+ * @param {string | null} peg
+ * @param {string} key
+ * @param {number} quarter
+ * @returns {string}
+ */
+export function stepPeg(peg, key, quarter) {
+  const d = DIRS[key];
+  if (!d) return peg || "a1";
+  const from = gridPlace(peg || "a1", quarter);
+  const gc = from.gc + d[0];
+  const gr = from.gr + d[1];
+  if (gc < 0 || gc >= SIZE || gr < 0 || gr >= SIZE) return peg || "a1";
+  return (
+    PEGS.find((p) => {
+      const g = gridPlace(p, quarter);
+      return g.gc === gc && g.gr === gr;
+    }) ||
+    peg ||
+    "a1"
+  );
+}
+
+/**
+ * @typedef {object} TopViewState
+ * @property {Record<string, string[]>} stacks each peg's beads, bottom up
+ * @property {{peg: string, level: number} | null} [last]
+ * @property {Array<{peg: string, level: number}> | null} [line]
+ * @property {string | null} [selected]
+ * @property {string | null} [ghost] the colour of the bead a drop on the selected peg would place
+ * @property {string | null} [cross]
+ * @property {boolean} [canMove]
+ * @property {boolean} [readOnly] the viewer only watches (the pegs still read out their beads)
+ */
 
 export class TopView {
   /**
    * @param {HTMLElement} container
-   * @param {{onSelect?: (peg) => void, onChoose?: (peg) => void, interactive?: boolean}} opts
+   * @param {{onSelect?: (peg: string) => void}} opts
    */
   constructor(container, opts = {}) {
     this.container = container;
     this.opts = opts;
     this.quarter = 0;
+    /** @type {Record<string, HTMLButtonElement>} */
     this.buttons = {};
+    /** @type {TopViewState} */
     this.state = { stacks: {}, selected: null };
+    /** @type {string | undefined} the peg that takes the tab stop (roving tabindex) */
+    this.roving = undefined;
     container.classList.add("topview");
     for (const peg of PEGS) {
       const b = document.createElement("button");
@@ -55,6 +104,7 @@ export class TopView {
     this.layout();
   }
 
+  /** @param {number} azimuth */
   setAzimuth(azimuth) {
     const q = quarterOf(azimuth);
     if (q === this.quarter) return;
@@ -72,33 +122,26 @@ export class TopView {
     }
   }
 
-  /** The peg one step from `peg` in a screen direction (an arrow key name), or `peg` at the edge. */
+  /**
+   * The peg one step from `peg` in a screen direction (an arrow key name), or `peg` at the edge.
+   * @param {string} peg
+   * @param {string} key
+   */
   step(peg, key) {
-    const d = DIRS[key];
-    if (!d) return peg;
-    const from = gridPlace(peg || "a1", this.quarter);
-    const gc = from.gc + d[0];
-    const gr = from.gr + d[1];
-    if (gc < 0 || gc >= SIZE || gr < 0 || gr >= SIZE) return peg || "a1";
-    return PEGS.find((p) => {
-      const g = gridPlace(p, this.quarter);
-      return g.gc === gc && g.gr === gr;
-    });
+    return stepPeg(peg, key, this.quarter);
   }
 
+  /** @param {string} peg */
   focus(peg) {
     this.buttons[peg]?.focus();
   }
 
-  /**
-   * @param {{stacks, last?, line?, selected?, ghost?: string|null, cross?: string|null, canMove?: boolean,
-   *          readOnly?: boolean}} s  readOnly: the viewer only watches (the pegs still read out their beads)
-   */
+  /** @param {TopViewState} s */
   update(s) {
     this.state = s;
     this.container.classList.toggle("read-only", !!s.readOnly);
     const lineSet = new Set((s.line || []).map((c) => c.peg));
-    const focusPeg = s.selected || (PEGS.includes(this.roving) ? this.roving : "a1");
+    const focusPeg = s.selected || (this.roving && PEGS.includes(this.roving) ? this.roving : "a1");
     this.roving = focusPeg;
     for (const peg of PEGS) {
       const b = this.buttons[peg];
@@ -118,7 +161,8 @@ export class TopView {
       const n = stack.length;
       const desc =
         n === 0 ? "empty" : `${n} bead${n === 1 ? "" : "s"}: ${stack.join(", ")}${n === SIZE ? " (full)" : ""}`;
-      b.querySelector(".count").textContent = desc;
+      const count = b.querySelector(".count");
+      if (count) count.textContent = desc;
       b.title = `Peg ${peg}: ${desc}`;
       b.classList.toggle("full", n >= SIZE);
       b.classList.toggle("selected", peg === s.selected);
