@@ -8,8 +8,9 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 NPM_STAMP := frontend/node_modules/.installed
+JSBIN := node_modules/.bin
 
-.PHONY: run test test-suite checks lint typecheck bench bench-engine bench-cpu bench-analysis bench-pairing bench-server bench-puzzles bench-bots bench-arena deps clean
+.PHONY: run test test-suite checks lint lint-js test-js typecheck bench bench-engine bench-cpu bench-analysis bench-pairing bench-server bench-puzzles bench-bots bench-arena deps clean
 
 deps: $(STAMP) $(NPM_STAMP)
 
@@ -27,16 +28,25 @@ run: deps
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python -m config.serve -b $(HOST) -p $(PORT) config.asgi:application
 
-lint: $(STAMP)
+lint: $(STAMP) lint-js
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
+
+# The pages' ES modules, as the browser loads them (no build step): biome lints them and checks their
+# format (`cd frontend && npx biome check --write` fixes it), tsc checks their JSDoc types.
+lint-js: $(NPM_STAMP)
+	cd frontend && $(JSBIN)/biome check && $(JSBIN)/tsc -p jsconfig.json
+
+# Unit tests of the pages' pure parts (frontend/tests, vitest in Node).
+test-js: $(NPM_STAMP)
+	cd frontend && $(JSBIN)/vitest run
 
 # mypy --strict over every app, the harness, the bot client and the scripts (pyproject.toml's [tool.mypy]).
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-# The whole suite, with lint and typecheck beside it (their output printed whole as each ends). The
-# suite runs on TEST_WORKERS processes (pytest-xdist; `auto`: one per core), each with a database, a Redis
+# The whole suite, with lint (Python and JavaScript), typecheck and the JS unit tests beside it (their
+# output printed whole as each ends). The suite runs on TEST_WORKERS processes (pytest-xdist; `auto`: one per core), each with a database, a Redis
 # database and a browser of its own (tests/conftest.py), the tests sent one at a time, the longest first;
 # TEST_WORKERS=0: one process.
 TEST_WORKERS ?= auto
@@ -44,7 +54,7 @@ test: deps
 	@$(MAKE) --no-print-directory -j2 checks test-suite
 
 checks: deps
-	@$(MAKE) --no-print-directory -Otarget lint typecheck
+	@$(MAKE) --no-print-directory -Otarget lint typecheck test-js
 
 test-suite: deps
 	$(BIN)/pytest -n $(TEST_WORKERS) --maxschedchunk 1

@@ -5,7 +5,7 @@
  * The page's answer to `{"type": "error", "code", "message"}`. The server changed nothing, so a drop in
  * flight is over either way: the board unlocks.
  *
- * @param {{code?: string, message?: string}} frame the error frame
+ * @param {{code?: string, message?: unknown} | null} frame the error frame
  * @param {string|null} pendingPeg the peg of the drop in flight, if any
  * @returns {{text: string, kind: "error"|"info", select: string|null, cross: string|null}}
  *   text to show near the board; `select`: the peg to choose again (one tap on Choose retries);

@@ -19,7 +19,7 @@ export function gridPlace(peg, quarter) {
   const t = quarter * QUARTER;
   const sx = x * Math.cos(t) - z * Math.sin(t);
   const sy = -x * Math.sin(t) - z * Math.cos(t);
-  return { gc: Math.round(sx + 1.5), gr: Math.round(1.5 - sy) };
+  return { gc: Math.round(sx + 1.5) + 0, gr: Math.round(1.5 - sy) + 0 }; // + 0: no -0
 }
 
 /** The quarter turn (0..3) nearest a camera azimuth in radians. @param {number} azimuth */
