@@ -1,14 +1,34 @@
 // REST helpers: JSON in and out, the CSRF header on writes, errors as ApiError.
 
+/**
+ * A JSON body or frame as the server sent it (docs/protocol.md says what each holds); the pages read the
+ * fields they know. The room socket's frames have their own types (room/types.js).
+ * @typedef {any} Json
+ */
+
 export class ApiError extends Error {
+  /**
+   * @param {number} status the HTTP status
+   * @param {Json} body the error body ({code, message}) or null
+   */
   constructor(status, body) {
     super((body && (body.message || body.detail)) || `Request failed (${status})`);
     this.status = status;
     this.body = body || {};
+    /** @type {string | null} */
     this.code = this.body.code || null;
   }
 }
 
+/**
+ * What a caught error says (an ApiError carries the server's message).
+ * @param {unknown} err
+ */
+export function errorText(err) {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** @param {string} name @returns {string | null} */
 export function cookie(name) {
   for (const part of document.cookie.split(";")) {
     const [k, ...v] = part.trim().split("=");
@@ -17,7 +37,14 @@ export function cookie(name) {
   return null;
 }
 
+/**
+ * @param {string} method
+ * @param {string} url
+ * @param {object} [body]
+ * @returns {Promise<Json>} the JSON answer (null when empty)
+ */
 async function request(method, url, body) {
+  /** @type {Record<string, string>} */
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (method !== "GET") headers["X-CSRFToken"] = cookie("csrftoken") || "";
@@ -27,7 +54,7 @@ async function request(method, url, body) {
     credentials: "same-origin",
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  /** @type {any} the JSON body, whatever the endpoint answers */
+  /** @type {Json} */
   let data = null;
   const text = await res.text();
   if (text) {
@@ -41,7 +68,9 @@ async function request(method, url, body) {
   return data;
 }
 
+/** @param {string} url */
 export const apiGet = (url) => request("GET", url);
+/** @param {string} url @param {object} [body] */
 export const apiPost = (url, body = {}) => request("POST", url, body);
 
 /**
@@ -54,14 +83,16 @@ export async function getSession() {
   return session?.player ? session : null;
 }
 
-/** Creates the device's guest player, or renames it. Returns the session shape above. */
+/**
+ * Creates the device's guest player, or renames it. Returns the session shape above.
+ * @param {string | null | undefined} name
+ */
 export async function saveName(name) {
-  const body = {};
   const trimmed = (name || "").trim();
-  body.name = trimmed || "Guest";
-  return apiPost("/api/session", body);
+  return apiPost("/api/session", { name: trimmed || "Guest" });
 }
 
+/** @param {string} name */
 export function rememberName(name) {
   try {
     localStorage.setItem("fiar3d.name", name);
@@ -81,13 +112,15 @@ export function rememberedName() {
 // ---- accounts: each answers {player, username}; errors are ApiError with the server's message ----------
 // The CSRF header is read from the cookie on every request, so the token a login rotates is picked up.
 
+/** @param {string} username @param {string} password */
 export const register = (username, password) => apiPost("/api/accounts/register", { username, password });
+/** @param {string} username @param {string} password */
 export const login = (username, password) => apiPost("/api/accounts/login", { username, password });
 export const logout = () => apiPost("/api/accounts/logout");
 
 // ---- how ratings read everywhere ------------------------------------------------------------------------
 
-/** A signed whole-point change with a real minus sign: +8, −10, ±0. */
+/** A signed whole-point change with a real minus sign: +8, −10, ±0. @param {number | string | null} change */
 export function signedPoints(change) {
   const n = Math.round(Number(change));
   if (!Number.isFinite(n)) return "";
@@ -98,14 +131,18 @@ export function signedPoints(change) {
 export const PROVISIONAL_NOTE =
   "A question mark means the rating is provisional: too few rated games yet (or a long time away) to be sure of it.";
 
+/** @type {Record<string, string>} */
+const HTML_ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+/** @param {unknown} s */
 export function escapeHtml(s) {
-  return String(s ?? "").replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c],
-  );
+  return String(s ?? "").replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 }
 
-/** A player's name as the site shows it: "BOT robo" for a bot account (``title``), else the name. */
+/**
+ * A player's name as the site shows it: "BOT robo" for a bot account (``title``), else the name.
+ * @param {{name?: string | null, title?: string | null} | null | undefined} player
+ */
 export function shownName(player) {
   const name = player?.name || "Guest";
   return player?.title ? `${player.title} ${name}` : name;

@@ -4,12 +4,21 @@
 // tone plays when the page is in the background). The podium shows at the end.
 
 import { ApiError, apiPost, escapeHtml, getSession, rememberedName, saveName } from "./api.js";
+import { $ } from "./dom.js";
 import { ReconnectingSocket } from "./socket.js";
 
-const $ = (sel) => document.querySelector(sel);
-const ARENA = Number($(".arena-head").dataset.arena);
-const S = { arena: null, version: -1, paired: null };
+/** @typedef {import("./api.js").Json} Json */
 
+const ARENA = Number($(".arena-head").dataset.arena);
+/**
+ * The page's state.
+ * @type {{arena: Json | null, version: number, paired: Json | null, seenGame: string | null | undefined}}
+ *   arena: the latest tournament frame (or REST answer); paired: the "paired" frame this page follows;
+ *   seenGame: the viewer's game in the last state drawn (undefined before the first)
+ */
+const S = { arena: null, version: -1, paired: null, seenGame: undefined };
+
+/** @param {number} ms */
 function clock(ms) {
   const total = Math.max(0, Math.round(ms / 1000));
   const h = Math.floor(total / 3600);
@@ -18,6 +27,7 @@ function clock(ms) {
   return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
 }
 
+/** @param {Json} r a standings row @param {boolean} mine */
 function row(r, mine) {
   const flame = r.fire ? '<span class="fire" title="On fire: wins score double" aria-label="on fire">🔥</span>' : "";
   const tags = [r.withdrawn ? "withdrawn" : r.paused ? "paused" : "", r.playing ? "playing" : ""]
@@ -43,9 +53,9 @@ function render() {
   $("#arena-players").textContent = `(${a.players} player${a.players === 1 ? "" : "s"})`;
   const me = a.me;
   const mineId = me ? me.player.id : null;
-  $("#standings-body").innerHTML = a.standings.map((r) => row(r, r.player.id === mineId)).join("");
+  $("#standings-body").innerHTML = a.standings.map((/** @type {Json} */ r) => row(r, r.player.id === mineId)).join("");
   $("#standings-empty").hidden = a.standings.length > 0;
-  const shown = mineId && a.standings.some((r) => r.player.id === mineId);
+  const shown = mineId && a.standings.some((/** @type {Json} */ r) => r.player.id === mineId);
   $("#standings-me").hidden = !me || shown;
   $("#standings-me").innerHTML = me && !shown ? row(me, true) : "";
   const finished = a.status === "finished";
@@ -56,9 +66,9 @@ function render() {
   $("#arena-withdraw").hidden = finished || !active;
   const game = me?.game;
   $("#arena-game").hidden = !game;
-  if (game) $("#arena-game").href = `/r/${game.code}`;
+  if (game) $("#arena-game", HTMLAnchorElement).href = `/r/${game.code}`;
   // A game that started while this page was open: go, even if its "paired" frame was lost on the way.
-  if (game && S.arena.status !== "finished" && S.seenGame !== undefined && S.seenGame !== game.game) paired(game);
+  if (game && a.status !== "finished" && S.seenGame !== undefined && S.seenGame !== game.game) paired(game);
   S.seenGame = game ? game.game : null;
   $("#arena-status").textContent = finished
     ? "The arena is over."
@@ -76,7 +86,8 @@ function render() {
   if (a.podium) {
     $("#podium-list").innerHTML = a.podium
       .map(
-        (r) => `<li><span class="place">${r.rank}</span>${escapeHtml(r.player.name)}<br><b>${r.score}</b> points</li>`,
+        (/** @type {Json} */ r) =>
+          `<li><span class="place">${r.rank}</span>${escapeHtml(r.player.name)}<br><b>${r.score}</b> points</li>`,
       )
       .join("");
   }
@@ -114,6 +125,7 @@ function chime() {
   }
 }
 
+/** @param {Json} frame */
 function paired(frame) {
   if (S.paired) return;
   S.paired = frame;
@@ -123,6 +135,7 @@ function paired(frame) {
 }
 
 class ArenaSocket extends ReconnectingSocket {
+  /** @param {Json} frame */
   onFrame(frame) {
     if (frame.type === "tournament") {
       if (frame.version < S.version) return; // an older state from another server process
@@ -133,6 +146,10 @@ class ArenaSocket extends ReconnectingSocket {
     else if (frame.type === "error") $("#arena-error").textContent = frame.message;
   }
 
+  /**
+   * @param {CloseEvent} ev
+   * @returns {"stop" | undefined}
+   */
   onClosed(ev) {
     return ev.code === 4404 ? "stop" : undefined;
   }
@@ -140,6 +157,7 @@ class ArenaSocket extends ReconnectingSocket {
 
 const sock = new ArenaSocket(`/ws/tournaments/${ARENA}/`, 20000);
 
+/** @param {"join" | "pause" | "withdraw"} action */
 async function act(action) {
   $("#arena-error").textContent = "";
   try {

@@ -2,10 +2,17 @@
 // creates one (an account, at most three a day; the server says why when it refuses).
 
 import { ApiError, apiGet, apiPost, escapeHtml } from "./api.js";
+import { $ } from "./dom.js";
 
-const $ = (sel) => document.querySelector(sel);
+/** @typedef {import("./api.js").Json} Json */
+/**
+ * @typedef {HTMLFormElement & {starts_in: HTMLSelectElement, arena_name: HTMLInputElement,
+ *   minutes: HTMLSelectElement, turn_seconds: HTMLSelectElement, ranked: HTMLInputElement,
+ *   berserk: HTMLInputElement}} ArenaForm the new arena's form (home.html)
+ */
 const REFRESH = 20000;
 
+/** @param {Json} a an arena */
 function when(a) {
   const start = new Date(a.starts_at);
   if (a.status === "started")
@@ -16,10 +23,10 @@ function when(a) {
 async function refresh() {
   try {
     const page = await apiGet("/api/tournaments?limit=10");
-    const shown = page.results.filter((a) => a.status !== "finished");
+    const shown = page.results.filter((/** @type {Json} */ a) => a.status !== "finished");
     $("#arenas").innerHTML = shown
       .map(
-        (a) => `<li><a href="/tournaments/${a.id}"><b>${escapeHtml(a.name)}</b></a>
+        (/** @type {Json} */ a) => `<li><a href="/tournaments/${a.id}"><b>${escapeHtml(a.name)}</b></a>
         <span class="muted small">${when(a)} · ${a.minutes} min · ${a.turn_seconds} s · ${a.players} in</span></li>`,
       )
       .join("");
@@ -32,9 +39,9 @@ async function refresh() {
 export function startArenas() {
   refresh();
   setInterval(refresh, REFRESH);
-  $("#arena-form").addEventListener("submit", async (ev) => {
+  const form = /** @type {ArenaForm} */ ($("#arena-form", HTMLFormElement));
+  form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    const form = ev.target;
     $("#arena-create-error").textContent = "";
     const starts =
       form.starts_in.value === "0" ? null : new Date(Date.now() + Number(form.starts_in.value) * 60000).toISOString();

@@ -2,10 +2,13 @@
 // ranked or not and a colour; then wait for the answer and go to the game's room once it is accepted.
 // POST /api/challenge/{username}, polled with GET /api/challenge/{id}/show (docs/bots.md).
 
-import { ApiError, apiGet, apiPost, getSession, rememberedName, saveName, shownName } from "./api.js";
+import { ApiError, apiGet, apiPost, errorText, getSession, rememberedName, saveName, shownName } from "./api.js";
+import { $ } from "./dom.js";
 
-const $ = (sel) => document.querySelector(sel);
+/** @typedef {import("./api.js").Json} Json */
+
 const POLL_MS = 1000;
+/** @type {Record<string, string>} */
 const DECLINED = {
   generic: "declined the challenge",
   later: "cannot play now: try later",
@@ -14,8 +17,10 @@ const DECLINED = {
   timer: "does not play with this turn timer",
 };
 
-let waiting = null; // the challenge waiting for an answer: {id, timer}
+/** @type {{id: string, timer: ReturnType<typeof setTimeout> | undefined} | null} the challenge waiting for an answer */
+let waiting = null;
 
+/** @param {string} text */
 function say(text) {
   $("#challenge-status").textContent = text;
 }
@@ -23,17 +28,18 @@ function say(text) {
 function idle() {
   if (waiting) clearTimeout(waiting.timer);
   waiting = null;
-  $("#challenge-send").disabled = false;
+  $("#challenge-send", HTMLButtonElement).disabled = false;
   $("#challenge-cancel").hidden = true;
 }
 
+/** @param {Json} player */
 async function poll(player) {
   if (!waiting) return;
   let challenge;
   try {
     challenge = await apiGet(`/api/challenge/${encodeURIComponent(waiting.id)}/show`);
   } catch (err) {
-    say(`Could not follow the challenge: ${err.message}`);
+    say(`Could not follow the challenge: ${errorText(err)}`);
     idle();
     return;
   }
@@ -51,10 +57,13 @@ async function poll(player) {
     idle();
     return;
   }
-  waiting.timer = setTimeout(() => poll(player), POLL_MS);
+  if (waiting) waiting.timer = setTimeout(() => poll(player), POLL_MS);
 }
 
-/** Shows the form on the page of an account that is not this device's, for `player` (GET /api/players/{id}). */
+/**
+ * Shows the form on the page of an account that is not this device's, for `player` (GET /api/players/{id}).
+ * @param {Json} player
+ */
 export async function mountChallenge(player) {
   if (!player.username) return;
   const session = await getSession().catch(() => null);
@@ -65,22 +74,22 @@ export async function mountChallenge(player) {
   $("#challenge").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     if (waiting) return;
-    $("#challenge-send").disabled = true;
-    const timer = $("#challenge-timer").value;
+    $("#challenge-send", HTMLButtonElement).disabled = true;
+    const timer = $("#challenge-timer", HTMLSelectElement).value;
     const body = {
       turn_seconds: timer ? Number(timer) : null,
-      ranked: $("#challenge-ranked").checked,
-      colour: $("#challenge-colour").value,
+      ranked: $("#challenge-ranked", HTMLInputElement).checked,
+      colour: $("#challenge-colour", HTMLSelectElement).value,
     };
     try {
       if (!(await getSession())) await saveName(rememberedName()); // a first visit: become a guest first
       const made = await apiPost(`/api/challenge/${encodeURIComponent(player.username)}`, body);
-      waiting = { id: made.id, timer: null };
+      waiting = { id: made.id, timer: undefined };
       $("#challenge-cancel").hidden = false;
       say(`Waiting for ${shownName(player)} to accept…`);
       poll(player);
     } catch (err) {
-      say(err instanceof ApiError ? err.message : `Could not send the challenge: ${err.message}`);
+      say(err instanceof ApiError ? err.message : `Could not send the challenge: ${errorText(err)}`);
       idle();
     }
   });
@@ -92,7 +101,7 @@ export async function mountChallenge(player) {
       await apiPost(`/api/challenge/${encodeURIComponent(id)}/cancel`);
       say("Challenge canceled.");
     } catch (err) {
-      say(err.message);
+      say(errorText(err));
     }
   });
 }

@@ -2,9 +2,21 @@
 // read and sends only that; this module keeps every message once (by id), renders them as text only,
 // writes in the chat this person may write in, and hides the messages of people muted on this device.
 
-import { rememberedName, rememberName, saveName } from "./api.js";
+import { errorText, rememberedName, rememberName, saveName } from "./api.js";
+import { $ } from "./dom.js";
 
-/** Quick phrases travel as keys; each reader's page says them in its own words. */
+/** @typedef {import("./api.js").Json} Json */
+/** @typedef {"players" | "spectators"} ChatName */
+/**
+ * A chat message as the server sends it (docs/protocol.md, "Chat").
+ * @typedef {{id: number, chat: ChatName, player?: {id?: string, name?: string} | null, text?: string,
+ *   phrase?: string | null, at?: string}} ChatMessage
+ */
+
+/**
+ * Quick phrases travel as keys; each reader's page says them in its own words.
+ * @type {Record<string, string>}
+ */
 export const PHRASES = {
   good_luck: "Good luck",
   well_played: "Well played",
@@ -13,12 +25,14 @@ export const PHRASES = {
   thanks: "Thanks",
 };
 export const MAX_CHARS = 200;
+/** @type {ChatName[]} */
 const CHATS = ["players", "spectators"];
 // Error codes that answer a `say` (shown in the chat, not over the board) while one is on its way.
 const SAY_ERRORS = new Set(["too_long", "empty", "rate_limited", "not_allowed", "no_player", "bad_frame"]);
 const SAY_ANSWER_MS = 10000;
 const MUTED_KEY = "fiar3d.muted";
 
+/** @returns {Record<string, string>} player id -> name */
 function loadMuted() {
   try {
     const stored = JSON.parse(localStorage.getItem(MUTED_KEY) || "{}");
@@ -28,6 +42,7 @@ function loadMuted() {
   }
 }
 
+/** @param {Record<string, string>} muted */
 function saveMuted(muted) {
   try {
     localStorage.setItem(MUTED_KEY, JSON.stringify(muted));
@@ -36,11 +51,20 @@ function saveMuted(muted) {
   }
 }
 
+/** @param {string | undefined} at */
 function clock(at) {
+  if (!at) return "";
   const d = new Date(at);
   return Number.isNaN(d.getTime()) ? "" : d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
 }
 
+/**
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {string | null} [className]
+ * @param {string | null} [text]
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 function el(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
@@ -56,12 +80,13 @@ export class RoomChat {
   constructor(root, io) {
     this.root = root;
     this.io = io;
-    this.messages = new Map(); // id -> chat frame: one entry per message, however often it arrives
-    this.muted = loadMuted(); // player id -> name
+    /** @type {Map<number, ChatMessage>} one entry per message, however often it arrives */
+    this.messages = new Map();
+    this.muted = loadMuted();
+    /** @type {import("./room/types.js").Room | null} */
     this.room = null;
     this.sentAt = 0;
     this.sentText = "";
-    this.q = (sel) => root.querySelector(sel);
     this.q("#chat-form").addEventListener("submit", (ev) => {
       ev.preventDefault();
       this.sendText();
@@ -75,11 +100,23 @@ export class RoomChat {
     }
     this.q("#chat-join").addEventListener("click", () => this.join());
     root.addEventListener("click", (ev) => {
+      if (!(ev.target instanceof Element)) return;
       const mute = ev.target.closest("[data-mute]");
-      if (mute) this.mute(mute.dataset.mute, mute.dataset.name);
+      if (mute instanceof HTMLElement) this.mute(mute.dataset.mute, mute.dataset.name);
       const unmute = ev.target.closest("[data-unmute]");
-      if (unmute) this.unmute(unmute.dataset.unmute);
+      if (unmute instanceof HTMLElement && unmute.dataset.unmute) this.unmute(unmute.dataset.unmute);
     });
+  }
+
+  /**
+   * An element of the chat card.
+   * @template {HTMLElement} [T=HTMLElement]
+   * @param {string} sel
+   * @param {{new (): T, prototype: T}} [kind]
+   * @returns {T}
+   */
+  q(sel, kind) {
+    return $(sel, kind, this.root);
   }
 
   // ---- what this person may do -----------------------------------------------------------------
@@ -100,7 +137,10 @@ export class RoomChat {
     return !(this.room?.rules && this.room.rules.spectator_chat === false);
   }
 
-  /** The chat this person writes in: "players" when seated, else "spectators" (null while it is off). */
+  /**
+   * The chat this person writes in: "players" when seated, else "spectators" (null while it is off).
+   * @returns {ChatName | null}
+   */
   myChat() {
     if (this.seated()) return "players";
     return this.spectatorChatOn() ? "spectators" : null;
@@ -115,11 +155,13 @@ export class RoomChat {
 
   // ---- frames from the server ------------------------------------------------------------------
 
+  /** @param {import("./room/types.js").Room} room */
   setRoom(room) {
     this.room = room;
     this.render();
   }
 
+  /** @param {Json} frame a chat frame */
   add(frame) {
     if (!frame || typeof frame.id !== "number" || !CHATS.includes(frame.chat)) return;
     this.messages.set(frame.id, frame);
@@ -127,6 +169,7 @@ export class RoomChat {
     this.render();
   }
 
+  /** @param {Json} frame a chat history frame */
   history(frame) {
     for (const message of Array.isArray(frame.messages) ? frame.messages : []) {
       if (message && typeof message.id === "number" && CHATS.includes(message.chat)) {
@@ -136,11 +179,15 @@ export class RoomChat {
     this.render();
   }
 
-  /** Shows an error frame in the chat when it answers a say on its way; true when it did. */
+  /**
+   * Shows an error frame in the chat when it answers a say on its way; true when it did.
+   * @param {{code?: string, message?: string}} frame
+   */
   claimError(frame) {
-    if (!SAY_ERRORS.has(frame.code) || !this.sentAt || Date.now() - this.sentAt > SAY_ANSWER_MS) return false;
+    if (!frame.code || !SAY_ERRORS.has(frame.code) || !this.sentAt || Date.now() - this.sentAt > SAY_ANSWER_MS)
+      return false;
     this.sentAt = 0;
-    const input = this.q("#chat-text");
+    const input = this.q("#chat-text", HTMLInputElement);
     if (this.sentText && !input.value) input.value = this.sentText; // give the words back to fix them
     this.showError(frame.message || frame.code.replace(/_/g, " "));
     return true;
@@ -149,7 +196,7 @@ export class RoomChat {
   // ---- writing -----------------------------------------------------------------------------------
 
   sendText() {
-    const input = this.q("#chat-text");
+    const input = this.q("#chat-text", HTMLInputElement);
     const text = input.value.trim();
     if (!text) return;
     if (this.say({ text })) {
@@ -158,6 +205,7 @@ export class RoomChat {
     }
   }
 
+  /** @param {{text: string} | {phrase: string}} content */
   say(content) {
     const chat = this.myChat();
     if (!chat) return false;
@@ -166,32 +214,34 @@ export class RoomChat {
       return false;
     }
     this.sentAt = Date.now();
-    this.sentText = content.text || "";
+    this.sentText = "text" in content ? content.text : "";
     this.showError("");
     return true;
   }
 
   async join() {
-    const name = this.q("#chat-name-input").value.trim() || rememberedName() || "Guest";
-    const btn = this.q("#chat-join");
+    const name = this.q("#chat-name-input", HTMLInputElement).value.trim() || rememberedName() || "Guest";
+    const btn = this.q("#chat-join", HTMLButtonElement);
     btn.disabled = true;
     try {
       await saveName(name);
       rememberName(name);
       await this.io.reconnect(); // the socket was opened without a player: open it again as one
     } catch (err) {
-      this.showError(err.message || "Could not save your name.");
+      this.showError(errorText(err) || "Could not save your name.");
     } finally {
       btn.disabled = false;
     }
   }
 
+  /** @param {string} text */
   showError(text) {
     this.q("#chat-error").textContent = text;
   }
 
   // ---- muting (this device only) -----------------------------------------------------------------
 
+  /** @param {string | undefined} id @param {string | undefined} name */
   mute(id, name) {
     if (!id || id === this.me()) return;
     this.muted[id] = name || "Someone";
@@ -199,6 +249,7 @@ export class RoomChat {
     this.render();
   }
 
+  /** @param {string} id */
   unmute(id) {
     delete this.muted[id];
     saveMuted(this.muted);
@@ -210,13 +261,15 @@ export class RoomChat {
   render() {
     if (!this.room) return;
     const hiddenBecause = this.spectatorsHiddenBecause();
+    /** @type {Record<string, number>} */
     const hidden = {};
     for (const chat of CHATS) {
       const box = this.q(`.chat-box[data-chat="${chat}"]`);
       const off = chat === "spectators" ? hiddenBecause : null;
-      box.querySelector(".chat-note").hidden = !off;
-      box.querySelector(".chat-note").textContent = off || "";
-      const log = box.querySelector(".chat-log");
+      const note = $(".chat-note", HTMLElement, box);
+      note.hidden = !off;
+      note.textContent = off || "";
+      const log = $(".chat-log", HTMLElement, box);
       log.hidden = !!off;
       if (!off) this.renderLog(log, chat, hidden);
     }
@@ -224,6 +277,11 @@ export class RoomChat {
     this.renderForm();
   }
 
+  /**
+   * @param {HTMLElement} log
+   * @param {ChatName} chat
+   * @param {Record<string, number>} hidden counts the messages of each muted person, as they are left out
+   */
   renderLog(log, chat, hidden) {
     const atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 8;
     const shown = [...this.messages.values()].filter((m) => m.chat === chat).sort((a, b) => a.id - b.id);
@@ -244,6 +302,10 @@ export class RoomChat {
     if (atEnd) log.scrollTop = log.scrollHeight;
   }
 
+  /**
+   * @param {ChatMessage} m
+   * @param {{id?: string, name?: string}} author
+   */
   renderMessage(m, author) {
     const li = el("li", "chat-msg");
     li.dataset.id = String(m.id);
@@ -266,6 +328,7 @@ export class RoomChat {
     return li;
   }
 
+  /** @param {Record<string, number>} hidden */
   renderMuted(hidden) {
     const box = this.q("#chat-muted");
     const ids = Object.keys(this.muted);
@@ -281,18 +344,21 @@ export class RoomChat {
       li.append(btn);
       return li;
     });
-    box.querySelector("ul").replaceChildren(...items);
+    $("ul", HTMLUListElement, box).replaceChildren(...items);
   }
 
   renderForm() {
     const hasPlayer = !!this.me();
     const chat = this.myChat();
     this.q("#chat-name").hidden = hasPlayer;
-    if (!hasPlayer && !this.q("#chat-name-input").value) this.q("#chat-name-input").value = rememberedName();
+    const nameInput = this.q("#chat-name-input", HTMLInputElement);
+    if (!hasPlayer && !nameInput.value) nameInput.value = rememberedName();
     const form = this.q("#chat-form");
     form.hidden = !hasPlayer;
-    const input = this.q("#chat-text");
-    for (const control of form.querySelectorAll("input, button")) control.disabled = !chat;
+    const input = this.q("#chat-text", HTMLInputElement);
+    for (const control of form.querySelectorAll("input, button")) {
+      if (control instanceof HTMLInputElement || control instanceof HTMLButtonElement) control.disabled = !chat;
+    }
     input.placeholder = chat ? "Say something…" : "The spectators' chat is off.";
     this.q("#chat-to").textContent = chat === "players" ? "To: players' chat" : chat ? "To: spectators' chat" : "";
   }

@@ -6,10 +6,11 @@
  * @template {HTMLElement} [T=HTMLElement]
  * @param {string} sel
  * @param {{new (): T, prototype: T}} [kind] e.g. HTMLInputElement
+ * @param {ParentNode} [root] where to look (the whole document unless told)
  * @returns {T}
  */
-export function $(sel, kind) {
-  const el = document.querySelector(sel);
+export function $(sel, kind, root = document) {
+  const el = root.querySelector(sel);
   const want = kind || HTMLElement;
   if (!(el instanceof want)) throw new Error(`the page has no ${want.name} ${sel}`);
   return /** @type {T} */ (el);

@@ -2,8 +2,10 @@
 // code or from the open games, watch a live game, continue a game.
 
 import {
+  ApiError,
   apiGet,
   apiPost,
+  errorText,
   escapeHtml,
   getSession,
   login,
@@ -15,21 +17,44 @@ import {
   saveName,
 } from "./api.js";
 import { startArenas } from "./arenas.js";
+import { $ } from "./dom.js";
 import { capitalise, replay } from "./game.js";
 import { startLobby } from "./lobby.js";
 import { forgetRoom, recentRooms } from "./recent.js";
 import { TopView } from "./topview.js";
 
-const $ = (sel) => document.querySelector(sel);
+/** @typedef {import("./api.js").Json} Json */
+/** @typedef {HTMLFormElement & {username: HTMLInputElement, password: HTMLInputElement}} AccountForm */
+/**
+ * @typedef {HTMLFormElement & {turn_seconds: HTMLSelectElement, alternate_first: HTMLInputElement,
+ *   ranked: HTMLInputElement, open: HTMLInputElement}} PartyForm the party room's rules (_rules_fields.html)
+ */
+
+/** @type {Json} the device's session (api.js getSession), null while it has no player */
 let session = null;
 
+/**
+ * @template {HTMLFormElement} T
+ * @param {string} sel
+ * @returns {T} the form, typed with its named fields
+ */
+function form(sel) {
+  return /** @type {T} */ ($(sel, HTMLFormElement));
+}
+
+/** @param {string} sel @param {unknown} err */
 function showError(sel, err) {
-  $(sel).textContent = err ? err.message || String(err) : "";
+  $(sel).textContent = err ? (err instanceof Error && err.message) || String(err) : "";
+}
+
+/** The name field. */
+function nameInput() {
+  return $("#name-input", HTMLInputElement);
 }
 
 /** Saves the typed name first when it differs from the player's current one. */
 async function syncName() {
-  const typed = $("#name-input").value.trim();
+  const typed = nameInput().value.trim();
   const current = session?.player ? session.player.name : null;
   if (typed && typed !== current) {
     session = { ...(session || {}), ...(await saveName(typed)) };
@@ -42,7 +67,7 @@ async function ensurePlayer() {
   const had = !!session?.player;
   await syncName();
   if (!session?.player) {
-    const name = $("#name-input").value.trim() || rememberedName() || "Guest";
+    const name = nameInput().value.trim() || rememberedName() || "Guest";
     session = { ...(session || {}), ...(await saveName(name)) };
     rememberName(name);
   }
@@ -50,24 +75,31 @@ async function ensurePlayer() {
   return !had;
 }
 
+/**
+ * Creates a room and goes there (starting its first game at once with `start`).
+ * @param {object} body
+ * @param {{start: boolean}} opts
+ */
 async function createRoom(body, { start }) {
   await syncName();
   const room = await apiPost("/api/rooms", body);
   location.href = `/r/${encodeURIComponent(room.code)}${start ? "?start=1" : ""}`;
 }
 
+/** @param {HTMLButtonElement} button @param {boolean} on */
 function busy(button, on) {
   button.disabled = on;
   button.setAttribute("aria-busy", on ? "true" : "false");
 }
 
-$("#cpu-form").addEventListener("submit", async (ev) => {
+const cpuForm = form("#cpu-form");
+cpuForm.addEventListener("submit", async (ev) => {
   ev.preventDefault();
-  const btn = $("#play-cpu");
+  const btn = $("#play-cpu", HTMLButtonElement);
   busy(btn, true);
   showError("#home-error", null);
   try {
-    const level = Number(new FormData(ev.target).get("level") || 3);
+    const level = Number(new FormData(cpuForm).get("level") || 3);
     await createRoom({ cpu_level: level, ranked: false, turn_seconds: null }, { start: true });
   } catch (err) {
     showError("#home-error", err);
@@ -75,12 +107,14 @@ $("#cpu-form").addEventListener("submit", async (ev) => {
   }
 });
 
-$("#party-form").addEventListener("submit", async (ev) => {
+/** @type {PartyForm} */
+const partyForm = form("#party-form");
+partyForm.addEventListener("submit", async (ev) => {
   ev.preventDefault();
-  const btn = $("#create-room");
+  const btn = $("#create-room", HTMLButtonElement);
   busy(btn, true);
   showError("#home-error", null);
-  const f = ev.target;
+  const f = partyForm;
   try {
     await createRoom(
       {
@@ -100,7 +134,7 @@ $("#party-form").addEventListener("submit", async (ev) => {
 $("#join-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   showError("#join-error", null);
-  let code = $("#join-code").value.trim();
+  let code = $("#join-code", HTMLInputElement).value.trim();
   const m = code.match(/\/r\/([A-Za-z0-9]+)/);
   if (m) code = m[1];
   code = code.replace(/[^A-Za-z0-9]/g, "").toUpperCase();
@@ -113,23 +147,25 @@ $("#join-form").addEventListener("submit", async (ev) => {
     await syncName();
     location.href = `/r/${code}`;
   } catch (err) {
-    $("#join-error").textContent = err.status === 404 ? `No room has the code ${code}.` : err.message;
+    $("#join-error").textContent =
+      err instanceof ApiError && err.status === 404 ? `No room has the code ${code}.` : errorText(err);
   }
 });
 
 $("#name-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   try {
-    const name = $("#name-input").value.trim() || "Guest";
+    const name = nameInput().value.trim() || "Guest";
     session = { ...(session || {}), ...(await saveName(name)) };
     rememberName(name);
     renderMe();
     $("#name-status").textContent = "Saved.";
   } catch (err) {
-    $("#name-status").textContent = err.message;
+    $("#name-status").textContent = errorText(err);
   }
 });
 
+/** @param {string} code @param {Json} room the room as GET /api/rooms/{code} has it */
 function continueItem(code, room) {
   const li = document.createElement("li");
   const a = document.createElement("a");
@@ -139,7 +175,7 @@ function continueItem(code, room) {
   if (room?.game) {
     const g = room.game;
     const mine = room.you && g.to_move_seat === room.you.seat;
-    const other = room.seats.find((s) => s.seat !== room.you?.seat);
+    const other = room.seats.find((/** @type {Json} */ s) => s.seat !== room.you?.seat);
     const vs = other ? (other.player ? other.player.name : "the computer") : "";
     detail = `${vs ? `vs ${vs} · ` : ""}move ${g.ply + 1}${mine ? " · your turn" : ""}`;
   }
@@ -160,6 +196,7 @@ async function findRunningGames() {
     for (const r of session.rooms) if (r.playing !== false) codes.add(r.code);
   }
   for (const r of recentRooms()) codes.add(r.code);
+  /** @type {Array<[string, Json]>} */
   const found = [];
   await Promise.all(
     [...codes].map(async (code) => {
@@ -168,7 +205,7 @@ async function findRunningGames() {
         const seated = room.you && room.you.seat != null;
         if (seated && room.game && room.game.status === "playing") found.push([code, room]);
       } catch (err) {
-        if (err.status === 404 || err.status === 410) forgetRoom(code);
+        if (err instanceof ApiError && (err.status === 404 || err.status === 410)) forgetRoom(code);
       }
     }),
   );
@@ -182,7 +219,7 @@ async function findRunningGames() {
 
 function renderMe() {
   const player = session?.player;
-  const input = $("#name-input");
+  const input = nameInput();
   if (document.activeElement !== input) input.value = player?.name || rememberedName() || "";
   const rating = session?.rating;
   const me = $("#me");
@@ -212,6 +249,11 @@ async function reloadSession() {
   renderMe();
 }
 
+/**
+ * @param {HTMLFormElement} form
+ * @param {HTMLButtonElement} button
+ * @param {() => Promise<unknown>} action
+ */
 async function accountAction(form, button, action) {
   showError("#account-error", null);
   busy(button, true);
@@ -229,30 +271,36 @@ async function accountAction(form, button, action) {
   }
 }
 
-$("#register-form").addEventListener("submit", (ev) => {
+/** @type {AccountForm} */
+const registerForm = form("#register-form");
+registerForm.addEventListener("submit", (ev) => {
   ev.preventDefault();
-  const f = ev.target;
-  accountAction(f, $("#register"), async () => {
+  const f = registerForm;
+  accountAction(f, $("#register", HTMLButtonElement), async () => {
     await syncName(); // the typed name becomes the account player's name
     await register(f.username.value.trim(), f.password.value);
   });
 });
 
-$("#login-form").addEventListener("submit", (ev) => {
+/** @type {AccountForm} */
+const loginForm = form("#login-form");
+loginForm.addEventListener("submit", (ev) => {
   ev.preventDefault();
-  const f = ev.target;
-  accountAction(f, $("#login"), () => login(f.username.value.trim(), f.password.value));
+  const f = loginForm;
+  accountAction(f, $("#login", HTMLButtonElement), () => login(f.username.value.trim(), f.password.value));
 });
 
-$("#logout").addEventListener("click", (ev) => {
-  accountAction($("#login-form"), ev.currentTarget, logout);
+const logoutButton = $("#logout", HTMLButtonElement);
+logoutButton.addEventListener("click", () => {
+  accountAction(loginForm, logoutButton, logout);
 });
 
 const lobby = startLobby({
   ensurePlayer,
   myPlayerId: () => (session?.player ? session.player.id : null),
   playComputer: () => {
-    const f = $("#online-form");
+    /** @type {HTMLFormElement & {turn_seconds: HTMLSelectElement}} */
+    const f = form("#online-form");
     const seconds = f.turn_seconds.value ? Number(f.turn_seconds.value) : null;
     return createRoom({ cpu_level: 3, ranked: false, turn_seconds: seconds }, { start: true });
   },
@@ -270,7 +318,7 @@ async function showDaily() {
   }
   $("#daily-task").textContent = `${capitalise(puzzle.to_move)} to play and win in ${puzzle.plies}`;
   $("#daily-rating").textContent = `rating ${puzzle.rating}`;
-  $("#daily-link").href = `/puzzles/${encodeURIComponent(puzzle.id)}`;
+  $("#daily-link", HTMLAnchorElement).href = `/puzzles/${encodeURIComponent(puzzle.id)}`;
   const { stacks, placed } = replay(puzzle.record ? puzzle.record.split(" ") : []);
   new TopView($("#daily-board")).update({ stacks, last: placed.at(-1) || null, readOnly: true });
   $("#daily").hidden = false;

@@ -2,19 +2,21 @@
 // games to watch. Everything arrives over the lobby socket; joining an open game is one REST call.
 
 import { ApiError, apiPost, escapeHtml } from "./api.js";
+import { $ } from "./dom.js";
 import { PEGS, replay, SIZE } from "./game.js";
 import { LobbySocket } from "./lobbysocket.js";
 import { gridPlace } from "./topview.js";
 
-const $ = (sel) => document.querySelector(sel);
+/** @typedef {import("./api.js").Json} Json */
+/** @typedef {HTMLFormElement & {turn_seconds: HTMLSelectElement, ranked: HTMLInputElement}} OnlineForm */
 
-/** "0:07", "1:23": minutes and seconds since `startedAt` (ms). */
+/** "0:07", "1:23": minutes and seconds since `startedAt` (ms). @param {number} ms */
 export function clockText(ms) {
   const seconds = Math.max(0, Math.floor(ms / 1000));
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
-/** How long ago an ISO instant was, for "waiting 3 min". */
+/** How long ago an ISO instant was, for "waiting 3 min". @param {string} iso @param {number} [now] */
 export function agoText(iso, now = Date.now()) {
   const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
   if (!Number.isFinite(seconds) || seconds < 60) return "just now";
@@ -23,16 +25,21 @@ export function agoText(iso, now = Date.now()) {
   return `${Math.floor(minutes / 60)} h`;
 }
 
+/** @param {unknown} range [low, high] or null ends */
 export function rangeText(range) {
   if (!Array.isArray(range) || range[0] == null || range[1] == null) return "Any rating";
   return `Ratings ${range[0]}–${range[1]}`;
 }
 
+/** @param {number | null} seconds */
 function timerText(seconds) {
   return seconds ? `${seconds} s a move` : "no timer";
 }
 
-/** A small top view of a position: 16 pegs, each with its beads bottom-up. Decorative (aria-hidden). */
+/**
+ * A small top view of a position: 16 pegs, each with its beads bottom-up. Decorative (aria-hidden).
+ * @param {string[] | null | undefined} moves
+ */
 export function miniBoard(moves) {
   const { stacks } = replay(moves || []);
   const board = document.createElement("div");
@@ -61,7 +68,14 @@ export function miniBoard(moves) {
  */
 export function startLobby({ ensurePlayer, myPlayerId, playComputer }) {
   // rooms and games stay null until the socket first sends them.
-  const S = { wanted: null, startedAt: null, range: null, rooms: null, games: null };
+  /**
+   * @type {{wanted: {turnSeconds: number | null, ranked: boolean} | null, startedAt: number, range: unknown,
+   *   rooms: Json[] | null, games: Json[] | null}}
+   *   wanted: the seek this page keeps up; startedAt: when it began (ms)
+   */
+  const S = { wanted: null, startedAt: 0, range: null, rooms: null, games: null };
+  /** @type {() => OnlineForm} */
+  const onlineForm = () => /** @type {OnlineForm} */ ($("#online-form", HTMLFormElement));
   const sock = new LobbySocket({
     onOpen() {
       // A socket that dropped while seeking took its seek with it: seek again on the new one.
@@ -108,15 +122,17 @@ export function startLobby({ ensurePlayer, myPlayerId, playComputer }) {
   });
   sock.connect();
 
+  /** @param {string} sel @param {unknown} err */
   function showError(sel, err) {
-    $(sel).textContent = err ? err.message || String(err) : "";
+    $(sel).textContent = err ? (err instanceof Error && err.message) || String(err) : "";
   }
 
   // ---- play online ------------------------------------------------------------------------------
 
+  /** @param {number | null} turnSeconds @param {boolean} ranked */
   async function playOnline(turnSeconds, ranked) {
     showError("#online-error", null);
-    const button = $("#play-online");
+    const button = $("#play-online", HTMLButtonElement);
     button.disabled = true;
     try {
       const changed = await ensurePlayer();
@@ -151,9 +167,9 @@ export function startLobby({ ensurePlayer, myPlayerId, playComputer }) {
     $("#seek-range").textContent = S.range ? rangeText(S.range) : "";
   }
 
-  $("#online-form").addEventListener("submit", (ev) => {
+  onlineForm().addEventListener("submit", (ev) => {
     ev.preventDefault();
-    const f = ev.target;
+    const f = onlineForm();
     playOnline(f.turn_seconds.value ? Number(f.turn_seconds.value) : null, f.ranked.checked);
   });
   $("#seek-cancel").addEventListener("click", () => {
@@ -162,16 +178,17 @@ export function startLobby({ ensurePlayer, myPlayerId, playComputer }) {
     $("#play-online").focus();
   });
   $("#seek-again").addEventListener("click", () => {
-    const f = $("#online-form");
+    const f = onlineForm();
     playOnline(f.turn_seconds.value ? Number(f.turn_seconds.value) : null, f.ranked.checked);
   });
-  $("#seek-cpu").addEventListener("click", async (ev) => {
-    ev.currentTarget.disabled = true;
+  const seekCpu = $("#seek-cpu", HTMLButtonElement);
+  seekCpu.addEventListener("click", async () => {
+    seekCpu.disabled = true;
     try {
       await playComputer();
     } catch (err) {
       showError("#online-error", err);
-      ev.currentTarget.disabled = false;
+      seekCpu.disabled = false;
     }
   });
 
@@ -203,6 +220,7 @@ export function startLobby({ ensurePlayer, myPlayerId, playComputer }) {
     $("#open-empty").hidden = !S.rooms || S.rooms.length > 0;
   }
 
+  /** @param {string} code @param {HTMLButtonElement} button */
   async function join(code, button) {
     showError("#open-error", null);
     button.disabled = true;
@@ -219,6 +237,7 @@ export function startLobby({ ensurePlayer, myPlayerId, playComputer }) {
 
   // ---- live games -------------------------------------------------------------------------------
 
+  /** @param {Json} entry @param {"red" | "yellow"} colour */
   function side(entry, colour) {
     const name = entry?.player ? entry.player.name : "Guest";
     const rating = entry?.rating ? entry.rating.display : "";
@@ -253,7 +272,9 @@ export function startLobby({ ensurePlayer, myPlayerId, playComputer }) {
 
   setInterval(() => {
     renderSeeking();
-    for (const span of document.querySelectorAll("#open-rooms .ago")) span.textContent = agoText(span.dataset.since);
+    for (const span of document.querySelectorAll("#open-rooms .ago")) {
+      if (span instanceof HTMLElement) span.textContent = agoText(span.dataset.since || "");
+    }
   }, 1000);
 
   // For the browser tests and curious developers.

@@ -8,14 +8,28 @@ import { ReconnectingSocket } from "./socket.js";
 const PING_SEEKING = 5000;
 const PING_IDLE = 15000;
 
+/** @typedef {import("./api.js").Json} Json */
+
+/**
+ * What the page does with each frame (all optional; frames as docs/protocol.md, "Lobby socket", has them).
+ * @typedef {object} LobbyHandlers
+ * @property {(frame: Json) => void} [onSeeking]
+ * @property {(frame: Json) => void} [onPaired]
+ * @property {(frame: Json) => void} [onCancelled]
+ * @property {(rooms: Json[]) => void} [onOpenRooms]
+ * @property {(games: Json[]) => void} [onLiveGames]
+ * @property {(frame: Json) => void} [onError]
+ * @property {() => void} [onOpen]
+ * @property {(wasSeeking: boolean) => void} [onClose]
+ */
+
 export class LobbySocket extends ReconnectingSocket {
-  /**
-   * @param {{onSeeking, onPaired, onCancelled, onOpenRooms, onLiveGames, onError, onOpen, onClose}} handlers
-   */
+  /** @param {LobbyHandlers} handlers */
   constructor(handlers) {
     super("/ws/lobby/", PING_IDLE);
     this.h = handlers;
     this.seeking = false;
+    /** @type {Array<() => void>} */
     this.openWaiters = [];
   }
 
@@ -33,7 +47,10 @@ export class LobbySocket extends ReconnectingSocket {
     return undefined;
   }
 
-  /** A promise for the socket being open (at once if it is). */
+  /**
+   * A promise for the socket being open (at once if it is).
+   * @returns {Promise<void>}
+   */
   whenOpen() {
     if (this.isOpen) return Promise.resolve();
     return new Promise((resolve) => this.openWaiters.push(resolve));
@@ -46,6 +63,10 @@ export class LobbySocket extends ReconnectingSocket {
     return this.whenOpen();
   }
 
+  /**
+   * @param {number | null} turnSeconds
+   * @param {boolean} ranked
+   */
   seek(turnSeconds, ranked) {
     const sent = this.send({ type: "seek", turn_seconds: turnSeconds, ranked });
     if (sent) {
@@ -64,6 +85,7 @@ export class LobbySocket extends ReconnectingSocket {
     if (this.isOpen) this.setPing(PING_IDLE);
   }
 
+  /** @param {Json} frame */
   onFrame(frame) {
     switch (frame.type) {
       case "seeking":

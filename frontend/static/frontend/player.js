@@ -1,14 +1,23 @@
 // A player's page (GET /api/players/{id}): rating, record, an SVG rating-history chart (one point per
 // rated game) and recent games, each opening as a replay.
 
-import { apiGet, PROVISIONAL_NOTE, shownName, signedPoints } from "./api.js";
+import { ApiError, apiGet, errorText, PROVISIONAL_NOTE, shownName, signedPoints } from "./api.js";
 import { mountChallenge } from "./challenge.js";
+import { $ } from "./dom.js";
 
-const $ = (sel) => document.querySelector(sel);
-const PLAYER = $("#player").dataset.player;
+/** @typedef {import("./api.js").Json} Json */
+/** @typedef {{at?: string, rating: number, rd: number}} HistoryPoint */
+
+const PLAYER = $("#player").dataset.player || "";
 const SVG = "http://www.w3.org/2000/svg";
+/** @type {Record<string, string>} */
 const RESULT_TEXT = { win: "Win", draw: "Draw", loss: "Loss" };
 
+/**
+ * @param {string} tag
+ * @param {Record<string, string | number>} attrs
+ * @param {string} [text]
+ */
 function svg(tag, attrs, text) {
   const el = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
@@ -16,11 +25,12 @@ function svg(tag, attrs, text) {
   return el;
 }
 
+/** @param {string | undefined} at */
 function shortDate(at) {
   return at ? new Date(at).toLocaleDateString(undefined, { day: "numeric", month: "short" }) : "";
 }
 
-/** A nice step for gridlines spanning `range` rating points in about four steps. */
+/** A nice step for gridlines spanning `range` rating points in about four steps. @param {number} range */
 function gridStep(range) {
   for (const step of [10, 25, 50, 100, 200, 250, 500]) if (range / step <= 5) return step;
   return 1000;
@@ -29,6 +39,7 @@ function gridStep(range) {
 /**
  * Draws history points [{at, rating, rd}] (oldest first) as a line with a band of ±RD.
  * One point sits in the middle; the range always spans at least 100 points so small moves stay small.
+ * @param {HistoryPoint[]} points
  */
 export function drawChart(points) {
   const W = 680;
@@ -48,7 +59,9 @@ export function drawChart(points) {
   lo = Math.floor(lo / step) * step;
   hi = Math.ceil(hi / step) * step;
   const n = points.length;
+  /** @type {(i: number) => number} */
   const x = (i) => pad.l + (n === 1 ? 0.5 : i / (n - 1)) * (W - pad.l - pad.r);
+  /** @type {(r: number) => number} */
   const y = (r) => pad.t + (1 - (Math.min(hi, Math.max(lo, r)) - lo) / (hi - lo)) * (H - pad.t - pad.b);
 
   const last = points[n - 1];
@@ -108,6 +121,7 @@ export function drawChart(points) {
   return root;
 }
 
+/** @param {HTMLTableRowElement} tr @param {string} [className] */
 function td(tr, className) {
   const el = document.createElement("td");
   if (className) el.className = className;
@@ -115,6 +129,7 @@ function td(tr, className) {
   return el;
 }
 
+/** @param {Json} g a recent game */
 function gameRow(g) {
   const tr = document.createElement("tr");
   tr.dataset.game = g.id;
@@ -172,7 +187,8 @@ async function load() {
   try {
     data = await apiGet(`/api/players/${encodeURIComponent(PLAYER)}`);
   } catch (err) {
-    $("#player-status").textContent = err.status === 404 ? "There is no such player." : err.message;
+    $("#player-status").textContent =
+      err instanceof ApiError && err.status === 404 ? "There is no such player." : errorText(err);
     return;
   }
   const name = shownName(data);
@@ -205,7 +221,7 @@ async function load() {
     $("#puzzles-line").hidden = false;
   }
 
-  const history = (data.history || []).filter((h) => Number.isFinite(h.rating));
+  const history = (data.history || []).filter((/** @type {HistoryPoint} */ h) => Number.isFinite(h.rating));
   const chart = $("#chart");
   chart.replaceChildren();
   if (history.length) {
@@ -220,9 +236,7 @@ async function load() {
   $("#chart-fig").hidden = false;
 
   const games = data.recent_games || [];
-  $("#recent")
-    .querySelector("tbody")
-    .replaceChildren(...games.map(gameRow));
+  $("#recent tbody").replaceChildren(...games.map(gameRow));
   $("#recent-box").hidden = games.length === 0;
 }
 

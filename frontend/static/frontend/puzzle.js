@@ -2,15 +2,24 @@
 // and the server answers each move with the longest defence (POST /api/puzzles/{id}/move with all the
 // solver's moves so far). The server sends no solution before the attempt is solved or failed.
 
-import { apiGet, apiPost, getSession, rememberedName, saveName, signedPoints } from "./api.js";
+import { ApiError, apiGet, apiPost, errorText, getSession, rememberedName, saveName, signedPoints } from "./api.js";
 import { mountBoard } from "./board3d.js";
+import { $ } from "./dom.js";
 import { capitalise, fullPegMessage, replay, SIZE } from "./game.js";
 import { TopView } from "./topview.js";
 
-const $ = (sel) => document.querySelector(sel);
+/** @typedef {import("./api.js").Json} Json */
+/** @typedef {import("./board3d.js").Cell} Cell */
+
 const REPLY_DELAY_MS = 450;
 const LINE_STEP_MS = 700;
-// `P` is the page's state; tests read it through window.__puzzle.
+/**
+ * The page's state; tests read it through window.__puzzle.
+ * @type {{puzzle: Json | null, start: string[], mine: string[], line: string[], selected: string | null,
+ *   busy: boolean, over: boolean, result: Json | null, wrong: {before: string[]} | null, session: Json | null}}
+ *   puzzle: GET /api/puzzles/{id}; start: its position's moves; mine: the solver's moves so far; line: the
+ *   moves played since the start; result: the attempt's last answer once over; wrong: where it went wrong
+ */
 const P = {
   puzzle: null,
   start: [],
@@ -28,9 +37,11 @@ window.__puzzle = P;
 const topview = new TopView($("#topview"), { onSelect: pick });
 const board = mountBoard({ topview, onPick: pick });
 
+/** @returns {"red" | "yellow"} */
 const solverColour = () => (P.puzzle ? P.puzzle.to_move : "red");
 const moves = () => [...P.start, ...P.line];
 
+/** @param {string} text @param {"error" | "info"} [kind] */
 function say(text, kind = "error") {
   const msg = $("#board-msg");
   msg.textContent = text || "";
@@ -38,6 +49,7 @@ function say(text, kind = "error") {
   msg.hidden = !text;
 }
 
+/** @param {{animate?: boolean, line?: Cell[] | null}} [opts] */
 function render({ animate = false, line = null } = {}) {
   const { stacks, placed } = replay(moves());
   const last = placed.at(-1) || null;
@@ -55,7 +67,7 @@ function render({ animate = false, line = null } = {}) {
     readOnly: !canMove,
   });
   $("#board-wrap").dataset.turn = canMove ? solverColour() : "";
-  const choose = $("#choose");
+  const choose = $("#choose", HTMLButtonElement);
   choose.hidden = P.over;
   choose.disabled = !(canMove && P.selected);
   choose.textContent = P.selected && canMove ? `Play ${P.selected}` : "Choose a peg";
@@ -75,9 +87,11 @@ function render({ animate = false, line = null } = {}) {
 
 function task() {
   const p = P.puzzle;
+  if (!p) return "";
   return `${capitalise(p.to_move)} to play and win in ${p.plies}`;
 }
 
+/** @param {Json} rating @param {number | null} change */
 function showRating(rating, change) {
   if (rating) $("#my-puzzle-rating").textContent = rating.display;
   const el = $("#rating-change");
@@ -105,17 +119,19 @@ async function loadMyRating() {
   }
 }
 
+/** @param {string | null} id a puzzle, or null for the next one (of the chosen theme) */
 async function load(id) {
   P.busy = true;
   say("");
-  const theme = $("#theme").value;
+  const theme = $("#theme", HTMLSelectElement).value;
   let puzzle;
   try {
     puzzle = id
       ? await apiGet(`/api/puzzles/${encodeURIComponent(id)}`)
       : await apiGet(`/api/puzzles/next${theme ? `?theme=${encodeURIComponent(theme)}` : ""}`);
   } catch (err) {
-    $("#task").textContent = err.status === 404 ? "There is no such puzzle." : err.message;
+    $("#task").textContent =
+      err instanceof ApiError && err.status === 404 ? "There is no such puzzle." : errorText(err);
     P.busy = false;
     return;
   }
@@ -143,6 +159,7 @@ async function load(id) {
   render();
 }
 
+/** @param {string} peg */
 function pick(peg) {
   if (!P.puzzle || P.over || P.busy) return;
   const { stacks } = replay(moves());
@@ -161,8 +178,10 @@ function pick(peg) {
   render();
 }
 
+/** @param {number} ms */
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** @param {string} peg */
 async function play(peg) {
   P.busy = true;
   P.selected = null;
@@ -172,12 +191,12 @@ async function play(peg) {
   let answer;
   try {
     await ensurePlayer();
-    answer = await apiPost(`/api/puzzles/${encodeURIComponent(P.puzzle.id)}/move`, { moves: P.mine });
+    answer = await apiPost(`/api/puzzles/${encodeURIComponent(P.puzzle?.id)}/move`, { moves: P.mine });
   } catch (err) {
     P.line.pop();
     P.mine.pop();
     P.busy = false;
-    say(err.message);
+    say(errorText(err));
     render();
     return;
   }
@@ -194,6 +213,7 @@ async function play(peg) {
   finish(answer);
 }
 
+/** @param {Json} answer the attempt's answer once solved or failed */
 async function finish(answer) {
   const verdict = $("#verdict");
   verdict.hidden = false;

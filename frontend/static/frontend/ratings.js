@@ -1,9 +1,11 @@
 // Leaderboard: GET /api/ratings?limit=&offset=&include_provisional=. The URL keeps the page and the
 // checkbox (?offset=25&provisional=1), so a reload or a shared link shows the same list.
 
-import { apiGet, PROVISIONAL_NOTE, shownName } from "./api.js";
+import { apiGet, errorText, PROVISIONAL_NOTE, shownName } from "./api.js";
+import { $ } from "./dom.js";
 
-const $ = (sel) => document.querySelector(sel);
+/** @typedef {import("./api.js").Json} Json */
+
 const LIMIT = 25;
 const params = new URLSearchParams(location.search);
 const view = {
@@ -14,6 +16,11 @@ const view = {
 };
 let loading = 0;
 
+/**
+ * @param {HTMLTableRowElement} tr
+ * @param {string | null} text
+ * @param {string} [className]
+ */
 function cell(tr, text, className) {
   const td = document.createElement("td");
   if (className) td.className = className;
@@ -22,6 +29,7 @@ function cell(tr, text, className) {
   return td;
 }
 
+/** @param {Json} entry a leaderboard entry */
 function row(entry) {
   const tr = document.createElement("tr");
   tr.dataset.player = entry.player.id;
@@ -51,14 +59,14 @@ function syncUrl() {
 async function load() {
   const ticket = ++loading;
   const status = $("#board-status");
-  const table = $("#leaderboard");
+  const table = $("#leaderboard", HTMLTableElement);
   const q = `limit=${LIMIT}&offset=${view.offset}&include_provisional=${view.provisional}&bots=${view.bots}`;
   let data;
   try {
     data = await apiGet(`/api/ratings?${q}`);
   } catch (err) {
     if (ticket !== loading) return;
-    status.textContent = `Could not load the leaderboard: ${err.message}`;
+    status.textContent = `Could not load the leaderboard: ${errorText(err)}`;
     table.hidden = true;
     return;
   }
@@ -72,8 +80,7 @@ async function load() {
     return;
   }
   view.count = data.count;
-  const tbody = table.querySelector("tbody");
-  tbody.replaceChildren(...rows.map(row));
+  table.tBodies[0].replaceChildren(...rows.map(row));
   table.hidden = rows.length === 0;
   table.dataset.count = String(data.count);
   status.textContent = rows.length
@@ -83,27 +90,30 @@ async function load() {
       : "No established ratings yet. Tick “Show provisional players” to see everyone who has played a rated game.";
   const first = rows.length ? view.offset + 1 : 0;
   $("#page-info").textContent = rows.length ? `${first}–${view.offset + rows.length} of ${data.count}` : "";
-  $("#prev").disabled = view.offset === 0;
-  $("#next").disabled = view.offset + rows.length >= data.count;
+  $("#prev", HTMLButtonElement).disabled = view.offset === 0;
+  $("#next", HTMLButtonElement).disabled = view.offset + rows.length >= data.count;
   $("#prev").hidden = $("#next").hidden = data.count <= LIMIT && view.offset === 0;
 }
 
+/** @param {number} delta */
 function go(delta) {
   view.offset = Math.max(0, view.offset + delta);
   syncUrl();
   load();
 }
 
-$("#show-provisional").checked = view.provisional;
-$("#show-provisional").addEventListener("change", (ev) => {
-  view.provisional = ev.target.checked;
+const provisional = $("#show-provisional", HTMLInputElement);
+provisional.checked = view.provisional;
+provisional.addEventListener("change", () => {
+  view.provisional = provisional.checked;
   view.offset = 0;
   syncUrl();
   load();
 });
-$("#show-bots").checked = view.bots;
-$("#show-bots").addEventListener("change", (ev) => {
-  view.bots = ev.target.checked;
+const bots = $("#show-bots", HTMLInputElement);
+bots.checked = view.bots;
+bots.addEventListener("change", () => {
+  view.bots = bots.checked;
   view.offset = 0;
   syncUrl();
   load();

@@ -4,6 +4,7 @@
 const KEY = "fiar3d.rooms";
 const KEEP = 6;
 
+/** @returns {Array<{code: string, at: number}>} */
 export function recentRooms() {
   try {
     const list = JSON.parse(localStorage.getItem(KEY) || "[]");
@@ -13,6 +14,7 @@ export function recentRooms() {
   }
 }
 
+/** @param {string} code */
 export function rememberRoom(code) {
   try {
     const list = recentRooms().filter((r) => r.code !== code);
@@ -23,6 +25,7 @@ export function rememberRoom(code) {
   }
 }
 
+/** @param {string} code */
 export function forgetRoom(code) {
   try {
     localStorage.setItem(KEY, JSON.stringify(recentRooms().filter((r) => r.code !== code)));

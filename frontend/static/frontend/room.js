@@ -72,7 +72,7 @@ getSession()
   .catch(() => {});
 
 // For the browser tests and curious developers.
-/** @type {any} */ (window).__room = {
+window.__room = {
   get state() {
     return ctrl.S.room;
   },

@@ -1,0 +1,7 @@
+// What the pages put on `window` for the browser tests (tests/e2e) and curious developers.
+interface Window {
+  __room?: unknown;
+  __lobby?: unknown;
+  __puzzle?: unknown;
+  __replay?: unknown;
+}
