@@ -73,6 +73,8 @@ export class Board3D {
     this.parts = buildScene(container, opts);
     this.renderer = this.parts.renderer;
     this.software = this.parts.software;
+    this.scene = this.parts.scene;
+    this.ghost = this.parts.ghost; // the browser tests read where the ghost bead stands
     this.target = new THREE.Vector3(0, 1.25, 0);
     const { camera, controls } = createOrbit(this.renderer.domElement, this.target, () => {
       this.dirty = true;

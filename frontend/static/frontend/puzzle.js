@@ -20,19 +20,17 @@ const LINE_STEP_MS = 700;
  *   puzzle: GET /api/puzzles/{id}; start: its position's moves; mine: the solver's moves so far; line: the
  *   moves played since the start; result: the attempt's last answer once over; wrong: where it went wrong
  */
-const P = {
-  puzzle: null,
-  start: [],
-  mine: [],
-  line: [],
-  selected: null,
-  busy: false,
-  over: false,
-  result: null,
-  wrong: null,
-  session: null,
-};
+const P = { ...attempt(null), session: null };
 window.__puzzle = P;
+
+/**
+ * The state of a fresh attempt at `puzzle` (null: none yet).
+ * @param {Json | null} puzzle
+ */
+function attempt(puzzle) {
+  const start = puzzle?.record ? puzzle.record.split(" ") : [];
+  return { puzzle, start, mine: [], line: [], selected: null, busy: false, over: false, result: null, wrong: null };
+}
 
 const topview = new TopView($("#topview"), { onSelect: pick });
 const board = mountBoard({ topview, onPick: pick });
@@ -135,17 +133,7 @@ async function load(id) {
     P.busy = false;
     return;
   }
-  Object.assign(P, {
-    puzzle,
-    start: puzzle.record ? puzzle.record.split(" ") : [],
-    mine: [],
-    line: [],
-    selected: null,
-    busy: false,
-    over: false,
-    result: null,
-    wrong: null,
-  });
+  Object.assign(P, attempt(puzzle));
   $("#puzzle-id").textContent = puzzle.id;
   $("#puzzle-rating").textContent = String(puzzle.rating);
   $("#task").textContent = task();
