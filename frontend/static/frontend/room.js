@@ -20,8 +20,8 @@ const pick = (peg) => ctrl.pick(peg);
 const topview = new TopView($("#topview"), { onSelect: pick });
 const board = mountBoard({ topview, onPick: pick });
 
-// The socket and the chat answer each other through the controller, which they are handed once it exists.
-/** @type {RoomChat} */
+// The socket's handlers need the controller and the chat, which both need the socket: the handlers are
+// handed over once all three exist, before the socket connects.
 const chat = new RoomChat($("#chat"), {
   send: (frame) => sock.send(frame),
   reconnect: () => sock.reconnectNow(),
