@@ -33,9 +33,9 @@ def test_postgres_migrations_apply_and_queries_run():
     assert Session.objects.filter(session_key=key).count() == 1
 
 
-def _layer(prefix: str | None = None) -> PubSubLayer:
-    """A channel layer as a server process makes it (``config.settings``), on the CI's Redis."""
-    return PubSubLayer(hosts=[os.environ["REDIS_URL"]], prefix=prefix or f"test-{uuid.uuid4().hex[:8]}")
+def _layer(prefix: str | None = None, *, host: str | None = None) -> PubSubLayer:
+    """A channel layer as a server process makes it (``config.settings``), on the CI's Redis (or ``host``)."""
+    return PubSubLayer(hosts=[host or os.environ["REDIS_URL"]], prefix=prefix or f"test-{uuid.uuid4().hex[:8]}")
 
 
 async def _close(*layers: PubSubLayer) -> None:
@@ -133,9 +133,9 @@ async def test_a_broken_subscription_fails_every_channel_of_the_process_and_a_ne
 
 async def test_a_channel_made_while_redis_is_down_is_lost_from_its_first_receive():
     """A socket opening during an outage gets its channel all the same (so it is accepted and then closed
-    with 4503 like the others, as with channels-redis' core layer), and its first receive says so."""
-    down = _layer()
-    down._kwargs["hosts"] = [f"redis://127.0.0.1:{free_port()}/0"]  # nothing listens there
+    with 4503 like the others, as with channels-redis' core layer), and its first receive says so. No
+    Redis is needed: the layer's Redis is a port nothing listens on."""
+    down = _layer(host=f"redis://127.0.0.1:{free_port()}/0")
     try:
         channel = await down.new_channel()
         with pytest.raises(ChannelLayerLost):
