@@ -12,6 +12,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+# `pytest --cpu-times=PATH`: each test's wall and CPU time (its process and those it spawns), tests/cpukit.py.
+pytest_plugins = ["tests.cpukit"]
+
 POSTGRES_CONFIGURED = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
 REDIS_CONFIGURED = bool(os.environ.get("REDIS_URL", "").strip())
 # Debian's nginx (.ci/run installs it), for the deployment test; /usr/sbin may be missing from PATH.
