@@ -1,7 +1,7 @@
 """An arena across two real daphne processes on PostgreSQL + Redis.
 
-30 players (half on each process) join a 3-minute arena, play random legal moves in the rooms it pairs
-them into, some pause for a while and come back, some withdraw. At the end every game is counted once,
+30 players (half on each process) join an arena cut to one minute, play random legal moves in the rooms it
+pairs them into, some pause for a while and come back, some withdraw. At the end every game is counted once,
 nobody played two games at once, and the standings equal the standings recomputed from the games list.
 """
 
@@ -29,7 +29,8 @@ from tournaments.scoring import ArenaGameResult, tallies_from_games
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 
 PLAYERS = 30
-ARENA_SECONDS = 180
+ARENA_SECONDS = 60  # each player plays several games: a random game lasts a few seconds
+PAUSE_SECONDS = 5
 PEGS = [f"{c}{r}" for c in "abcd" for r in "1234"]
 
 
@@ -43,7 +44,7 @@ def two_servers(tmp_path):
 
 
 def create_arena(device: Device, url: str) -> int:
-    """An account creates a 10-minute arena (the shortest one may create), cut to 3 minutes in the database."""
+    """An account creates a 10-minute arena (the shortest one may create), cut to ARENA_SECONDS in the database."""
     device.request("GET", "/api/session")
     device.expect("POST", "/api/accounts/register", {"username": "organiser", "password": "correct horse battery"})
     arena = device.expect("POST", "/api/tournaments", {"name": "Live", "starts_at": None, "minutes": 10,
@@ -83,7 +84,7 @@ async def play_game(device: Device, code: str, rng: random.Random) -> None:
 async def player(device: Device, arena_id: int, role: str, ends_at: float, rng: random.Random,
                  log: dict[str, Any]) -> None:
     """One player's evening: join, play every game the arena pairs; ``pause``: pause after the second game
-    for 15 s; ``withdraw``: withdraw after the third."""
+    for PAUSE_SECONDS and come back; ``withdraw``: withdraw after the third."""
     headers = {"Origin": device.base, "Cookie": device.cookie_header()}
     url = f"{ws_base(device.base)}/ws/tournaments/{arena_id}/"
     async with websockets.connect(url, additional_headers=headers, ping_interval=None, max_queue=None) as ws:
@@ -107,8 +108,9 @@ async def player(device: Device, arena_id: int, role: str, ends_at: float, rng: 
             games += 1
             if role == "pause" and games == 2:
                 await asyncio.to_thread(device.expect, "POST", f"/api/tournaments/{arena_id}/pause")
-                await asyncio.sleep(15)
+                await asyncio.sleep(PAUSE_SECONDS)
                 await asyncio.to_thread(device.expect, "POST", f"/api/tournaments/{arena_id}/join")
+                log["came_back"].add(device.player_id)
             if role == "withdraw" and games == 3:
                 await asyncio.to_thread(device.expect, "POST", f"/api/tournaments/{arena_id}/withdraw")
                 log["withdrawn_at"][device.player_id] = time.time()
@@ -145,7 +147,8 @@ async def test_thirty_players_two_processes_every_game_counted_once(two_servers)
         device = Device(servers[i % 2].http)
         device.player_id = (await asyncio.to_thread(device.join, f"P{i:02d}"))["id"]
         devices.append(device)
-    log: dict[str, Any] = {"frames": Counter(), "withdrawn_at": {}, "played": defaultdict(set), "paths": Counter()}
+    log: dict[str, Any] = {"frames": Counter(), "withdrawn_at": {}, "played": defaultdict(set), "paths": Counter(),
+                           "came_back": set()}
     await asyncio.gather(*(player(d, arena_id, roles[i], ends_at, random.Random(rng.random()), log)
                            for i, d in enumerate(devices)))
     arena = await wait_finished(organiser, arena_id)
@@ -184,6 +187,11 @@ async def test_thirty_players_two_processes_every_game_counted_once(two_servers)
     # The withdrawn were never paired after withdrawing; the socket sent standings and pairings.
     withdrawn = {row["player"]["id"] for row in standings if row["withdrawn"]}
     assert withdrawn == set(log["withdrawn_at"])
+    # The evening happened as planned, short as the arena is: every pauser came back, every withdrawer left.
+    by_role = defaultdict(set)
+    for role, device in zip(roles, devices, strict=True):
+        by_role[role].add(device.player_id)
+    assert log["came_back"] == by_role["pause"] and withdrawn == by_role["withdraw"]
     # Every pairing reached both players, who played the game (a withdrawer may leave a last one unplayed).
     theirs = defaultdict(set)
     for g in listed:
