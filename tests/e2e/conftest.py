@@ -1,6 +1,11 @@
 """Browser tests: a real daphne server (embedded SQLite, in-memory layer) and Debian's Chromium.
 
 Without /usr/bin/chromium these tests skip with a printed reason; in CI (CI=true) they fail instead.
+
+Chromium renders WebGL in software here (SwiftShader), which cost half the suite's CPU: only the tests of
+the 3D board (marked ``webgl``) have it; the others run in a Chromium with WebGL off, where every page
+shows its top view in the board's place (``mountBoard`` in board3d.js). A test that wants one page of each
+says so per page: ``new_page(webgl=True)``.
 """
 
 from __future__ import annotations
@@ -26,10 +31,17 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-component-update",
     "--disable-sync",
-    # WebGL without a GPU: ANGLE on SwiftShader renders the three.js board in software.
-    "--use-angle=swiftshader",
-    "--enable-unsafe-swiftshader",
 ]
+BROWSER_ARGS = {
+    # WebGL without a GPU: ANGLE on SwiftShader renders the three.js board in software; without
+    # multisampling (a third of its CPU), which nothing the tests read depends on.
+    True: [*CHROMIUM_ARGS, "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--webgl-antialiasing-mode=none",
+           "--webgl-msaa-sample-count=0"],
+    # No WebGL at all: the pages fall back to the top view.
+    False: [*CHROMIUM_ARGS, "--disable-webgl", "--disable-3d-apis"],
+}
+HAS_WEBGL = """() => { const c = document.createElement("canvas");
+                       return !!(c.getContext("webgl2") || c.getContext("webgl")); }"""
 
 
 @pytest.fixture(scope="session")
@@ -57,8 +69,9 @@ def server_url(tmp_path_factory: pytest.TempPathFactory, chromium_path: Path) ->
 
 
 class _Chromium:
-    """One Chromium per test process (per xdist worker), started for the first browser test and kept
-    for the browser tests that follow it, whatever their module (each test has contexts of its own).
+    """Per test process (per xdist worker) a Chromium with WebGL and one without, each started for the
+    first page that wants it and kept for the browser tests that follow, whatever their module (each test
+    has contexts of its own).
 
     Playwright's sync API keeps an event loop running in this thread while it lives, which an async
     test would trip over: ``pytest_runtest_teardown`` stops it before any test that is not a browser test.
@@ -66,29 +79,38 @@ class _Chromium:
 
     def __init__(self) -> None:
         self.playwright = None
-        self.browser = None
+        self.browsers: dict[bool, object] = {}
 
-    def get(self, executable: Path):  # type: ignore[no-untyped-def]
-        if self.browser is None:
+    def get(self, executable: Path, *, webgl: bool):  # type: ignore[no-untyped-def]
+        if webgl not in self.browsers:
             from playwright.sync_api import expect, sync_playwright
 
-            # Generous waits: a shared 2-core CI machine can be slow; a condition that holds is met at once.
-            expect.set_options(timeout=20_000)
-            self.playwright = sync_playwright().start()
             try:
-                self.browser = self.playwright.chromium.launch(executable_path=str(executable), headless=True,
-                                                               args=CHROMIUM_ARGS)
-            except Exception:
+                if self.playwright is None:
+                    # Generous waits: a shared 2-core CI machine can be slow; a condition that holds is met at once.
+                    expect.set_options(timeout=20_000)
+                    self.playwright = sync_playwright().start()
+                browser = self.playwright.chromium.launch(executable_path=str(executable), headless=True,
+                                                          args=BROWSER_ARGS[webgl])
+                self.browsers[webgl] = browser
+                # The flags did what they say, or the 3D board's tests would not test it (nor the others
+                # the top view).
+                page = browser.new_page()
+                try:
+                    assert page.evaluate(HAS_WEBGL) is webgl, f"Chromium {BROWSER_ARGS[webgl]}: WebGL is not {webgl}"
+                finally:
+                    page.close()
+            except BaseException:
                 self.stop()
                 raise
-        return self.browser
+        return self.browsers[webgl]
 
     def stop(self) -> None:
-        browser, playwright = self.browser, self.playwright
-        self.browser = self.playwright = None
+        browsers, playwright = list(self.browsers.values()), self.playwright
+        self.browsers, self.playwright = {}, None
         try:
-            if browser is not None:
-                browser.close()
+            for browser in browsers:
+                browser.close()  # type: ignore[attr-defined]
         finally:
             if playwright is not None:
                 playwright.stop()
@@ -109,16 +131,24 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
 
 @pytest.fixture
-def browser(chromium_path: Path):  # type: ignore[no-untyped-def]
-    return _CHROMIUM.get(chromium_path)
+def webgl(request: pytest.FixtureRequest) -> bool:
+    """Whether this test's pages have WebGL (the 3D board): a test marked ``webgl``."""
+    return request.node.get_closest_marker("webgl") is not None
 
 
 @pytest.fixture
-def new_page(browser, server_url: str) -> Iterator[Callable[..., object]]:  # type: ignore[no-untyped-def]
-    """Opens pages, each in its own browser context (a separate device with its own cookies)."""
+def browser(chromium_path: Path, webgl: bool):  # type: ignore[no-untyped-def]
+    return _CHROMIUM.get(chromium_path, webgl=webgl)
+
+
+@pytest.fixture
+def new_page(chromium_path: Path, webgl: bool, server_url: str) -> Iterator[Callable[..., object]]:  # type: ignore[no-untyped-def]
+    """Opens pages, each in its own browser context (a separate device with its own cookies), with WebGL
+    if the test is marked ``webgl`` or the page asks for it (``webgl=True``)."""
     contexts = []
 
-    def make(*, width: int = 960, height: int = 720, **kwargs: object):  # type: ignore[no-untyped-def]
+    def make(*, width: int = 960, height: int = 720, webgl: bool = webgl, **kwargs: object):  # type: ignore[no-untyped-def]
+        browser = _CHROMIUM.get(chromium_path, webgl=webgl)
         ctx = browser.new_context(viewport={"width": width, "height": height}, base_url=server_url, **kwargs)
         ctx.set_default_timeout(30_000)
         contexts.append(ctx)

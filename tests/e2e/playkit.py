@@ -38,12 +38,11 @@ def peg_button(page: Page, peg: str):  # type: ignore[no-untyped-def]
 
 
 def click_peg_3d(page: Page, peg: str) -> None:
-    """Clicks the peg on the 3D canvas, at a point the board itself says is over that peg."""
+    """Clicks the peg on the 3D canvas, at a point the board itself says is over that peg (a test that
+    does is marked ``webgl``: its pages have the 3D board)."""
     point = page.evaluate("(p) => window.__room.board && window.__room.board.pegClientPoint(p)", peg)
-    if point is None:  # no WebGL here: the top view is the board
-        peg_button(page, peg).click()
-    else:
-        page.mouse.click(point["x"], point["y"])
+    assert point is not None, "no 3D board on this page: is the test marked webgl?"
+    page.mouse.click(point["x"], point["y"])
 
 
 def drop(page: Page, peg: str, *, via: str = "top") -> None:

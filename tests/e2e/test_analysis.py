@@ -29,6 +29,7 @@ def replay_analysed(new_page, record: str, *, winner_seat: int, moments: int):  
     return host
 
 
+@pytest.mark.webgl
 def test_a_finished_games_replay_shows_the_analysis_and_the_better_move(new_page):
     host = replay_analysed(new_page, BLUNDER_GAME, winner_seat=2, moments=2)
     moves = host.locator("#moves li")

@@ -68,7 +68,8 @@ def test_the_site_icon_is_served_and_linked(new_page) -> None:  # type: ignore[n
 
 # GET /api/session answers 200 {"player": null} for a device without a player (it used to be a 404,
 # which the browser logs as a console error).
-@pytest.mark.parametrize("where", ["home", "room", "puzzles"])
+# The room page with its 3D board, as a device with WebGL loads it.
+@pytest.mark.parametrize("where", ["home", pytest.param("room", marks=pytest.mark.webgl), "puzzles"])
 def test_a_fresh_device_loads_a_page_without_console_errors(new_page, where) -> None:  # type: ignore[no-untyped-def]
     url = "/"
     if where == "room":

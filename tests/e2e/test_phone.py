@@ -29,6 +29,7 @@ def assert_on_first_screen(page: Page, target: Locator, what: str) -> None:
     assert inside, f"{what} is at {box}: not inside the {view['width']}x{view['height']} screen without scrolling"
 
 
+@pytest.mark.webgl
 def test_a_visitor_with_the_link_sees_take_a_seat_and_the_host_then_start(new_page, artifacts) -> None:  # type: ignore[no-untyped-def]
     host, link = create_room(new_page, "Ann", **PHONE)
     visitor = new_page(**PHONE)
@@ -55,6 +56,7 @@ def test_a_visitor_with_the_link_sees_take_a_seat_and_the_host_then_start(new_pa
     assert_on_first_screen(host, host.get_by_role("button", name="Start"), "Start, for the host")
 
 
+@pytest.mark.webgl
 def test_players_on_phones_reach_every_action_without_scrolling(new_page, artifacts) -> None:  # type: ignore[no-untyped-def]
     host, guest = create_party_room(new_page, "Ann", "Bob", **PHONE)
     for page in (host, guest):
@@ -96,7 +98,7 @@ def test_players_on_phones_reach_every_action_without_scrolling(new_page, artifa
 
 def test_a_spectator_is_told_up_front_and_offered_nothing_they_cannot_use(new_page, artifacts) -> None:  # type: ignore[no-untyped-def]
     host, guest = create_party_room(new_page, "Ann", "Bob")
-    watcher = new_page(**PHONE)
+    watcher = new_page(webgl=True, **PHONE)  # the phone's first screen as it is with the 3D board
     watcher.goto(host.url)
     watcher.wait_for_function("() => { const s = window.__room && window.__room.state; return !!(s && s.game); }")
     watcher.screenshot(path=str(artifacts / "phone-spectator.png"))
@@ -168,6 +170,7 @@ def _turn_board(page: Page, fraction: float) -> None:
     )
 
 
+@pytest.mark.webgl
 @pytest.mark.parametrize("size", [PHONE, {"width": 960, "height": 720}], ids=["phone", "desktop"])
 def test_the_far_side_inset_leaves_every_peg_in_sight(new_page, artifacts, size) -> None:  # type: ignore[no-untyped-def]
     page, _ = create_room(new_page, "Ann", **size)
@@ -181,6 +184,7 @@ def test_the_far_side_inset_leaves_every_peg_in_sight(new_page, artifacts, size)
         assert _pegs_under_inset(page) == [], page.evaluate("() => window.__room.board.azimuth()")
 
 
+@pytest.mark.webgl
 @pytest.mark.parametrize("size", [PHONE, {"width": 960, "height": 720}], ids=["phone", "desktop"])
 def test_tapping_a_peg_where_it_shows_on_the_3d_board_selects_that_peg(new_page, size) -> None:  # type: ignore[no-untyped-def]
     """Pegs behind others show their upper part; a tap there must pick them, not the peg in front."""

@@ -23,6 +23,7 @@ def tap(page: Page, peg: str) -> None:
     page.locator("#choose").click()
 
 
+@pytest.mark.webgl  # the phone layout as it is with the 3D board
 def test_solve_a_win_in_3_then_fail_one_and_see_the_rating_change(new_page, artifacts) -> None:  # type: ignore[no-untyped-def]
     page = new_page(width=390, height=844, is_mobile=True, has_touch=True)  # a phone
     solved, failed = WINS_IN_3[0], WINS_IN_3[1]
