@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
 from django.db.models import Q
 
+from common.hooks import Registry
 from common.iso import iso
 from common.rows import Rows
 from games.engine import Position
@@ -23,9 +25,17 @@ class PlayerPagePart(Protocol):
     def __call__(self, player: Player, *, now: datetime) -> dict[str, Any]: ...
 
 
-PLAYER_PAGE_PARTS: dict[str, PlayerPagePart] = {}
-"""More parts of a player's page from layers above, by key: each is called with the player and ``now``
-(the puzzles register ``"puzzles"`` at start-up)."""
+@dataclass(frozen=True, slots=True)
+class PagePart:
+    """One more part of a player's page from a layer above: the page's ``key``, made by ``build``."""
+
+    key: str
+    build: PlayerPagePart
+
+
+PLAYER_PAGE_PARTS: Registry[PagePart] = Registry("player page parts")
+"""The parts of a player's page from layers above, in the page in the order registered (the puzzles
+register ``"puzzles"`` at start-up)."""
 
 
 def game_get(game_id: uuid.UUID | str) -> Game | None:
@@ -215,5 +225,5 @@ def player_profile(player_id: str, *, now: datetime, recent: int = RECENT_GAMES)
         **page,
         "recent_games": _recent_games(player, limit=recent),
         "history": history,
-        **{key: part(player, now=now) for key, part in PLAYER_PAGE_PARTS.items()},
+        **{part.key: part.build(player, now=now) for part in PLAYER_PAGE_PARTS},
     }

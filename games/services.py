@@ -8,7 +8,6 @@ transaction. A finished game's result goes down to the ratings as plain data, in
 
 from __future__ import annotations
 
-import functools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from django.db.models import Q
 
 from common import metrics
 from common.errors import Refused
+from common.hooks import Hook, OnError, Runs
 from common.rows import Rows
 from games.engine import EngineError, Peg, Position
 from games.engine.analyse import ANALYSIS_VERSION
@@ -29,10 +29,6 @@ from games.selectors import game_pegs, game_position
 from ratings.services import GameResult, rating_apply_result
 
 log = logging.getLogger(__name__)
-
-# Layers above hear of a stored analysis through these (the puzzles register one at start-up, to make
-# puzzles of its proved missed wins); each is called with ``game_id``, ``result`` and ``now``.
-ANALYSIS_STORED_HOOKS: list[Callable[..., None]] = []
 
 # The metric's kind of a move, by ``Move.cpu_reason``.
 MOVE_KINDS = {"": "person", "seat": "cpu", "timeout": "timeout", "away": "stand_in"}
@@ -46,7 +42,7 @@ def turn_deadline(turn_seconds: int | None, start: datetime) -> datetime | None:
 @dataclass(frozen=True, slots=True)
 class GameFinished:
     """A game that ended (any way: a line, a full board, a resignation, abandoned), as the layers above
-    hear of it through :data:`GAME_FINISHED_HOOKS`. ``winner_seat`` is None for a draw or an abandoned
+    hear of it through :data:`GAME_FINISHED`. ``winner_seat`` is None for a draw or an abandoned
     game; ``red_seat`` says which seat played Red."""
 
     game_id: str
@@ -60,9 +56,26 @@ class GameFinished:
     red_seat: int
 
 
-# Called once the transaction that ended the game has committed, each with the GameFinished; a hook that
-# raises is logged and does not stop the others (the game is over whatever they do).
-GAME_FINISHED_HOOKS: list[Callable[[GameFinished], None]] = []
+# Once the transaction that ended the game has committed; a handler that raises is logged and does not
+# stop the others (the game is over whatever they do). The bot API and the arenas register theirs.
+GAME_FINISHED: Hook[GameFinished] = Hook(
+    "game finished", runs=Runs.AFTER_COMMIT, on_error=OnError.CONTAIN, defer=transaction.on_commit)
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisStored:
+    """A game's analysis (the engine's JSON), as stored, as the layers above hear of it through
+    :data:`ANALYSIS_STORED`."""
+
+    game_id: str
+    result: dict[str, object]
+    now: datetime
+
+
+# Once the stored analysis has committed; a handler that raises is logged (the analysis stays stored).
+# The puzzles register one at start-up, to make puzzles of its proved missed wins.
+ANALYSIS_STORED: Hook[AnalysisStored] = Hook(
+    "analysis stored", runs=Runs.AFTER_COMMIT, on_error=OnError.CONTAIN, defer=transaction.on_commit)
 
 
 def _finished_on_commit(game: Game) -> None:
@@ -72,8 +85,7 @@ def _finished_on_commit(game: Game) -> None:
         red_player_id=None if game.red_player_id is None else str(game.red_player_id),
         yellow_player_id=None if game.yellow_player_id is None else str(game.yellow_player_id),
     )
-    for hook in GAME_FINISHED_HOOKS:
-        transaction.on_commit(functools.partial(hook, finished), robust=True)
+    GAME_FINISHED.emit(finished)
 
 
 def game_is_ranked(*, ranked: bool, red_cpu: bool, yellow_cpu: bool) -> bool:
@@ -365,7 +377,7 @@ def analyses_claim(*, now: datetime, lease: timedelta, limit: int = 1) -> list[A
 
 def analysis_store(*, game_id: str, result: dict[str, object], now: datetime) -> bool:
     """Store a computed analysis (the engine's JSON) of a claimed row; False if it is no longer running
-    (e.g. requeued meanwhile). Once stored, :data:`ANALYSIS_STORED_HOOKS` hear of it."""
+    (e.g. requeued meanwhile). Once stored, :data:`ANALYSIS_STORED` hears of it."""
     version = result.get("version")
     stored = GameAnalysis.objects.filter(game_id=game_id, status=AnalysisStatus.RUNNING).update(
         status=AnalysisStatus.DONE, result=result,
@@ -373,8 +385,7 @@ def analysis_store(*, game_id: str, result: dict[str, object], now: datetime) ->
         finished_at=now, lease_until=None,
     )
     if stored:
-        for hook in ANALYSIS_STORED_HOOKS:
-            hook(game_id=game_id, result=result, now=now)
+        ANALYSIS_STORED.emit(AnalysisStored(game_id=game_id, result=result, now=now))
     return bool(stored)
 
 

@@ -1,14 +1,4 @@
-from collections.abc import Callable
-from typing import TypeVar
-
 from django.apps import AppConfig
-
-Hook = TypeVar("Hook", bound=Callable[..., None])
-
-
-def _add_once(hooks: list[Hook], hook: Hook) -> None:
-    if hook not in hooks:
-        hooks.append(hook)
 
 
 class LobbyConfig(AppConfig):
@@ -16,18 +6,18 @@ class LobbyConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # The players layer calls these hooks, never importing the rooms: a renamed player is shown anew
+        # The players layer emits these hooks, never importing the rooms: a renamed player is shown anew
         # in the rooms that seat them, a banned player's sockets close, and a guest replaced by an
-        # account on login hands its rooms over.
+        # account on login hands its rooms over (each inside the players' transaction).
         from lobby import events
         from lobby.realtime import runtime
         from lobby.rooms.services import rooms_guest_replaced, rooms_player_banned, rooms_player_renamed
-        from players.accounts import GUEST_REPLACED_HOOKS
-        from players.services import PLAYER_BANNED_HOOKS, PLAYER_RENAMED_HOOKS
+        from players.accounts import GUEST_REPLACED
+        from players.services import PLAYER_BANNED, PLAYER_RENAMED
 
         # Every event a committed transaction queues (lobby.events) leaves through the realtime runtime.
         events.deliver_with(runtime.deliver)
 
-        _add_once(PLAYER_RENAMED_HOOKS, rooms_player_renamed)
-        _add_once(PLAYER_BANNED_HOOKS, rooms_player_banned)
-        _add_once(GUEST_REPLACED_HOOKS, rooms_guest_replaced)
+        PLAYER_RENAMED.register(rooms_player_renamed)
+        PLAYER_BANNED.register(rooms_player_banned)
+        GUEST_REPLACED.register(rooms_guest_replaced)

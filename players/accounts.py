@@ -13,7 +13,7 @@ too many within the window are refused with ``rate_limited``.
 
 Logging into an account on a device whose player is a guest replaces that guest on the device; the
 guest's unfinished rooms would be out of reach from then on, so the layers above hear of it through
-:data:`GUEST_REPLACED_HOOKS` (the rooms hand the guest's seats over to the account, or close the room)
+:data:`GUEST_REPLACED` (the rooms hand the guest's seats over to the account, or close the room)
 in the login's transaction.
 
 The ``session_*`` helpers at the end are the only code that touches the HTTP session for accounts.
@@ -25,7 +25,7 @@ import hashlib
 import logging
 import re
 import unicodedata
-from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from django.contrib.auth import login, logout
@@ -39,6 +39,7 @@ from django.http import HttpRequest
 from rest_framework.request import Request
 
 from common.errors import RateLimited, Refused
+from common.hooks import Hook, OnError, Runs
 from players.identity import session_attach, session_player
 from players.models import Player
 from players.services import clean_player_name, player_create
@@ -51,8 +52,20 @@ LOGIN_FAILURES_PER_NAME = 5
 LOGIN_FAILURES_PER_ADDRESS = 30
 LOGIN_WINDOW = timedelta(minutes=15)
 
-# Called with (the device's guest, the account's player, now) inside the login's transaction.
-GUEST_REPLACED_HOOKS: list[Callable[[Player, Player, datetime], None]] = []
+
+
+@dataclass(frozen=True, slots=True)
+class GuestReplaced:
+    """A device's ``guest`` player replaced by ``account``'s on login, at ``now``."""
+
+    guest: Player
+    account: Player
+    now: datetime
+
+
+# Inside the login's hand-over transaction: a handler that raises rolls the hand-over back.
+GUEST_REPLACED: Hook[GuestReplaced] = Hook("guest replaced", runs=Runs.INSIDE_TRANSACTION,
+                                           on_error=OnError.PROPAGATE)
 
 
 TOO_MANY_FAILURES = "Too many failed attempts."
@@ -210,11 +223,10 @@ def account_login(
 
 
 def guest_hand_over(*, guest: Player, account: Player, now: datetime) -> None:
-    """The device's ``guest`` is replaced by ``account``'s player: the hooks hand its rooms over, in one
-    transaction. The guest player itself stays, with its finished games and rating."""
+    """The device's ``guest`` is replaced by ``account``'s player: :data:`GUEST_REPLACED`'s handlers hand
+    its rooms over, in one transaction. The guest player itself stays, with its finished games and rating."""
     with transaction.atomic():
-        for hook in GUEST_REPLACED_HOOKS:
-            hook(guest, account, now)
+        GUEST_REPLACED.emit(GuestReplaced(guest=guest, account=account, now=now))
     log.info("guest %s replaced by account player %s on login", guest.pk, account.pk, extra={"player": account.pk})
 
 

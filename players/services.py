@@ -1,30 +1,48 @@
 """Every state change of a player that is not about an account: creating a guest, renaming, banning.
 
-Layers above hear of a rename through :data:`PLAYER_RENAMED_HOOKS` (the rooms register one at start-up
-to re-send the rooms that show the player) and of a ban through :data:`PLAYER_BANNED_HOOKS` (the rooms
-close the player's websockets), so this layer never imports them.
+Layers above hear of a rename through :data:`PLAYER_RENAMED` (the rooms register a handler at start-up
+to re-send the rooms that show the player) and of a ban through :data:`PLAYER_BANNED` (the rooms close
+the player's websockets), so this layer never imports them.
 """
 
 from __future__ import annotations
 
 import logging
 import unicodedata
-from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import transaction
 
 from common.errors import Refused
+from common.hooks import Hook, OnError, Runs
 from players.models import Player
 
 log = logging.getLogger(__name__)
 
 NAME_MAX_LENGTH = 24
 
-# Called inside the rename's transaction with the renamed player.
-PLAYER_RENAMED_HOOKS: list[Callable[[Player], None]] = []
-# Called inside the ban's transaction with the banned player.
-PLAYER_BANNED_HOOKS: list[Callable[[Player], None]] = []
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRenamed:
+    """A player whose name changed (``player`` holds the new name)."""
+
+    player: Player
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerBanned:
+    """A player just banned (``player.banned_at`` is set)."""
+
+    player: Player
+
+
+# Inside the rename's transaction: a handler that raises rolls the rename back.
+PLAYER_RENAMED: Hook[PlayerRenamed] = Hook("player renamed", runs=Runs.INSIDE_TRANSACTION,
+                                           on_error=OnError.PROPAGATE)
+# Inside the ban's transaction: a handler that raises rolls the ban back.
+PLAYER_BANNED: Hook[PlayerBanned] = Hook("player banned", runs=Runs.INSIDE_TRANSACTION, on_error=OnError.PROPAGATE)
 
 
 def clean_player_name(name: object) -> str:
@@ -51,25 +69,24 @@ def player_create(*, name: str, now: datetime) -> Player:
 
 
 def player_rename(*, player: Player, name: str) -> Player:
-    """Rename a player; the rename hooks run in the same transaction."""
+    """Rename a player; :data:`PLAYER_RENAMED`'s handlers run in the same transaction."""
     cleaned = clean_player_name(name)
     if cleaned != player.name:
         with transaction.atomic():
             player.name = cleaned
             player.save(update_fields=["name"])
-            for hook in PLAYER_RENAMED_HOOKS:
-                hook(player)
+            PLAYER_RENAMED.emit(PlayerRenamed(player))
     return player
 
 
 def player_ban(*, player: Player, now: datetime) -> bool:
-    """Ban ``player``: the ban hooks run in the same transaction. Returns False if already banned."""
+    """Ban ``player``: :data:`PLAYER_BANNED`'s handlers run in the same transaction. Returns False if
+    already banned."""
     with transaction.atomic():
         if not Player.objects.filter(pk=player.pk, banned_at__isnull=True).update(banned_at=now):
             return False
         player.banned_at = now
-        for hook in PLAYER_BANNED_HOOKS:
-            hook(player)
+        PLAYER_BANNED.emit(PlayerBanned(player))
     log.info("player %s (%s) banned", player.pk, player.name, extra={"player": player.pk})
     return True
 

@@ -6,13 +6,12 @@ class PuzzlesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # The games layer calls these hooks, never importing the puzzles: a stored analysis turns its
+        # The games layer emits and reads these, never importing the puzzles: a stored analysis turns its
         # proved missed wins into puzzles, and a player's page shows the player's puzzle rating.
-        from games.selectors import PLAYER_PAGE_PARTS
-        from games.services import ANALYSIS_STORED_HOOKS
+        from games.selectors import PLAYER_PAGE_PARTS, PagePart
+        from games.services import ANALYSIS_STORED
         from puzzles.selectors import player_puzzles_part
         from puzzles.services import puzzles_from_analysis
 
-        if puzzles_from_analysis not in ANALYSIS_STORED_HOOKS:
-            ANALYSIS_STORED_HOOKS.append(puzzles_from_analysis)
-        PLAYER_PAGE_PARTS["puzzles"] = player_puzzles_part
+        ANALYSIS_STORED.register(puzzles_from_analysis)
+        PLAYER_PAGE_PARTS.register(PagePart("puzzles", player_puzzles_part))

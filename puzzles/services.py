@@ -20,6 +20,7 @@ from games.engine.position import Position
 from games.engine.proof import ProofBudgetSpent, Prover
 from games.engine.puzzle import PUZZLE_PLIES, Judgement, Verdict, judge_attempt
 from games.engine.values import Peg
+from games.services import AnalysisStored
 from players.models import Player
 from puzzles.models import DailyPuzzle, Puzzle, PuzzleAttempt, PuzzleOrigin, PuzzleRating, PuzzleSource
 from puzzles.pool import START_RATING, START_RD, board_key, puzzle_id
@@ -52,12 +53,13 @@ def puzzle_add(*, record: str, plies: int, origin: PuzzleOrigin, now: datetime) 
     return Puzzle.objects.get(key=key)
 
 
-def puzzles_from_analysis(*, game_id: str, result: dict[str, object], now: datetime) -> None:
+def puzzles_from_analysis(stored: AnalysisStored) -> None:
     """Make a puzzle of every proved missed win (a win in 3 to 9 plies) of a stored analysis.
 
-    Registered at start-up as a hook of ``games.services.analysis_store``. The analysis proved each
-    position's shortest win; the record up to it is read from the analysis's own ``played`` moves.
+    Registered at start-up with ``games.services.ANALYSIS_STORED``. The analysis proved each position's
+    shortest win; the record up to it is read from the analysis's own ``played`` moves.
     """
+    game_id, result, now = stored.game_id, stored.result, stored.now
     entries = result.get("plies")
     if not isinstance(entries, list):
         return

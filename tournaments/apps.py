@@ -6,14 +6,12 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # The games layer tells its hooks of every game's end (an arena scores its own); the realtime
+        # The games layer tells its hook of every game's end (an arena scores its own); the realtime
         # runtime of every event loop starts this app's loop (pairing waves, standings) with its own.
-        from games.services import GAME_FINISHED_HOOKS
+        from games.services import GAME_FINISHED
         from lobby.realtime.runtime import LOOP_SERVICES
         from tournaments.realtime.loop import ArenaLoop
         from tournaments.services import arena_game_finished
 
-        if arena_game_finished not in GAME_FINISHED_HOOKS:
-            GAME_FINISHED_HOOKS.append(arena_game_finished)
-        if ArenaLoop not in LOOP_SERVICES:
-            LOOP_SERVICES.append(ArenaLoop)
+        GAME_FINISHED.register(arena_game_finished)
+        LOOP_SERVICES.register(ArenaLoop)

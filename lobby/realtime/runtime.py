@@ -24,6 +24,7 @@ from typing import Any, Protocol, TypeVar
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
+from common.hooks import Registry
 from lobby import events
 from lobby.realtime.feed import LobbyFeed
 from lobby.realtime.matchmaker import Matchmaker
@@ -48,7 +49,7 @@ class LoopService(Protocol):
 
 # Factories of the loop services, registered at start-up by the apps above (an AppConfig.ready); each
 # runtime calls each one once, with itself, when it is made.
-LOOP_SERVICES: list[Callable[[Runtime], LoopService]] = []
+LOOP_SERVICES: Registry[Callable[[Runtime], LoopService]] = Registry("loop services")
 
 
 class Runtime:

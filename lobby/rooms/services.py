@@ -24,8 +24,9 @@ from lobby import events, timers
 from lobby.models import SEAT_NUMBERS, Connection, Room, Seat, new_room_code
 from lobby.rooms.rules import HouseRules
 from lobby.rooms.selectors import current_game, current_game_playing, snapshot_of, spectator_count
+from players.accounts import GuestReplaced
 from players.models import Player
-from players.services import refuse_bots
+from players.services import PlayerBanned, PlayerRenamed, refuse_bots
 
 log = logging.getLogger(__name__)
 
@@ -295,28 +296,31 @@ def spectators_recount(room: Room) -> bool:
 
 
 # --- hooks from the layers below ---------------------------------------------------------------------
-def rooms_player_renamed(player: Player) -> None:
-    """Registered with the players' rename hooks: the open rooms that seat ``player`` change (a new
-    version showing the new name), inside the rename's transaction."""
+def rooms_player_renamed(renamed: PlayerRenamed) -> None:
+    """Registered with ``players.services.PLAYER_RENAMED``: the open rooms that seat the player change (a
+    new version showing the new name), inside the rename's transaction."""
+    player = renamed.player
     now = timezone.now()  # the players layer calls its hooks without an instant: this edge reads the clock
     for code in Room.objects.filter(seats__player=player, closed_at=None).values_list("code", flat=True):
         room_touch(lock_room(code), now=now)
 
 
-def rooms_player_banned(player: Player) -> None:
-    """Registered with the players' ban hooks: every open websocket of ``player`` is closed (4403)."""
-    channels = list(Connection.objects.filter(player=player).values_list("channel_name", flat=True))
+def rooms_player_banned(banned: PlayerBanned) -> None:
+    """Registered with ``players.services.PLAYER_BANNED``: every open websocket of the player is closed
+    (4403)."""
+    channels = list(Connection.objects.filter(player=banned.player).values_list("channel_name", flat=True))
     events.sockets_refuse_on_commit(channels, Refused("banned", BANNED_MESSAGE))
 
 
-def rooms_guest_replaced(guest: Player, account: Player, now: datetime) -> None:
-    """Registered with the accounts' guest hooks: a device's ``guest`` logged into ``account``.
+def rooms_guest_replaced(replaced: GuestReplaced) -> None:
+    """Registered with ``players.accounts.GUEST_REPLACED``: a device's guest logged into an account.
 
     In each open room the guest sits in or hosts, the account takes its place: its seat (and its colour
     in the game being played) and the host's role. A room where the account already has the other seat
     is closed instead (its game abandoned): one person cannot hold both seats. The guest's open sockets
     are closed with 4409, so the page reconnects as the account's player.
     """
+    guest, account, now = replaced.guest, replaced.account, replaced.now
     codes = set(Room.objects.filter(closed_at=None, seats__player=guest).values_list("code", flat=True))
     codes |= set(Room.objects.filter(closed_at=None, host=guest).values_list("code", flat=True))
     rooms = []

@@ -6,8 +6,10 @@ from datetime import UTC, datetime
 
 import pytest
 
+from common.hooks import Hook, OnError, Runs
 from lobby.rooms.services import rooms_player_renamed
-from players.services import PLAYER_RENAMED_HOOKS, player_create, player_rename
+from players import services
+from players.services import PLAYER_RENAMED, player_create, player_rename
 
 pytestmark = pytest.mark.django_db
 
@@ -15,12 +17,14 @@ NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
 
 def test_the_rooms_hook_is_registered_once_at_start_up():
-    assert PLAYER_RENAMED_HOOKS.count(rooms_player_renamed) == 1
+    assert list(PLAYER_RENAMED.handlers).count(rooms_player_renamed) == 1
 
 
 def test_a_rename_runs_every_hook_with_the_renamed_player(monkeypatch):
     seen = []
-    monkeypatch.setattr("players.services.PLAYER_RENAMED_HOOKS", [lambda player: seen.append(player.name)])
+    renamed = Hook("player renamed", runs=Runs.INSIDE_TRANSACTION, on_error=OnError.PROPAGATE)
+    renamed.register(lambda event: seen.append(event.player.name))
+    monkeypatch.setattr(services, "PLAYER_RENAMED", renamed)
     player = player_create(name="Ann", now=NOW)
     player_rename(player=player, name="  Ann   Lee ")
     player_rename(player=player, name="Ann Lee")  # unchanged: no hook
