@@ -8,20 +8,18 @@ from typing import Any
 from bots import protocol
 from games.services import GameFinished
 from lobby import events
+from lobby.protocol.messages import AccountLine
 from lobby.rooms.services import room_code
-
-# The message's type names what a stream does with it (``account.line``: write ``line``).
-LINE = "account.line"
 
 
 def line_on_commit(player_id: object, line: dict[str, Any]) -> None:
     """Once committed, send ``line`` to every event stream of ``player_id``'s account."""
-    events.on_commit(events.ToGroup(protocol.account_group(player_id), {"type": LINE, "line": line}))
+    events.on_commit(events.ToGroup(protocol.account_group(player_id), AccountLine(line)))
 
 
 def game_finished(finished: GameFinished) -> None:
-    """``games.services.GAME_FINISHED_HOOKS``: both players' event streams hear ``gameFinish`` (called
-    once the game's end has committed)."""
+    """A handler of ``games.services.GAME_FINISHED``: both players' event streams hear ``gameFinish``
+    (once the game's end has committed)."""
     players = {"red": finished.red_player_id, "yellow": finished.yellow_player_id}
     if not any(players.values()):
         return
@@ -32,4 +30,4 @@ def game_finished(finished: GameFinished) -> None:
             continue
         line = protocol.game_finish_line(game_id=finished.game_id, room=code, colour=colour,
                                          status=finished.status, winner=winner, reason=finished.reason or None)
-        events.deliver(events.ToGroup(protocol.account_group(player_id), {"type": LINE, "line": line}))
+        events.deliver(events.ToGroup(protocol.account_group(player_id), AccountLine(line)))

@@ -12,6 +12,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 
+from lobby.protocol import messages
 from lobby.realtime.offload import offload
 
 log = logging.getLogger(__name__)
@@ -44,13 +45,13 @@ async def _check_channel_layer() -> None:
     # would keep listening on it otherwise).
     channel = await layer.new_channel()
     try:
-        await layer.send(channel, {"type": "health.ping"})
+        await layer.send(channel, messages.encode(messages.HealthPing()))
         message = await asyncio.wait_for(layer.receive(channel), CHANNEL_LAYER_TIMEOUT_SECONDS)
     finally:
         discard = getattr(layer, "discard_channel", None)
         if discard is not None:
             await discard(channel)
-    if message.get("type") != "health.ping":
+    if message.get("type") != messages.HealthPing.TYPE:
         raise RuntimeError("the channel layer returned another message")
 
 

@@ -7,8 +7,8 @@ commit (``transaction.on_commit``), and everything is handed to one delivery fun
 start-up by the realtime layer above (:func:`lobby.realtime.runtime.deliver`, by ``lobby.apps``): it
 takes the event to the server loop's outbox, which sends each target's events in commit order.
 
-The messages' ``type`` names the consumer handler that receives them (``room.move`` ->
-``room_move``); the frames they carry are built by :mod:`lobby.protocol`.
+The messages are :mod:`lobby.protocol.messages`' dataclasses (encoded for the channel layer there, when
+the runtime takes them); the frames they carry are built by :mod:`lobby.protocol`.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 from django.db import transaction
 
 from common.errors import Refused
-from lobby.protocol import frames
+from lobby.protocol import frames, messages
 from lobby.protocol import room as room_protocol
 
 LOBBY_GROUP = "lobby"  # every lobby socket of every process
@@ -38,7 +38,7 @@ class ToGroup:
     """A message for every socket of a channel-layer group (a room's, the lobby's)."""
 
     group: str
-    message: dict[str, Any]
+    message: messages.Message
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +46,7 @@ class ToSockets:
     """A message for each of these sockets, by channel name, in whatever process holds them."""
 
     channels: tuple[str, ...]
-    message: dict[str, Any]
+    message: messages.Message
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +55,7 @@ class ToGroupSoon:
     seconds per group (the first one queued in that time; use it for "something changed, look again")."""
 
     group: str
-    message: dict[str, Any]
+    message: messages.Message
     delay: float
 
 
@@ -101,31 +101,30 @@ def on_commit(event: Event) -> None:
 # --- a room's events ----------------------------------------------------------------------------------
 def snapshot_on_commit(code: str, snapshot: dict[str, Any]) -> None:
     """Once committed, send ``snapshot`` (built under the room's lock) to everyone in the room."""
-    message = {"type": "room.snapshot", "snapshot": snapshot, "body": room_protocol.room_body_text(snapshot)}
+    message = messages.RoomSnapshot(snapshot, room_protocol.room_body_text(snapshot))
     on_commit(ToGroup(room_group(code), message))
 
 
 def move_on_commit(code: str, frame: dict[str, Any]) -> None:
     """Once committed, send a ``move`` frame to everyone in the room, encoded once for all of them."""
     text = json.dumps(frame, separators=(",", ":"))
-    message = {"type": "room.move", "version": frame["version"], "status": frame["status"], "text": text}
-    on_commit(ToGroup(room_group(code), message))
+    on_commit(ToGroup(room_group(code), messages.RoomMove(frame["version"], frame["status"], text)))
 
 
 def notice_on_commit(code: str, notice: str, seat: int) -> None:
     """Once committed, tell the room what happened to a seat (``timeout``, ``away``, ``back``)."""
-    on_commit(ToGroup(room_group(code), {"type": "room.notice", "code": notice, "seat": seat}))
+    on_commit(ToGroup(room_group(code), messages.RoomNotice(notice, seat)))
 
 
 def chat_on_commit(code: str, message: dict[str, Any], *, game_number: int | None) -> None:
     """Once committed, send a chat message to the room's group; each connection decides whether its
     reader may see it. ``game_number``: the game being played when it was written (None between games)."""
-    on_commit(ToGroup(room_group(code), {"type": "room.chat", "message": message, "game": game_number}))
+    on_commit(ToGroup(room_group(code), messages.RoomChat(message, game_number)))
 
 
 # --- sockets the server will not keep -----------------------------------------------------------------
-# A "room.refuse" event makes a consumer send what it carries (a last snapshot, an error frame), then
-# close with its close code.
+# A RoomRefuse makes a consumer send what it carries (a last snapshot, an error frame), then close with
+# its close code.
 CLOSE_CODES = {
     "banned": frames.CLOSE_BANNED,
     "room_closed": frames.CLOSE_ROOM_CLOSED,
@@ -133,17 +132,16 @@ CLOSE_CODES = {
 }
 
 
-def refusal(refused: Refused, *, snapshot: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The ``room.refuse`` event for a socket refused with ``refused``.
+def refusal(refused: Refused, *, snapshot: dict[str, Any] | None = None) -> messages.RoomRefuse:
+    """The message for a socket refused with ``refused``.
 
     An unknown room (any code without a close code of its own) closes with 4404 and nothing else; a
     closed room first sends its last ``snapshot``.
     """
     close = CLOSE_CODES.get(refused.code)
     if close is None:
-        return {"type": "room.refuse", "close": frames.CLOSE_UNKNOWN_ROOM}
-    return {"type": "room.refuse", "snapshot": snapshot, "error": frames.error_frame(refused.code, refused.message),
-            "close": close}
+        return messages.RoomRefuse(frames.CLOSE_UNKNOWN_ROOM)
+    return messages.RoomRefuse(close, snapshot=snapshot, error=frames.error_frame(refused.code, refused.message))
 
 
 def room_closed_on_commit(code: str, snapshot: dict[str, Any]) -> None:
@@ -155,20 +153,20 @@ def room_closed_on_commit(code: str, snapshot: dict[str, Any]) -> None:
 def sockets_refuse_on_commit(channel_names: list[str], refused: Refused) -> None:
     """Once committed, these sockets get an error frame for ``refused`` and are closed with its code."""
     if channel_names:
-        event = {"type": "room.refuse", "error": frames.error_frame(refused.code, refused.message),
-                 "close": CLOSE_CODES[refused.code]}
-        on_commit(ToSockets(tuple(channel_names), event))
+        message = messages.RoomRefuse(CLOSE_CODES[refused.code], error=frames.error_frame(refused.code,
+                                                                                          refused.message))
+        on_commit(ToSockets(tuple(channel_names), message))
 
 
 # --- the lobby's events ---------------------------------------------------------------------------------
 def seek_paired_on_commit(*, channel_name: str, seek_id: int, code: str) -> None:
     """Once committed, tell the seek's socket the code of the room it was paired into."""
-    on_commit(ToSockets((channel_name,), {"type": "lobby.paired", "seek": seek_id, "code": code}))
+    on_commit(ToSockets((channel_name,), messages.LobbyPaired(seek_id, code)))
 
 
 def seek_ended_on_commit(*, channel_name: str, seek_id: int, reason: str) -> None:
     """Once committed, tell the seek's socket its seek ended unpaired (``replaced``, ``timeout``, ``expired``)."""
-    on_commit(ToSockets((channel_name,), {"type": "lobby.ended", "seek": seek_id, "reason": reason}))
+    on_commit(ToSockets((channel_name,), messages.LobbyEnded(seek_id, reason)))
 
 
 def lists_changed_on_commit() -> None:
@@ -176,7 +174,8 @@ def lists_changed_on_commit() -> None:
     on_commit(ListsChanged())
 
 
-LISTS_CHANGED_MESSAGE: dict[str, Any] = {"type": "lobby.changed"}
+# Encoded, for a sender straight to the channel layer (the lobby feed).
+LISTS_CHANGED_MESSAGE: dict[str, Any] = messages.encode(messages.LobbyChanged())
 
 
 # --- timers -----------------------------------------------------------------------------------------------

@@ -5,9 +5,9 @@ process), and "paired" to the two players of a new game."""
 from __future__ import annotations
 
 from lobby import events
+from lobby.protocol import messages
 
 NUDGE_DELAY = 0.25
-CHANGED_MESSAGE = {"type": "tournament.changed"}
 
 
 def arena_group(arena_id: object) -> str:
@@ -22,10 +22,9 @@ def player_group(arena_id: object, player_id: object) -> str:
 
 def arena_changed_on_commit(arena_id: object) -> None:
     """Once committed, the arena's pages look again (what they show is rebuilt by each process's feed)."""
-    events.on_commit(events.ToGroupSoon(arena_group(arena_id), CHANGED_MESSAGE, NUDGE_DELAY))
+    events.on_commit(events.ToGroupSoon(arena_group(arena_id), messages.TournamentChanged(), NUDGE_DELAY))
 
 
 def paired_on_commit(*, arena_id: object, player_id: object, code: str, game_id: str) -> None:
     """Once committed, tell the player's sockets on the arena's page where their new game is."""
-    message = {"type": "tournament.paired", "code": code, "game": game_id}
-    events.on_commit(events.ToGroup(player_group(arena_id, player_id), message))
+    events.on_commit(events.ToGroup(player_group(arena_id, player_id), messages.TournamentPaired(code, game_id)))

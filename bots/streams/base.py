@@ -28,6 +28,7 @@ from django.utils import timezone
 from bots import limits, protocol
 from common.errors import RateLimited, Refused, status_for
 from common.layer import ChannelLayer
+from lobby.protocol import messages
 from lobby.realtime.offload import offload
 from players.models import AccessToken
 from players.tokens import bearer_secret, token_authenticate
@@ -81,7 +82,8 @@ async def stream_token(request: HttpRequest) -> AccessToken:
 
 class Listener:
     """A channel of this process's channel layer, read by a task of its own into a queue (a receive is
-    never cancelled halfway, which channels-redis does not take well), and the groups it joined."""
+    never cancelled halfway, which channels-redis does not take well), and the groups it joined; what it
+    hears comes out decoded (:mod:`lobby.protocol.messages`)."""
 
     def __init__(self) -> None:
         self.layer: ChannelLayer = get_channel_layer()
@@ -102,7 +104,7 @@ class Listener:
         while True:
             self.queue.put_nowait(await self.layer.receive(self.channel))
 
-    async def next(self, timeout: float) -> dict[str, Any] | None:
+    async def next(self, timeout: float) -> messages.Message | None:
         """The next message, or None after ``timeout`` seconds without one.
 
         Raises:
@@ -111,7 +113,7 @@ class Listener:
         if self.reader is not None and self.reader.done():
             self.reader.result()
         with contextlib.suppress(TimeoutError):
-            return await asyncio.wait_for(self.queue.get(), timeout)
+            return messages.decode(await asyncio.wait_for(self.queue.get(), timeout))
         return None
 
     async def stop(self) -> None:

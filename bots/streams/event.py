@@ -12,9 +12,9 @@ from django.http.response import HttpResponseBase
 from django.utils import timezone
 
 from bots import protocol
-from bots.events import LINE
 from bots.selectors import event_stream_opening
 from bots.streams.base import KEEP_ALIVE_SECONDS, Lines, Listener, ndjson, open_slot, stream_token, stream_view
+from lobby.protocol.messages import AccountLine
 from lobby.realtime.offload import offload
 from players.models import Player
 
@@ -37,5 +37,5 @@ async def _lines(player: Player, listener: Listener) -> Lines:
         message = await listener.next(KEEP_ALIVE_SECONDS)
         if message is None:
             yield None
-        elif message.get("type") == LINE:
-            yield message["line"]
+        elif isinstance(message, AccountLine):
+            yield message.line

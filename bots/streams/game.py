@@ -4,9 +4,10 @@
 ``chatLine`` for the chat the player may read, ``opponentGone`` when the opponent's connection comes and
 goes. It listens to the room's group (what the room's sockets hear, from any process) and translates.
 
-While it is open the player's seat counts as connected, exactly as a room socket does: it is a connection
-of this process (``lobby.rooms.connections``), held by its presence loop, so a process that dies has it
-swept and the seat shows disconnected (and after the grace period the CPU stands in).
+While it is open the player's seat counts as connected, exactly as a room socket does: it joins and
+leaves the room with the room socket's own code (``lobby.realtime.presence.RoomPresence``: the room's
+group, a connection of this process, held by its presence loop, the close's record retried), so a process
+that dies has it swept and the seat shows disconnected (and after the grace period the CPU stands in).
 """
 
 from __future__ import annotations
@@ -23,11 +24,11 @@ from bots.play import MyGame, my_game
 from bots.selectors import game_full_line, game_row, state_of
 from bots.streams.base import KEEP_ALIVE_SECONDS, Lines, Listener, ndjson, open_slot, stream_token, stream_view
 from games.models import GameStatus
-from lobby import events
 from lobby.chat.visibility import ChatView
+from lobby.protocol import messages
 from lobby.realtime import runtime
 from lobby.realtime.offload import offload
-from lobby.rooms import connections
+from lobby.realtime.presence import RoomPresence
 from players.models import Player
 
 
@@ -50,9 +51,10 @@ class GameStream:
         self.red_seat = mine.game.red_seat
         self.my_seat = mine.game.seat_of_colour(mine.colour)
         self.listener = Listener()
-        self.presence = runtime.of_this_loop().presence
+        loop_runtime = runtime.of_this_loop()
+        self.room_presence = RoomPresence(self, presence=loop_runtime.presence, outbox=loop_runtime.outbox,
+                                          layer=self.listener.layer)
         self.channel_name = ""
-        self.joined = False
         self.state: dict[str, Any] = {}
         self.opponent_gone: bool | None = None
         self.number = mine.game.number
@@ -60,32 +62,22 @@ class GameStream:
     # --- presence (lobby.realtime.presence.Held) ------------------------------------------------------
     async def reopen(self, process: str) -> None:
         """This process was swept while the stream was open: record the connection again."""
-        opened = await offload(connections.connection_open)(
-            code=self.code, channel_name=self.channel_name, player=self.player, process=process, now=timezone.now())
+        opened = await offload(self.room_presence.record)(self.player, process)
         self.snapshot_seen(opened.snapshot)
+        self.room_presence.shown(opened)
 
     async def close(self) -> None:
-        self.presence.release(self)
+        await self.room_presence.leave()
         await self.listener.stop()
-        if self.joined:
-            self.joined = False
-            try:
-                await offload(connections.connection_close)(channel_name=self.channel_name, now=timezone.now())
-            except Exception:
-                self.presence.close_later(self.channel_name)
 
     # --- lines ----------------------------------------------------------------------------------------
     async def lines(self) -> Lines:
-        await self.listener.start(events.room_group(self.code))
+        await self.listener.start()
         self.channel_name = self.listener.channel
         if self.mine.game.status == GameStatus.PLAYING:
-            process = await self.presence.ready()
-            opened = await offload(connections.connection_open)(
-                code=self.code, channel_name=self.channel_name, player=self.player, process=process,
-                now=timezone.now())
-            self.joined = True
-            self.presence.hold(self)
+            opened = await self.room_presence.join(lambda process: self.room_presence.record(self.player, process))
             self.opponent_gone = self._gone(opened.snapshot)
+            self.room_presence.shown(opened)
         full = await offload(game_full_line)(self.mine, now=timezone.now())
         self.state = {"type": "gameState", **full["state"]}
         yield full
@@ -99,28 +91,26 @@ class GameStream:
             for line in await self._translate(message):
                 yield line
 
-    async def _translate(self, message: dict[str, Any]) -> list[dict[str, Any]]:
-        kind = message.get("type")
-        if kind == "room.move":
-            frame = json.loads(message["text"])
-            if frame["game"] != self.game_id or frame["ply"] <= self.state["ply"]:
-                return []
-            if frame["ply"] != self.state["ply"] + 1:  # a gap (a message lost): read the game
+    async def _translate(self, message: messages.Message) -> list[dict[str, Any]]:
+        match message:
+            case messages.RoomMove(text=text):
+                frame = json.loads(text)
+                if frame["game"] != self.game_id or frame["ply"] <= self.state["ply"]:
+                    return []
+                if frame["ply"] != self.state["ply"] + 1:  # a gap (a message lost): read the game
+                    return await self._resync()
+                moves = [*self.state["moves"].split(), frame["peg"]]
+                winner = protocol.winner_colour(winner_seat=frame["winner_seat"], red_seat=self.red_seat)
+                return self._new_state(protocol.game_state(moves=moves, status=frame["status"], winner=winner,
+                                                           reason=frame["reason"], deadline=frame["deadline"]))
+            case messages.RoomSnapshot(snapshot=snapshot):
+                return self.snapshot_seen(snapshot) + await self._game_in(snapshot)
+            case messages.RoomChat(message=chat, game=game):
+                view = ChatView(seated=True, game_number=self.number, playing=self.state["status"] == "playing",
+                                spectator_chat=True)
+                return [protocol.chat_line(chat)] if view.delivers(chat=chat["chat"], written_in_game=game) else []
+            case messages.RoomRefuse():  # the room closed: the game was abandoned
                 return await self._resync()
-            moves = [*self.state["moves"].split(), frame["peg"]]
-            winner = protocol.winner_colour(winner_seat=frame["winner_seat"], red_seat=self.red_seat)
-            return self._new_state(protocol.game_state(moves=moves, status=frame["status"], winner=winner,
-                                                       reason=frame["reason"], deadline=frame["deadline"]))
-        if kind == "room.snapshot":
-            return self.snapshot_seen(message["snapshot"]) + await self._game_in(message["snapshot"])
-        if kind == "room.chat":
-            view = ChatView(seated=True, game_number=self.number, playing=self.state["status"] == "playing",
-                            spectator_chat=True)
-            if view.delivers(chat=message["message"]["chat"], written_in_game=message["game"]):
-                return [protocol.chat_line(message["message"])]
-            return []
-        if kind == "room.refuse":  # the room closed: the game was abandoned
-            return await self._resync()
         return []
 
     def snapshot_seen(self, snapshot: dict[str, Any]) -> list[dict[str, Any]]:

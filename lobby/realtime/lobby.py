@@ -29,6 +29,7 @@ from lobby.pairing.seeks import (
     seek_replaced,
 )
 from lobby.protocol import lobby as lobby_protocol
+from lobby.protocol import messages
 from lobby.protocol.frames import Ping, pong_frame
 from lobby.realtime import runtime
 from lobby.realtime.offload import offload
@@ -168,14 +169,14 @@ class LobbyConsumer(Consumer):
         await self._ended(seeker.seek_id, "replaced" if replaced else "expired")
 
     # --- from the channel layer ----------------------------------------------------------------------
-    async def lobby_changed(self, event: dict[str, Any]) -> None:
+    async def lobby_changed(self, changed: messages.LobbyChanged) -> None:
         self.feed.refresh_soon(LOBBY_GROUP)
 
-    async def lobby_paired(self, event: dict[str, Any]) -> None:
-        await self._paired(int(event["seek"]), str(event["code"]))
+    async def lobby_paired(self, paired: messages.LobbyPaired) -> None:
+        await self._paired(paired.seek, paired.code)
 
-    async def lobby_ended(self, event: dict[str, Any]) -> None:
-        await self._ended(int(event["seek"]), str(event["reason"]))
+    async def lobby_ended(self, ended: messages.LobbyEnded) -> None:
+        await self._ended(ended.seek, ended.reason)
 
     # --- sending -------------------------------------------------------------------------------------
     async def lists_updated(self, lists: LobbyLists) -> None:

@@ -12,22 +12,32 @@ the loop's runtime and run by its ticker (:mod:`lobby.realtime.ticker`).
   count stale here, and the count is refreshed (one version bump and snapshot for the room) at once if
   the room was not refreshed in the last ``COALESCE_SECONDS``, else when that time is up. So 300 people
   joining a room within a few seconds cost a handful of room frames per connection, not one per join.
+- **One lifecycle for whatever holds a room's connection.** :class:`RoomPresence` is a holder's (a room
+  socket's, a bot's game stream's) presence in one room: in the room's group, recorded as a connection of
+  this process, held here; and leaving all of it, with the close's record retried. Both holders use it,
+  so a bot's seat is connected exactly as long as a page's would be.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import secrets
 import socket
-from typing import Protocol
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
 
 from django.conf import settings
 from django.utils import timezone
 
+from common.logcontext import one_line
+from lobby.events import room_group
 from lobby.realtime.offload import offload
+from lobby.realtime.outbox import Outbox
 from lobby.rooms import connections
+from players.models import Player
 
 log = logging.getLogger(__name__)
 
@@ -36,10 +46,15 @@ COALESCE_SECONDS = 1.0
 # The heartbeat is renewed this often (a quarter of the lapse, so three may be late before it lapses).
 MAX_BEAT_SECONDS = 5.0
 SWEEP_EVERY_SECONDS = 5.0
+# Pauses before each new attempt to record a closed connection (a database blip must not leave the seat
+# showing connected); all of them well within daphne's 10 s for a closed socket's clean-up.
+RECORD_CLOSE_RETRY_DELAYS = (0.5, 2.0)
+
+J = TypeVar("J")
 
 
 class Held(Protocol):
-    """A socket this process holds (a room consumer)."""
+    """A connection to a room this process holds (a room socket, a bot's game stream)."""
 
     code: str
     channel_name: str
@@ -182,3 +197,86 @@ class Presence:
         tasks = [p for p in self.pending.values() if isinstance(p, asyncio.Task)]
         await asyncio.gather(*tasks, return_exceptions=True)
         self.pending.clear()
+
+
+class RoomPresence:
+    """``holder``'s presence in its room (see the module docstring): :meth:`join`, :meth:`leave`, and
+    :meth:`record` for the connection's row (also when ``holder`` reopens it after a sweep)."""
+
+    def __init__(self, holder: Held, *, presence: Presence, outbox: Outbox, layer: Any) -> None:
+        self.holder, self.presence, self.outbox = holder, presence, outbox
+        self.layer = layer  # the channel layer (untyped: Channels declares none)
+        self.joined = False  # in the room's group, with a connection row: leave() undoes it
+
+    def record(self, player: Player | None, process: str) -> connections.Opened:
+        """Record the connection (again) under ``process``; in the database thread."""
+        return connections.connection_open(code=self.holder.code, channel_name=self.holder.channel_name,
+                                           player=player, process=process, now=timezone.now())
+
+    async def join(self, open_connection: Callable[[str], J]) -> J:
+        """Join the room's group, then run ``open_connection(process)`` in the database thread: it calls
+        :meth:`record` and reads whatever else the holder sends first, in the same trip. From then on the
+        connection is held (and swept with this process), until :meth:`leave`.
+
+        The group comes first: whatever commits after the connection's snapshot is read reaches the
+        holder (what committed before is older than the snapshot, and skipped by its version).
+
+        Raises:
+            Exception: whatever ``open_connection`` raised (``Refused``: no_room, room_closed, banned);
+                the group is joined and the connection not held.
+        """
+        process = await self.presence.ready()
+        await self.layer.group_add(room_group(self.holder.code), self.holder.channel_name)
+        opened = await offload(open_connection)(process)
+        self.joined = True
+        self.presence.hold(self.holder)
+        return opened
+
+    def shown(self, opened: connections.Opened) -> None:
+        """Once the holder sent what ``opened`` shows: a spectator's arrival refreshes the room's count."""
+        if opened.spectator:
+            self.presence.spectators_changed(self.holder.code)
+
+    async def leave(self) -> None:
+        """Undo the join, once: this process's hold, the room's group, and the connection's record (a
+        seat whose player has no other connection shows disconnected). A no-op if never joined. Never
+        raises: what cannot be undone is logged, and left to expire (the group membership) or to the
+        presence loop (the record)."""
+        if not self.joined:
+            return
+        self.joined = False
+        self.presence.release(self.holder)
+        try:
+            await self.layer.group_discard(room_group(self.holder.code), self.holder.channel_name)
+        except Exception as exc:  # Redis is gone: the membership went with it, or expires there
+            log.warning("could not leave the room's group: %s", one_line(exc))
+        await self._record_close()
+        # Return once the room has been told of the close (the outbox sends from a task of the loop's own,
+        # which outlives the holder): whoever waits for the holder to end sees the others told.
+        with contextlib.suppress(Exception):
+            await self.outbox.flush()
+
+    async def _record_close(self) -> None:
+        """Record that the connection closed, again after each of RECORD_CLOSE_RETRY_DELAYS if it fails (the
+        holder is gone: until it is recorded the seat shows connected, and a disconnected player's grace
+        period has not begun); if every attempt fails, this process's presence loop keeps retrying."""
+        delays = RECORD_CLOSE_RETRY_DELAYS
+        attempts = len(delays) + 1
+        channel_name, code = self.holder.channel_name, self.holder.code
+        for attempt, delay in enumerate((*delays, None), start=1):
+            try:
+                spectator_left = await offload(connections.connection_close)(
+                    channel_name=channel_name, now=timezone.now()
+                )
+            except Exception as exc:
+                then = "the presence loop will" if delay is None else f"retrying in {delay:g} s"
+                log.warning("could not record the closed socket (attempt %d of %d; %s): %s", attempt, attempts,
+                            then, one_line(exc), exc_info=exc if log.isEnabledFor(logging.DEBUG) else None)
+                if delay is None:
+                    self.presence.close_later(channel_name)
+                    return
+                await asyncio.sleep(delay)
+                continue
+            if spectator_left:
+                self.presence.spectators_changed(code)
+            return

@@ -11,13 +11,14 @@ database is down) is answered with an ``error`` frame coded ``server_error``; no
 socket stays open for the player to try again. A socket whose own loop fails (the channel layer lost
 Redis, so this socket would hear nothing more; the database failed while opening it) is closed with
 4503, so that the page reconnects and resyncs from the snapshot it gets then, and its connection is
-recorded as closed like any other. Recording a close is retried; if it still fails, this process's
-presence loop retries it every few seconds (and the seat shows connected until it succeeds).
+recorded as closed like any other. Joining and leaving the room (its group, the connection's record, this
+process's hold) is :class:`lobby.realtime.presence.RoomPresence`, shared with the bot game stream:
+recording a close is retried; if it still fails, this process's presence loop retries it every few
+seconds (and the seat shows connected until it succeeds).
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass
@@ -34,10 +35,11 @@ from lobby.chat import selectors as chat_selectors
 from lobby.chat import services as chat
 from lobby.chat.visibility import ChatView
 from lobby.play import moves
-from lobby.protocol import frames
+from lobby.protocol import frames, messages
 from lobby.protocol import room as protocol
 from lobby.realtime import runtime
 from lobby.realtime.offload import offload
+from lobby.realtime.presence import RoomPresence
 from lobby.realtime.socket import Consumer
 from lobby.rooms import connections
 from lobby.rooms import services as rooms
@@ -46,10 +48,6 @@ from players.identity import device_player
 from players.models import Player
 
 log = logging.getLogger(__name__)
-
-# Pauses before each new attempt to record a closed socket (a database blip must not leave the seat
-# showing connected); all of them well within daphne's 10 s for a closed socket's clean-up.
-RECORD_CLOSE_RETRY_DELAYS = (0.5, 2.0)
 
 
 # The last snapshot encoded here and its JSON: the joins at one room version share one snapshot
@@ -77,7 +75,7 @@ class RoomConsumer(Consumer):
     code: str
     player: Player | None
     last_version: int
-    joined: bool = False  # in the room's group, with a connection row
+    room_presence: RoomPresence | None = None  # made on connect
     # The last room snapshot sent (a game's end that comes as a move frame updates what the chat shows).
     last_snapshot: dict[str, Any] | None = None
     # What this connection may read of the chat (None before its first room frame), and the ids of
@@ -89,8 +87,9 @@ class RoomConsumer(Consumer):
         self.code = str(self.scope["url_route"]["kwargs"]["code"]).upper()
         self.player = None
         self.last_version = 0
-        self.runtime = runtime.of_this_loop()
-        self.presence = self.runtime.presence
+        loop_runtime = runtime.of_this_loop()
+        self.room_presence = RoomPresence(self, presence=loop_runtime.presence, outbox=loop_runtime.outbox,
+                                          layer=self.channel_layer)
         try:
             await self._join()
         except Refused as exc:  # unknown room (4404), closed room (4410), banned player (4403)
@@ -107,18 +106,17 @@ class RoomConsumer(Consumer):
         """
         logcontext.bind(room=self.code)
         await self.accept()
-        process = await self.presence.ready()
-        # Join the group first: whatever commits after our snapshot is read reaches us (what committed
-        # before is older than the snapshot, and skipped by its version).
-        await self.channel_layer.group_add(events.room_group(self.code), self.channel_name)
-        joined = await offload(self._open)(process)
+        assert self.room_presence is not None
+        joined = await self.room_presence.join(self._open)  # from here on _leave() must record the close
         logcontext.bind(player=self.player.id if self.player is not None else None)
-        self.joined = True  # from here on the connection is recorded: _leave() must record the close
         metrics.WEBSOCKETS_OPEN.inc()
-        self.presence.hold(self)
         await self._send_snapshot(joined.opened.snapshot, history=(joined.chat_view, joined.chat))
-        if joined.opened.spectator:
-            self.presence.spectators_changed(self.code)
+        self.room_presence.shown(joined.opened)
+
+    @property
+    def joined(self) -> bool:
+        """In the room's group, with a connection row (until ``_leave``)."""
+        return self.room_presence is not None and self.room_presence.joined
 
     def _open(self, process: str) -> _Joined:
         """The join's database work, in one trip to the database thread (see ``_join``). The session's
@@ -126,9 +124,8 @@ class RoomConsumer(Consumer):
         still says who is looking)."""
         self.player = player = device_player(self.scope.get("session_key"))
         logcontext.bind(player=player.id if player is not None else None)  # what connection_open logs
-        opened = connections.connection_open(
-            code=self.code, channel_name=self.channel_name, player=player, process=process, now=timezone.now(),
-        )
+        assert self.room_presence is not None
+        opened = self.room_presence.record(player, process)
         view = ChatView.from_snapshot(opened.snapshot, player_id=str(player.id) if player is not None else None)
         return _Joined(opened, view, chat_selectors.chat_history(code=self.code, reads=view.reads()))
 
@@ -136,50 +133,12 @@ class RoomConsumer(Consumer):
         await self._leave()
 
     async def _leave(self) -> None:
-        """Undo the join, once: the socket gauge, the room's group, this process's sockets, and the
-        connection's record (a seat whose player has no other connection shows disconnected). A no-op
-        if the socket never joined. Never raises: what cannot be undone is logged, and left to expire
-        (the group membership) or to the presence loop (the record).
-        """
-        if not self.joined:
+        """Undo the join, once: the socket gauge, then the room's group, this process's hold and the
+        connection's record (:meth:`RoomPresence.leave`). A no-op if the socket never joined; never raises."""
+        if self.room_presence is None or not self.room_presence.joined:
             return
-        self.joined = False
         metrics.WEBSOCKETS_OPEN.dec()
-        self.presence.release(self)
-        try:
-            await self.channel_layer.group_discard(events.room_group(self.code), self.channel_name)
-        except Exception as exc:  # Redis is gone: the membership went with it, or expires there
-            log.warning("could not leave the room's group: %s", _one_line(exc))
-        await self._record_close(retry=True)
-        # Return once the room has been told of the close (the outbox sends from a task of the loop's own,
-        # which outlives this socket): whoever waits for this socket to end sees the others told.
-        with contextlib.suppress(Exception):
-            await self.runtime.outbox.flush()
-
-    async def _record_close(self, *, retry: bool = False) -> None:
-        """Record that this connection closed (``retry``: again after RECORD_CLOSE_RETRY_DELAYS, as the
-        socket is gone: until it is recorded the seat shows connected, and a disconnected player's grace
-        period has not begun; if every attempt fails, this process's presence loop keeps retrying)."""
-        delays = RECORD_CLOSE_RETRY_DELAYS if retry else ()
-        attempts = len(delays) + 1
-        for attempt, delay in enumerate((*delays, None), start=1):
-            try:
-                spectator_left = await offload(connections.connection_close)(
-                    channel_name=self.channel_name, now=timezone.now()
-                )
-            except Exception as exc:
-                then = "the presence loop will" if delay is None else f"retrying in {delay:g} s"
-                log.warning("could not record the closed socket (attempt %d of %d; %s): %s", attempt, attempts,
-                            then, _one_line(exc), exc_info=exc if log.isEnabledFor(logging.DEBUG) else None)
-                if delay is None:
-                    if retry:
-                        self.presence.close_later(self.channel_name)
-                    return
-                await asyncio.sleep(delay)
-                continue
-            if spectator_left:
-                self.presence.spectators_changed(self.code)
-            return
+        await self.room_presence.leave()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Serve the socket until it closes. If its loop fails instead (the channel layer's receive
@@ -201,12 +160,10 @@ class RoomConsumer(Consumer):
     async def reopen(self, process: str) -> None:
         """Open the connection row again under ``process``: this process was swept while it held the
         socket. The client gets the room as it is now."""
-        opened = await offload(connections.connection_open)(
-            code=self.code, channel_name=self.channel_name, player=self.player, process=process, now=timezone.now()
-        )
+        assert self.room_presence is not None
+        opened = await offload(self.room_presence.record)(self.player, process)
         await self._send_snapshot(opened.snapshot)
-        if opened.spectator:
-            self.presence.spectators_changed(self.code)
+        self.room_presence.shown(opened)
 
     # --- frames from the client ------------------------------------------------------------------------
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -275,42 +232,42 @@ class RoomConsumer(Consumer):
             case protocol.Say(chat=chat_name, text=text, phrase=phrase):
                 chat.chat_say(code=code, player=player, chat=chat_name, text=text, phrase=phrase, now=now)
 
-    # --- events from the room's group ----------------------------------------------------------------
-    async def room_snapshot(self, event: dict[str, Any]) -> None:
-        await self._send_snapshot(event["snapshot"], body=event.get("body"))
+    # --- messages from the room's group (lobby.protocol.messages) ------------------------------------
+    async def room_snapshot(self, message: messages.RoomSnapshot) -> None:
+        await self._send_snapshot(message.snapshot, body=message.body)
 
-    async def room_move(self, event: dict[str, Any]) -> None:
+    async def room_move(self, move: messages.RoomMove) -> None:
         """A move, encoded once for the whole room. Sent on even after a gap in versions: the client
         sees the gap and asks for the whole room."""
-        if event["version"] <= self.last_version:
+        if move.version <= self.last_version:
             return
-        self.last_version = event["version"]
-        await self.send(text_data=event["text"])
-        if event["status"] != "playing" and self.last_snapshot is not None and self.last_snapshot["game"]:
+        self.last_version = move.version
+        await self.send(text_data=move.text)
+        if move.status != "playing" and self.last_snapshot is not None and self.last_snapshot["game"]:
             # The game ended: what this connection may read of the chat may grow.
-            ended = {**self.last_snapshot, "game": {**self.last_snapshot["game"], "status": event["status"]}}
+            ended = {**self.last_snapshot, "game": {**self.last_snapshot["game"], "status": move.status}}
             await self._chat_follow(ended)
 
-    async def room_notice(self, event: dict[str, Any]) -> None:
-        await self.send_frame(protocol.notice_frame(event["code"], event["seat"]))
+    async def room_notice(self, notice: messages.RoomNotice) -> None:
+        await self.send_frame(protocol.notice_frame(notice.code, notice.seat))
 
-    async def room_chat(self, event: dict[str, Any]) -> None:
+    async def room_chat(self, chat: messages.RoomChat) -> None:
         """A new chat message: sent on if this connection may read it now."""
-        message = event["message"]
+        message = chat.message
         view = self.chat_view
-        if view is None or not view.delivers(chat=message["chat"], written_in_game=event["game"]):
+        if view is None or not view.delivers(chat=message["chat"], written_in_game=chat.game):
             return
         if message["id"] in self.chat_in_history:
             return  # committed before the history was read, which already carried it
         await self.send_frame(protocol.chat_frame(message))
 
-    async def room_refuse(self, event: dict[str, Any]) -> None:
-        """The server will not keep this socket: send what the event carries, then close with its code."""
-        if event.get("snapshot") is not None:
-            await self._send_snapshot(event["snapshot"])
-        if event.get("error") is not None:
-            await self.send_frame(event["error"])
-        await self.close(code=event["close"])
+    async def room_refuse(self, refuse: messages.RoomRefuse) -> None:
+        """The server will not keep this socket: send what the message carries, then close with its code."""
+        if refuse.snapshot is not None:
+            await self._send_snapshot(refuse.snapshot)
+        if refuse.error is not None:
+            await self.send_frame(refuse.error)
+        await self.close(code=refuse.close)
 
     # --- chat ------------------------------------------------------------------------------------------
     async def _chat_follow(self, snapshot: dict[str, Any]) -> None:

@@ -19,13 +19,14 @@ import logging
 import os
 import threading
 from collections.abc import Callable
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
 from common.hooks import Registry
 from lobby import events
+from lobby.protocol import messages
 from lobby.realtime.feed import LobbyFeed
 from lobby.realtime.matchmaker import Matchmaker
 from lobby.realtime.outbox import Outbox, send_now
@@ -63,7 +64,7 @@ class Runtime:
         self.matchmaker = Matchmaker()
         self.ticker = Ticker(self.presence)
         # The ToGroupSoon messages waiting, by group.
-        self._soon: dict[str, tuple[asyncio.TimerHandle, dict[str, Any]]] = {}
+        self._soon: dict[str, tuple[asyncio.TimerHandle, messages.Message]] = {}
         self.services: list[LoopService] = [factory(self) for factory in LOOP_SERVICES]
         self.started = False
 
@@ -103,23 +104,25 @@ class Runtime:
         await self.feed.close()
         for group, (handle, message) in list(self._soon.items()):  # sent now rather than lost
             handle.cancel()
-            self.outbox.put(group, message)
+            self.outbox.put(group, messages.encode(message))
         self._soon.clear()
         await self.presence.stop()
         await self.outbox.flush()
 
     def _send_soon(self, group: str) -> None:
         _, message = self._soon.pop(group)
-        self.outbox.put(group, message)
+        self.outbox.put(group, messages.encode(message))
 
     def receive(self, event: events.Event) -> None:
-        """Take one committed event (in the loop's thread)."""
+        """Take one committed event (in the loop's thread): its message is encoded here, once for all its
+        targets."""
         match event:
             case events.ToGroup(group=group, message=message):
-                self.outbox.put(group, message)
+                self.outbox.put(group, messages.encode(message))
             case events.ToSockets(channels=channels, message=message):
+                encoded = messages.encode(message)
                 for channel in channels:
-                    self.outbox.put(channel, message, group=False)
+                    self.outbox.put(channel, encoded, group=False)
             case events.ToGroupSoon(group=group, message=message, delay=delay):
                 if group not in self._soon:
                     self._soon[group] = (self.loop.call_later(delay, self._send_soon, group), message)
@@ -194,7 +197,7 @@ def deliver(event: events.Event) -> None:
             runtime.loop.call_soon_threadsafe(runtime.receive, event)
             told = True
     if not told and isinstance(event, events.ListsChanged):
-        _send_blocking(events.ToGroup(events.LOBBY_GROUP, events.LISTS_CHANGED_MESSAGE))
+        _send_blocking(events.ToGroup(events.LOBBY_GROUP, messages.LobbyChanged()))
 
 
 def _receive(loop: asyncio.AbstractEventLoop, event: events.Event) -> None:
@@ -215,8 +218,9 @@ def _send_blocking(event: events.ToGroup | events.ToSockets) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    message = messages.encode(event.message)
     if isinstance(event, events.ToGroup):
-        async_to_sync(send_now)(layer, event.group, event.message)
+        async_to_sync(send_now)(layer, event.group, message)
         return
     for channel in event.channels:
-        async_to_sync(send_now)(layer, channel, event.message, group=False)
+        async_to_sync(send_now)(layer, channel, message, group=False)

@@ -7,6 +7,8 @@ database from the event loop's sync thread never meets a stale connection. Ours 
 call of a consumer goes through :func:`lobby.realtime.offload.offload`, which closes stale connections around the
 call in the thread that runs it. The hop only costs: one round trip to a worker thread per message,
 three per move in a room of two (the drop, and the ``move`` event to each socket), one per ping.
+
+A message from the channel layer reaches its handler decoded, a :mod:`lobby.protocol.messages` dataclass.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 
 from common import metrics
 from common.ratelimit import TokenBucket
+from lobby.protocol import messages
 from lobby.protocol.frames import BadFrame, error_frame
 
 C = TypeVar("C")
@@ -60,7 +63,9 @@ class Consumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is unt
         await self.send(text_data=json.dumps(frame, separators=(",", ":")))
 
     async def dispatch(self, message: dict[str, Any]) -> None:
+        """Hand ``message`` to its handler: a channel-layer message decoded (``lobby.protocol.messages``),
+        the websocket's own (``websocket.receive``, ...) as Channels gives it."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        await handler(messages.decode(message) if message["type"] in messages.KINDS else message)

@@ -20,6 +20,7 @@ from games.engine import Peg
 from games.services import game_play
 from lobby import events
 from lobby.play.moves import game_drop, game_start
+from lobby.protocol import messages
 from lobby.rooms.selectors import room_snapshot
 from lobby.rooms.services import room_close, room_create, room_sit
 from players.services import player_create
@@ -211,7 +212,7 @@ def test_a_failed_channel_layer_send_is_counted():
     try:
         with override_settings(CHANNEL_LAYERS=broken):
             # logs and carries on: a broadcast never undoes a change
-            snapshot = {"type": "room.snapshot", "snapshot": room_snapshot(code)}
+            snapshot = messages.RoomSnapshot(room_snapshot(code))
             events.deliver(events.ToGroup(events.room_group(code), snapshot))
     finally:
         channel_layers.backends.clear()

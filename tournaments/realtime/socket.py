@@ -15,6 +15,7 @@ from autobahn.exception import Disconnected
 from django.utils import timezone
 
 from common.errors import Refused
+from lobby.protocol import messages
 from lobby.protocol.frames import CLOSE_UNKNOWN_ROOM, Ping, pong_frame
 from lobby.realtime import runtime
 from lobby.realtime.offload import offload
@@ -82,11 +83,11 @@ class TournamentConsumer(Consumer):
         await self.send_frame(protocol.berserked_frame(game))
 
     # --- from the channel layer and the feed ---------------------------------------------------------------
-    async def tournament_changed(self, event: dict[str, Any]) -> None:
+    async def tournament_changed(self, changed: messages.TournamentChanged) -> None:
         self.feed.refresh_soon(self.arena_id)
 
-    async def tournament_paired(self, event: dict[str, Any]) -> None:
-        await self.send_frame(protocol.paired_frame(code=str(event["code"]), game=str(event["game"])))
+    async def tournament_paired(self, paired: messages.TournamentPaired) -> None:
+        await self.send_frame(protocol.paired_frame(code=paired.code, game=paired.game))
 
     async def arena_updated(self, view: ArenaView) -> None:
         """Send the arena as this reader sees it, unless it is older than the last one sent."""

@@ -12,6 +12,7 @@ from lobby.chat.services import MAX_CHARS, chat_say, clean_text
 from lobby.chat.visibility import ChatView
 from lobby.models import ChatMessage, Room
 from lobby.play.moves import game_resign, game_start
+from lobby.protocol import messages
 from lobby.protocol.room import PHRASES
 from lobby.rooms.services import room_create, room_set_rules, room_sit, rooms_close_idle
 from players.services import player_create, player_rename
@@ -286,9 +287,9 @@ def test_a_spectators_message_remembers_the_game_it_was_written_in(room, django_
             chat_say(code=code, player=cy, chat="spectators", text="after", now=T0 + timedelta(seconds=3))
         found = []
         while len(found) < 3:
-            event = listener.receive()
-            if event["type"] == "room.chat":
-                found.append((event["message"]["text"], event["game"]))
+            message = messages.decode(listener.receive())
+            if isinstance(message, messages.RoomChat):
+                found.append((message.message["text"], message.game))
     finally:
         listener.close()
     assert found == [("before", None), ("during", game.number), ("after", None)]

@@ -20,8 +20,8 @@ from lobby import timers
 from lobby.chat import services as chat
 from lobby.models import Connection
 from lobby.play import moves as play
+from lobby.realtime import presence, runtime
 from lobby.realtime import room as consumers
-from lobby.realtime import runtime
 from lobby.realtime.offload import offload
 from lobby.rooms import connections
 from lobby.rooms import services as lobby_services
@@ -49,13 +49,16 @@ class Lines(logging.Handler):
 
 @pytest.fixture
 def logged():
-    logger = logging.getLogger("lobby.realtime.room")
-    handler, level = Lines(), logger.level
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
+    """The room socket's lines, and its presence's (joining and leaving the room: RoomPresence)."""
+    loggers = [logging.getLogger(name) for name in ("lobby.realtime.room", "lobby.realtime.presence")]
+    handler, levels = Lines(), [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
     yield handler
-    logger.removeHandler(handler)
-    logger.setLevel(level)
+    for logger, level in zip(loggers, levels, strict=True):
+        logger.removeHandler(handler)
+        logger.setLevel(level)
 
 
 def is_line_about(line: str, code: str) -> bool:
@@ -158,7 +161,7 @@ async def test_a_failed_handshake_closes_with_4503_and_the_next_attempt_joins(mo
 
 
 async def test_recording_a_closed_socket_is_retried_and_the_seat_disconnects(monkeypatch):
-    monkeypatch.setattr(consumers, "RECORD_CLOSE_RETRY_DELAYS", (0.05, 0.05), raising=False)
+    monkeypatch.setattr(presence, "RECORD_CLOSE_RETRY_DELAYS", (0.05, 0.05))
     code, a, b = await seated_pair()
     real_close = connections.connection_close
     calls = []
@@ -177,12 +180,12 @@ async def test_recording_a_closed_socket_is_retried_and_the_seat_disconnects(mon
 
 
 async def test_a_close_that_cannot_be_recorded_is_left_to_the_presence_loop(monkeypatch, logged):
-    monkeypatch.setattr(consumers, "RECORD_CLOSE_RETRY_DELAYS", (0.01, 0.01), raising=False)
+    monkeypatch.setattr(presence, "RECORD_CLOSE_RETRY_DELAYS", (0.01, 0.01))
     code, a, b = await seated_pair()
     monkeypatch.setattr(connections, "connection_close", failing)
     await b.comm.disconnect(timeout=5)
     lines = [line for line in logged.lines if "closed socket" in line]
-    assert [line.split(" lobby.realtime.room ")[1].split(";")[0] for line in lines] == [
+    assert [line.split(" lobby.realtime.presence ")[1].split(";")[0] for line in lines] == [
         f"could not record the closed socket (attempt {n} of 3" for n in (1, 2, 3)
     ]
     assert "(attempt 3 of 3; the presence loop will)" in lines[-1] and all(is_line_about(line, code) for line in lines)

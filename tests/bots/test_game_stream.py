@@ -1,0 +1,66 @@
+"""A bot's game stream is in its room as a room socket is (``lobby.realtime.presence.RoomPresence``, the
+code both use): a connection of this process while it is open, hearing the room's group by typed message,
+and on leaving, the close recorded with the room socket's retries (the stream once recorded it once)."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.core.cache import cache
+from django.db import OperationalError
+
+from bots.play import my_game
+from bots.streams.game import GameStream
+from lobby.models import Connection
+from lobby.realtime import presence, runtime
+from lobby.realtime.offload import offload
+from lobby.rooms import connections
+from players.models import Player
+from tests.bots.botkit import Api, bot
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("scheduler_cleanup")]
+
+
+def bots_game() -> tuple[str, Player, Api]:
+    """A game between two bots: (its id, Red's player, Red's API)."""
+    cache.clear()
+    robo, one = bot("robo")
+    _, two = bot("bobo")
+    red, yellow = Api(one), Api(two)
+    made = red.post("/api/challenge/bobo", {"turn_seconds": 60, "colour": "red"}).json()
+    return str(yellow.post(f"/api/challenge/{made['id']}/accept").json()["game"]), robo, red
+
+
+@offload
+def connections_of(channel_name: str) -> int:
+    return Connection.objects.filter(channel_name=channel_name).count()
+
+
+async def test_a_game_stream_joins_hears_and_leaves_its_room_like_a_room_socket(monkeypatch):
+    monkeypatch.setattr(presence, "RECORD_CLOSE_RETRY_DELAYS", (0.01, 0.01))
+    game_id, robo, red = await sync_to_async(bots_game)()
+    stream = GameStream(await offload(my_game)(game_id=game_id, player=robo), robo)
+    lines = stream.lines()
+    assert (await anext(lines))["type"] == "gameFull"
+    assert await anext(lines) == {"type": "opponentGone", "gone": True}  # Bobo has no stream open
+    held = runtime.of_this_loop().presence.held
+    assert held[stream.channel_name] is stream and await connections_of(stream.channel_name) == 1
+
+    assert (await sync_to_async(red.post)(f"/api/bot/game/{game_id}/move/a1")).status_code == 200
+    state = await anext(lines)  # the room's move message, read by attribute, as a line
+    assert (state["type"], state["moves"], state["status"]) == ("gameState", "a1", "playing")
+
+    real_close, calls = connections.connection_close, []
+
+    def fails_once(**kwargs):  # type: ignore[no-untyped-def]
+        calls.append(kwargs["channel_name"])
+        if len(calls) == 1:
+            raise OperationalError("database is locked")
+        return real_close(**kwargs)
+
+    monkeypatch.setattr(connections, "connection_close", fails_once)
+    await stream.close()
+    assert calls == [stream.channel_name] * 2  # retried, as a room socket's close is
+    assert await connections_of(stream.channel_name) == 0 and stream.channel_name not in held
+    await stream.close()  # once only
+    assert len(calls) == 2

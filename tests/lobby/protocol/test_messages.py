@@ -1,0 +1,82 @@
+"""The channel layer's messages (``lobby.protocol.messages``): each kind encoded and decoded back to itself,
+through msgpack as Redis carries it, no bigger than the dicts sent before, and a bad dict refused."""
+
+from __future__ import annotations
+
+import msgpack
+import pytest
+
+from lobby.protocol import messages
+from lobby.protocol.messages import (
+    AccountLine,
+    HealthPing,
+    LobbyChanged,
+    LobbyEnded,
+    LobbyPaired,
+    RoomChat,
+    RoomMove,
+    RoomNotice,
+    RoomRefuse,
+    RoomSnapshot,
+    TournamentChanged,
+    TournamentPaired,
+)
+
+SNAPSHOT = {"code": "ABC123", "version": 7, "seats": [{"seat": 1, "player": None}], "game": None}
+ERROR = {"type": "error", "code": "room_closed", "message": "Room ABC123 was closed."}
+
+EVERY_KIND = [
+    RoomSnapshot(SNAPSHOT, '{"code":"ABC123"}'),
+    RoomSnapshot(SNAPSHOT),
+    RoomMove(8, "playing", '{"type":"move","peg":"b3"}'),
+    RoomNotice("timeout", 2),
+    RoomChat({"id": 4, "chat": "players", "text": "gg"}, 3),
+    RoomChat({"id": 5, "chat": "spectators", "text": "hi"}),
+    RoomRefuse(4404),
+    RoomRefuse(4410, snapshot=SNAPSHOT, error=ERROR),
+    LobbyChanged(),
+    LobbyPaired(12, "XYZ789"),
+    LobbyEnded(12, "timeout"),
+    AccountLine({"type": "gameFinish", "game": {"id": "g1"}}),
+    TournamentChanged(),
+    TournamentPaired("XYZ789", "5f1c"),
+    HealthPing(),
+]
+
+
+def test_every_kind_of_message_is_covered_here():
+    assert {type(message) for message in EVERY_KIND} == {kind for kind, _ in messages.KINDS.values()}
+
+
+@pytest.mark.parametrize("message", EVERY_KIND, ids=lambda m: f"{m.TYPE}")
+def test_a_message_comes_back_as_itself_through_msgpack(message):
+    encoded = messages.encode(message)
+    assert encoded["type"] == message.TYPE
+    assert messages.decode(msgpack.unpackb(msgpack.packb(encoded))) == message
+
+
+def test_the_wire_is_the_dicts_sent_before_or_smaller():
+    """The same keys as the hand-made dicts before the messages were typed; a None field is left out."""
+    assert messages.encode(RoomMove(8, "won", "{}")) == {"type": "room.move", "version": 8, "status": "won",
+                                                         "text": "{}"}
+    assert messages.encode(RoomRefuse(4404)) == {"type": "room.refuse", "close": 4404}
+    assert messages.encode(RoomChat({"id": 1}, None)) == {"type": "room.chat", "message": {"id": 1}}
+    assert messages.encode(LobbyPaired(3, "ABC")) == {"type": "lobby.paired", "seek": 3, "code": "ABC"}
+    assert messages.encode(LobbyChanged()) == {"type": "lobby.changed"}
+
+
+def test_the_same_dict_is_decoded_once_for_every_socket_it_reaches():
+    encoded = messages.encode(RoomMove(9, "playing", "{}"))
+    first = messages.decode(encoded)
+    assert messages.decode(encoded) is first
+    assert messages.decode(dict(encoded)) == first and messages.decode(dict(encoded)) is not first
+
+
+@pytest.mark.parametrize("bad", [
+    {"type": "room.unknown"},
+    {"no": "type"},
+    {"type": "room.move", "version": 1, "status": "playing"},  # no text
+])
+def test_a_dict_that_is_no_message_is_refused(bad):
+    with pytest.raises(messages.UnknownMessage):
+        messages.decode(bad)
