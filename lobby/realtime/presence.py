@@ -27,11 +27,12 @@ import os
 import secrets
 import socket
 from collections.abc import Callable
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from django.conf import settings
 from django.utils import timezone
 
+from common.layer import ChannelLayer
 from common.logcontext import one_line
 from lobby.events import room_group
 from lobby.realtime.offload import offload
@@ -203,9 +204,8 @@ class RoomPresence:
     """``holder``'s presence in its room (see the module docstring): :meth:`join`, :meth:`leave`, and
     :meth:`record` for the connection's row (also when ``holder`` reopens it after a sweep)."""
 
-    def __init__(self, holder: Held, *, presence: Presence, outbox: Outbox, layer: Any) -> None:
-        self.holder, self.presence, self.outbox = holder, presence, outbox
-        self.layer = layer  # the channel layer (untyped: Channels declares none)
+    def __init__(self, holder: Held, *, presence: Presence, outbox: Outbox, layer: ChannelLayer) -> None:
+        self.holder, self.presence, self.outbox, self.layer = holder, presence, outbox, layer
         self.joined = False  # in the room's group, with a connection row: leave() undoes it
 
     def record(self, player: Player | None, process: str) -> connections.Opened:
