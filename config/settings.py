@@ -265,6 +265,8 @@ DISCONNECT_GRACE_SECONDS = _env_float("DISCONNECT_GRACE_SECONDS", 20.0)
 GC_THRESHOLDS = tuple(int(x) for x in os.environ.get("GC_THRESHOLDS", "50000,20,100").split(","))
 # A connection that has not pinged for this long counts as gone.
 PING_TIMEOUT_SECONDS = _env_float("PING_TIMEOUT_SECONDS", 30.0)
+# Multiplies every turn timer: a turn of 30 s runs out after 30 * TURN_TIME_SCALE s (the live tests' are short).
+TURN_TIME_SCALE = _env_float("TURN_TIME_SCALE", 1.0)
 # Worker processes that compute CPU moves (0 = compute in a thread; tests use that).
 CPU_WORKERS = int(os.environ.get("CPU_WORKERS", "1"))
 # Multiplies every CPU time budget (tests make the CPU quick).

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 
@@ -35,8 +36,9 @@ MOVE_KINDS = {"": "person", "seat": "cpu", "timeout": "timeout", "away": "stand_
 
 
 def turn_deadline(turn_seconds: int | None, start: datetime) -> datetime | None:
-    """When a turn that starts at ``start`` runs out (None without a turn timer)."""
-    return None if turn_seconds is None else start + timedelta(seconds=turn_seconds)
+    """When a turn that starts at ``start`` runs out (None without a turn timer; ``TURN_TIME_SCALE``
+    shortens every turn in tests)."""
+    return None if turn_seconds is None else start + timedelta(seconds=turn_seconds * settings.TURN_TIME_SCALE)
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,9 @@ import pytest
 from tests.livekit import Device, LiveServer, RoomSocket, postgres_database, server_env
 
 PEGS = [c + r for c in "abcd" for r in "1234"]
+# The servers' turns run out after a fifth of their seconds (TURN_TIME_SCALE): a 30 s turn after 6 s.
+TURN_TIME_SCALE = 0.2
+TURN = timedelta(seconds=30 * TURN_TIME_SCALE)
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 
 
@@ -27,6 +30,7 @@ def live_env(tmp_path):
             CHANNEL_PREFIX=f"t{uuid.uuid4().hex[:8]}",
             DISCONNECT_GRACE_SECONDS="1",
             PING_TIMEOUT_SECONDS="3",
+            TURN_TIME_SCALE=str(TURN_TIME_SCALE),
         )
 
 
@@ -89,7 +93,7 @@ async def test_twenty_timed_games_on_two_processes_each_expiry_one_cpu_move(serv
     stop = asyncio.Event()
     background = asyncio.gather(keep_alive(everyone, stop), drain(everyone, stop))
     try:
-        # Nobody moves: each game's 30 s turn timer runs out and the CPU plays Red's move for its seat.
+        # Nobody moves: each game's turn timer (30 s, scaled) runs out and the CPU plays Red's move for its seat.
         give_up = asyncio.get_running_loop().time() + 90
         for a, _ in clients:
             while a.room["game"]["ply"] < 1:
@@ -112,8 +116,8 @@ async def test_twenty_timed_games_on_two_processes_each_expiry_one_cpu_move(serv
         turn_start = datetime.fromisoformat(record["started_at"])
         for move in moves:
             played = datetime.fromisoformat(move["at"])
-            assert played >= turn_start + timedelta(seconds=30), "a timeout move came before its deadline"
-            lateness.append((played - turn_start - timedelta(seconds=30)).total_seconds())
+            assert played >= turn_start + TURN, "a timeout move came before its deadline"
+            lateness.append((played - turn_start - TURN).total_seconds())
             turn_start = played
         notices = [f["code"] for f in a.log if f["type"] == "notice"]  # read before the record was fetched
         assert 1 <= len(notices) <= len(moves) and set(notices) == {"timeout"}
@@ -197,7 +201,7 @@ async def test_a_timed_game_whose_only_process_was_killed_fires_its_deadline_on_
     await a.send(type="start")
     room = await a.wait_room(lambda r: r["game"] is not None)
     deadline = datetime.fromisoformat(room["game"]["deadline"])
-    server.kill()  # kill -9 with Red's 30 s turn running; nothing is left to fire the timer
+    server.kill()  # kill -9 with Red's turn running; nothing is left to fire the timer
     await a.close()
     await b.close()
     await asyncio.sleep(max(0.0, (deadline - datetime.now(UTC)).total_seconds()) + 2)
