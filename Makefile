@@ -46,7 +46,8 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 # The whole suite, with lint (Python and JavaScript), typecheck and the JS unit tests beside it (their
-# output printed whole as each ends). The suite runs on TEST_WORKERS processes (pytest-xdist; `auto`: one per core), each with a database, a Redis
+# output printed whole as each ends). The suite runs on TEST_WORKERS processes (pytest-xdist; `auto`: one per
+# core and one more, for the tests that wait: tests/conftest.py), each with a database, a Redis
 # database and a browser of its own (tests/conftest.py), the tests sent one at a time, the longest first;
 # TEST_WORKERS=0: one process.
 TEST_WORKERS ?= auto

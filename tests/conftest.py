@@ -85,6 +85,16 @@ def _isolate_worker(worker_id: str) -> None:
     settings.REDIS_URL = url
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto`` (``make test``): a worker per core and one more. Many tests spend part of their time
+    waiting, on a server process starting, a browser or a timer: the extra worker's tests run meanwhile,
+    at the cost of its own set-up (a test database, a server and a browser, a few seconds of CPU).
+    ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still says how many when it is set."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # pytest-xdist's own reads it
+    return len(os.sched_getaffinity(0)) + 1
+
+
 def pytest_configure(config: pytest.Config) -> None:
     worker_id = getattr(config, "workerinput", {}).get("workerid")
     if worker_id:
