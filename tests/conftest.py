@@ -85,6 +85,7 @@ def _isolate_worker(worker_id: str) -> None:
     settings.REDIS_URL = url
 
 
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist: unknown under -p no:xdist
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     """``-n auto`` (``make test``): a worker per core and one more. Many tests spend part of their time
     waiting, on a server process starting, a browser or a timer: the extra worker's tests run meanwhile,
