@@ -88,7 +88,8 @@ class Hook(Generic[EventT]):
     __slots__ = ("_defer", "handlers", "name", "on_error", "runs")
 
     def __init__(self, name: str, *, runs: Runs, on_error: OnError, defer: Defer | None = None) -> None:
-        """
+        """A hook named ``name`` (in its error lines) that keeps its word as ``runs`` and ``on_error`` say.
+
         Raises:
             ValueError: a pair of ``runs`` and ``on_error`` other than the two the module describes, an
                 after-commit hook without ``defer``, or an inside-the-transaction one with it.

@@ -91,13 +91,13 @@ class RoomConsumer(Consumer):
         self.room_presence = RoomPresence(self, presence=loop_runtime.presence, outbox=loop_runtime.outbox,
                                           layer=self.channel_layer)
         try:
-            await self._join()
+            await self._join(self.room_presence)
         except Refused as exc:  # unknown room (4404), closed room (4410), banned player (4403)
             await self.channel_layer.group_discard(events.room_group(self.code), self.channel_name)
             closed = await offload(room_snapshot)(self.code, include_closed=True) if exc.code == "room_closed" else None
             await self.room_refuse(events.refusal(exc, snapshot=closed))
 
-    async def _join(self) -> None:
+    async def _join(self, room_presence: RoomPresence) -> None:
         """Accept the socket, join the room's group, then in one database call: who the session's player
         is, the connection's record, the snapshot and the chat history it may read; send those.
 
@@ -106,26 +106,25 @@ class RoomConsumer(Consumer):
         """
         logcontext.bind(room=self.code)
         await self.accept()
-        assert self.room_presence is not None
-        joined = await self.room_presence.join(self._open)  # from here on _leave() must record the close
+        # From here on _leave() must record the close.
+        joined = await room_presence.join(lambda process: self._open(room_presence, process))
         logcontext.bind(player=self.player.id if self.player is not None else None)
         metrics.WEBSOCKETS_OPEN.inc()
         await self._send_snapshot(joined.opened.snapshot, history=(joined.chat_view, joined.chat))
-        self.room_presence.shown(joined.opened)
+        room_presence.shown(joined.opened)
 
     @property
     def joined(self) -> bool:
         """In the room's group, with a connection row (until ``_leave``)."""
         return self.room_presence is not None and self.room_presence.joined
 
-    def _open(self, process: str) -> _Joined:
+    def _open(self, room_presence: RoomPresence, process: str) -> _Joined:
         """The join's database work, in one trip to the database thread (see ``_join``). The session's
         player is known from here on, also when the room refuses the socket (a closed room's snapshot
         still says who is looking)."""
         self.player = player = device_player(self.scope.get("session_key"))
         logcontext.bind(player=player.id if player is not None else None)  # what connection_open logs
-        assert self.room_presence is not None
-        opened = self.room_presence.record(player, process)
+        opened = room_presence.record(player, process)
         view = ChatView.from_snapshot(opened.snapshot, player_id=str(player.id) if player is not None else None)
         return _Joined(opened, view, chat_selectors.chat_history(code=self.code, reads=view.reads()))
 
@@ -160,7 +159,7 @@ class RoomConsumer(Consumer):
     async def reopen(self, process: str) -> None:
         """Open the connection row again under ``process``: this process was swept while it held the
         socket. The client gets the room as it is now."""
-        assert self.room_presence is not None
+        assert self.room_presence is not None  # only a joined socket is held, and so reopened
         opened = await offload(self.room_presence.record)(self.player, process)
         await self._send_snapshot(opened.snapshot)
         self.room_presence.shown(opened)
