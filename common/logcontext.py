@@ -1,6 +1,6 @@
 """What a log line is about: the room, game and player of the work in hand, where known.
 
-The edges bind them (the room websocket binds its room and player, the scheduler the game it acts
+The edges bind them (the room websocket binds its room and player, the ticker the game it acts
 on); they live in context variables, so each connection's task and each scheduled action has its
 own, and ``asgiref`` carries them into and back out of the database thread. A log call can also pass
 them itself: ``log.info("...", extra={"game": game_id})`` wins over the bound value.

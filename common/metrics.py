@@ -28,9 +28,9 @@ WEBSOCKETS_OPEN = Gauge(
     "fourinarow_websocket_connections_open",
     "Room websockets accepted and joined to their room by this process, not yet disconnected.",
 )
-SCHEDULER_LATENESS_SECONDS = Histogram(
+TICKER_LATENESS_SECONDS = Histogram(
     "fourinarow_scheduler_lateness_seconds",
-    "How late a due automatic action was taken up by the scheduler, after its due time (by reason).",
+    "How late a due automatic action was taken up by the ticker, after its due time (by reason).",
     ["reason"],
     buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0),
 )

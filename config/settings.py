@@ -106,7 +106,7 @@ TEMPLATES = [
 DATABASE_URL = os.environ.get("DATABASE_URL", "").strip()
 # PostgreSQL connections: "persistent" (default) keeps each database thread's connection open
 # (CONN_MAX_AGE=None, with a health check before each use, so a restarted database costs no failed
-# call): the DB_THREADS threads of the websockets and the scheduler hold one each, and so do the
+# call): the DB_THREADS threads of the websockets and the ticker hold one each, and so do the
 # HTTP_THREADS threads that serve HTTP requests (config.http). "pool" uses Django's psycopg pool per process
 # (DB_POOL_SIZE); "none" opens one per database call. docs/benchmarks.md compares them.
 DB_CONNECTIONS = os.environ.get("DB_CONNECTIONS", "persistent").strip() or "persistent"

@@ -2,7 +2,7 @@
 
 A kept connection (``DB_CONNECTIONS=persistent``) is checked before each database call from the event
 loop, so that a restarted database costs no failed call. Django checks with ``SELECT 1``: one more
-round trip before every move, join and ping of the scheduler. An idle connection has nothing to read,
+round trip before every move, join and ping of the ticker. An idle connection has nothing to read,
 though; when its socket is readable, the server has closed it or is saying why it is about to (a
 restart, a terminated backend), and a zero-timeout ``select`` sees that without a word to the server.
 """

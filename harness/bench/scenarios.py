@@ -95,7 +95,7 @@ async def idle_cost(server: LiveServer, sockets: int, settle: float, measure: fl
     await asyncio.sleep(2)
     rss_before = server.rss_bytes() or 0
     cpu_start = _cpu(server)
-    await asyncio.sleep(measure)  # the process's own cost at rest (its scheduler ticks), to subtract
+    await asyncio.sleep(measure)  # the process's own cost at rest (its ticker ticks), to subtract
     baseline = (_cpu(server) - cpu_start) / measure
     gate = asyncio.Semaphore(50)
     socks: list[RoomSocket] = []

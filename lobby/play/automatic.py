@@ -58,7 +58,7 @@ def game_due_job(*, game_id: str, now: datetime) -> CpuJob | None:
             timers.game_release_lease(game.pk)
             timers.game_set_due(game, due.at if due else None)
             return None
-        metrics.SCHEDULER_LATENESS_SECONDS.labels(reason=str(due.reason)).observe((now - due.at).total_seconds())
+        metrics.TICKER_LATENESS_SECONDS.labels(reason=str(due.reason)).observe((now - due.at).total_seconds())
         seat = game.to_move_seat
         if due.reason == DueReason.GRACE:
             room.seats.filter(number=seat).update(away=True)

@@ -7,7 +7,7 @@ game moved on. A killed process's leases simply expire and another process (or t
 takes over. Services wake the ticker at once when they make something due now.
 
 The ticker also drives finished games' analyses: when this process's analysis lane is idle it leases the
-oldest queued one and computes it in that lane (games/cpu.py), which never takes a live move's worker.
+oldest queued one and computes it in that lane (games/cpu_pool.py), which never takes a live move's worker.
 
 Once an hour it deletes the chat of rooms closed more than ``CHAT_RETENTION_DAYS`` ago (any process may;
 deleting twice deletes nothing more).
@@ -29,7 +29,7 @@ from django.db import DatabaseError
 from django.utils import timezone
 
 from common import logcontext
-from games import cpu
+from games import cpu_pool
 from games.services import AnalysisJob, analyses_claim, analysis_release, analysis_store
 from lobby.chat.services import chat_delete_expired
 from lobby.play.automatic import CpuJob, game_cpu_move, game_due_job
@@ -71,7 +71,7 @@ class Ticker:
 
     def start(self) -> None:
         """Start ticking in the running loop (again, if an earlier task ended)."""
-        self.task = asyncio.get_running_loop().create_task(self._run(), name="games-scheduler")
+        self.task = asyncio.get_running_loop().create_task(self._run(), name="games-ticker")
 
     def wake(self) -> None:
         """Something is due now: tick at once (call in the loop's thread)."""
@@ -85,7 +85,7 @@ class Ticker:
 
     async def _run(self) -> None:
         try:
-            await cpu.warm_up()
+            await cpu_pool.warm_up()
         except Exception:  # the pool is retried on first use
             log.exception("could not start the CPU worker pool")
         wait = TICK_SECONDS
@@ -98,7 +98,7 @@ class Ticker:
             except asyncio.CancelledError:
                 raise
             except Exception:  # a database hiccup must not stop the ticker for good
-                log.exception("scheduler tick failed")
+                log.exception("ticker tick failed")
                 wait = 1.0
 
     async def tick(self) -> float:
@@ -147,7 +147,7 @@ class Ticker:
     async def _analyse(self, job: AnalysisJob) -> None:
         logcontext.bind(game=job.game_id)
         try:
-            result = await cpu.compute_analysis(job.record)
+            result = await cpu_pool.compute_analysis(job.record)
             await offload(analysis_store)(game_id=job.game_id, result=result, now=timezone.now())
         except asyncio.CancelledError:
             raise
@@ -163,7 +163,7 @@ class Ticker:
                 return
             logcontext.bind(room=job.code)
             deadline_move = job.reason in (DueReason.TIMEOUT, DueReason.AWAY)
-            peg = await cpu.compute_move(job.record, job.level, deadline_move=deadline_move)
+            peg = await cpu_pool.compute_move(job.record, job.level, deadline_move=deadline_move)
             await self._store(job, peg)
         except asyncio.CancelledError:
             raise

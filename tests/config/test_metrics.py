@@ -15,7 +15,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from common import metrics
 from common.errors import Refused
-from games import cpu
+from games import cpu_pool
 from games.engine import Peg
 from games.services import game_play
 from lobby import events
@@ -47,7 +47,7 @@ METRICS = {
     "fourinarow_moves_total": metrics.MOVES,
     "fourinarow_move_service_seconds": metrics.MOVE_SERVICE_SECONDS,
     "fourinarow_websocket_connections_open": metrics.WEBSOCKETS_OPEN,
-    "fourinarow_scheduler_lateness_seconds": metrics.SCHEDULER_LATENESS_SECONDS,
+    "fourinarow_scheduler_lateness_seconds": metrics.TICKER_LATENESS_SECONDS,
     "fourinarow_cpu_think_seconds": metrics.CPU_THINK_SECONDS,
     "fourinarow_frames_refused_total": metrics.FRAMES_REFUSED,
     "fourinarow_channel_layer_send_failures_total": metrics.CHANNEL_LAYER_SEND_FAILURES,
@@ -195,7 +195,7 @@ def test_a_stand_in_is_counted_and_the_scheduler_lateness_observed(settings, dja
 
 async def test_cpu_think_time_is_observed_by_level():
     before = value("fourinarow_cpu_think_seconds_count", level="2")
-    peg = await cpu.compute_move("a1", 2, seed=1)
+    peg = await cpu_pool.compute_move("a1", 2, seed=1)
     assert len(peg) == 2
     assert value("fourinarow_cpu_think_seconds_count", level="2") - before == 1
     assert value("fourinarow_cpu_think_seconds_sum", level="2") > 0

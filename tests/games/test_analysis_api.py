@@ -9,7 +9,7 @@ import pytest
 import yaml
 from django.test import Client
 
-from games import cpu
+from games import cpu_pool
 from games.engine.analyse import ANALYSIS_VERSION, analyse_game
 from games.models import AnalysisStatus, GameAnalysis
 from games.selectors import analysis_summary
@@ -34,7 +34,7 @@ def test_a_finished_game_reports_queued_running_then_done():
     [job] = analyses_claim(now=at(100), lease=timedelta(minutes=3))
     assert client.get(url(game.pk)).json()["status"] == "running"
 
-    analysis_store(game_id=job.game_id, result=cpu._analyse(job.record, *cpu.analysis_budget()), now=at(101))
+    analysis_store(game_id=job.game_id, result=cpu_pool._analyse(job.record, *cpu_pool.analysis_budget()), now=at(101))
     done = client.get(url(game.pk)).json()
     assert done["status"] == "done" and done["game"] == str(game.pk)
     assert [entry["played"] for entry in done["plies"]] == [*BLUNDER_GAME.split(), None]

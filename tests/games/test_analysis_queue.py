@@ -9,7 +9,7 @@ from datetime import timedelta
 
 import pytest
 
-from games import cpu
+from games import cpu_pool
 from games.engine.analyse import ANALYSIS_VERSION
 from games.models import AnalysisStatus, EndReason, Game, GameAnalysis, GameStatus
 from games.services import (
@@ -79,7 +79,7 @@ def test_an_analysis_is_leased_to_one_process_computed_and_stored():
     assert GameAnalysis.objects.get().status == AnalysisStatus.RUNNING
     assert analyses_claim(now=at(101), lease=LEASE) == []  # another process finds nothing to do
 
-    result = cpu._analyse(job.record, *cpu.analysis_budget())
+    result = cpu_pool._analyse(job.record, *cpu_pool.analysis_budget())
     assert analysis_store(game_id=job.game_id, result=result, now=at(102))
     row = GameAnalysis.objects.get()
     assert (row.status, row.version, row.attempts) == (AnalysisStatus.DONE, ANALYSIS_VERSION, 1)
@@ -159,14 +159,14 @@ async def test_a_cpu_move_lands_while_an_analysis_occupies_its_lane(monkeypatch)
     # The analysis lane is held busy on an event: the real analysis runs only once the test lets it.
     release = threading.Event()
     entered = threading.Event()
-    real = cpu._analyse
+    real = cpu_pool._analyse
 
     def held(record: str, node_budget: int, time_budget_s: float) -> dict[str, object]:
         entered.set()
         release.wait(timeout=120)
         return real(record, node_budget, time_budget_s)
 
-    monkeypatch.setattr(cpu, "_analyse", held)
+    monkeypatch.setattr(cpu_pool, "_analyse", held)
     try:
         _, _, _, finished = await offload(two_player_game)(BLUNDER_GAME)
         code, ann, live = await offload(_solo_game_against_the_cpu)()

@@ -8,7 +8,7 @@ import os
 import pytest
 from prometheus_client import REGISTRY
 
-from games import cpu
+from games import cpu_pool
 from games.engine import Position
 from tests.faultkit import busy_worker, cpu_worker_pids, kill
 
@@ -20,10 +20,10 @@ def process_pool(settings, monkeypatch):
     """A real pool of one spawned worker, of this test's own; level 5 thinks about 3 s in it."""
     settings.CPU_WORKERS = 1
     settings.CPU_TIME_SCALE = 1.5
-    monkeypatch.setattr(cpu, "_executor", None)
+    monkeypatch.setattr(cpu_pool, "_executor", None)
     yield
-    if cpu._executor is not None:
-        cpu._executor.shutdown(wait=True, cancel_futures=True)
+    if cpu_pool._executor is not None:
+        cpu_pool._executor.shutdown(wait=True, cancel_futures=True)
 
 
 def replaced() -> float:
@@ -31,9 +31,9 @@ def replaced() -> float:
 
 
 async def test_a_worker_killed_while_thinking_is_replaced_and_the_move_still_comes(process_pool):
-    await cpu.warm_up()
+    await cpu_pool.warm_up()
     before = replaced()
-    thinking = asyncio.create_task(cpu.compute_move(RECORD, 5))
+    thinking = asyncio.create_task(cpu_pool.compute_move(RECORD, 5))
     _, worker = await asyncio.to_thread(busy_worker, os.getpid())
     kill(worker)
     peg = await asyncio.wait_for(thinking, 60)
@@ -41,5 +41,5 @@ async def test_a_worker_killed_while_thinking_is_replaced_and_the_move_still_com
     assert replaced() == before + 1
     # The new pool has a worker of its own, and keeps answering.
     assert worker not in cpu_worker_pids(os.getpid())
-    assert await cpu.compute_move(RECORD, 1) in {str(p) for p in Position.from_record(RECORD).legal_pegs()}
+    assert await cpu_pool.compute_move(RECORD, 1) in {str(p) for p in Position.from_record(RECORD).legal_pegs()}
     assert replaced() == before + 1

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from games import cpu
+from games import cpu_pool
 from games.models import GameAnalysis
 from games.services import analyses_claim, analysis_store
 from tests.games.analysiskit import BLUNDER_GAME, at, two_player_game
@@ -21,7 +21,7 @@ def test_staff_see_each_analysis_and_its_moments_but_change_nothing(admin_client
     _, _, _, waiting = two_player_game(BLUNDER_GAME, names=("Cy", "Di"))
     [job] = analyses_claim(now=at(100), lease=timedelta(minutes=3))  # one at a time: the other waits
     done_id = job.game_id
-    analysis_store(game_id=done_id, result=cpu._analyse(job.record, *cpu.analysis_budget()), now=at(101))
+    analysis_store(game_id=done_id, result=cpu_pool._analyse(job.record, *cpu_pool.analysis_budget()), now=at(101))
 
     page = admin_client.get(ANALYSES)
     assert page.status_code == 200

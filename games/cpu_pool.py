@@ -8,7 +8,7 @@ a core the kernel serves the live move first.
 
 A worker process that dies (killed, out of memory) breaks its whole pool for good: every job then
 fails with ``BrokenProcessPool``. So a move that meets a broken pool replaces it with a fresh one and
-is asked once more. The scheduler's lease makes sure the move it computes is played once. An analysis
+is asked once more. The ticker's lease makes sure the move it computes is played once. An analysis
 that meets a broken lane replaces it and fails; its row is queued again.
 """
 from __future__ import annotations
