@@ -1,5 +1,7 @@
-"""Every state change of a game record: begin it, play a move, resign, end it, its automatic actions'
-due times and leases, and its post-game analysis's queue.
+"""Every state change of a game record: begin it, play a move, resign, end it, and its post-game
+analysis's queue (claimed under a lease, stored, failed). A game's automatic actions are not here: when
+one falls due and the lease that lets one process act on it are ``lobby.timers``'; a move only stores
+the due time its caller computes (``schedule``) and ends any lease, in the move's one UPDATE.
 
 The games layer knows games and the rules applied to them, not rooms: a caller above (the rooms) holds
 the lock that serialises the changes of one game (its room's row) and calls these inside its
