@@ -57,9 +57,10 @@ def drop(page: Page, peg: str, *, via: str = "top") -> None:
     assert state(page)["game"]["moves"][before] == peg
 
 
-def create_room(new_page, host_name: str = "Ann", **ctx):  # type: ignore[no-untyped-def]
-    """Ann creates a party room on the home page; returns her page, in the room, and the share link."""
-    host = new_page(**ctx)
+def create_room(new_page, host_name: str = "Ann", *, host_options: dict | None = None, **ctx):  # type: ignore[no-untyped-def]
+    """Ann creates a party room on the home page; returns her page, in the room, and the share link.
+    ``host_options`` apply to her page alone (``{"webgl": True}``: hers has the 3D board)."""
+    host = new_page(**ctx, **(host_options or {}))
     host.goto("/")
     host.get_by_label("Your name").fill(host_name)
     host.get_by_role("button", name="Create a party room").click()
@@ -71,14 +72,15 @@ def create_room(new_page, host_name: str = "Ann", **ctx):  # type: ignore[no-unt
 
 
 def create_party_room(  # type: ignore[no-untyped-def]
-    new_page, host_name: str = "Ann", guest_name: str = "Bob", *, start: bool = True, **ctx
+    new_page, host_name: str = "Ann", guest_name: str = "Bob", *, start: bool = True,
+    host_options: dict | None = None, **ctx
 ):
     """Ann creates a party room on the home page; Bob opens the share link and takes the second seat.
 
     With ``start`` (the default) Ann then starts the game and both pages wait until it runs. ``ctx``
     (e.g. a phone's width and height) applies to both pages.
     """
-    host, link = create_room(new_page, host_name, **ctx)
+    host, link = create_room(new_page, host_name, host_options=host_options, **ctx)
     guest = new_page(**ctx)
     guest.goto(link)
     guest.wait_for_function("() => window.__room && window.__room.state")

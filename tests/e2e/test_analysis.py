@@ -16,9 +16,10 @@ pytestmark = pytest.mark.browser
 SLOWER_WIN_GAME = "d2 b3 c1 a4 d1 c4 d4 b4 a2 d3 b2 c2 a1 b1 c3"
 
 
-def replay_analysed(new_page, record: str, *, winner_seat: int, moments: int):  # type: ignore[no-untyped-def]
-    """Two people play ``record`` in a party room; the host's page, on the game's replay once analysed."""
-    host, guest = create_party_room(new_page)
+def replay_analysed(new_page, record: str, *, winner_seat: int, moments: int, webgl: bool = False):  # type: ignore[no-untyped-def]
+    """Two people play ``record`` in a party room; the host's page, on the game's replay once analysed
+    (``webgl``: with the 3D board)."""
+    host, guest = create_party_room(new_page, host_options={"webgl": webgl})
     for ply, peg in enumerate(record.split()):
         drop(host if ply % 2 == 0 else guest, peg)
     game = state(host)["game"]
@@ -29,9 +30,8 @@ def replay_analysed(new_page, record: str, *, winner_seat: int, moments: int):  
     return host
 
 
-@pytest.mark.webgl
 def test_a_finished_games_replay_shows_the_analysis_and_the_better_move(new_page):
-    host = replay_analysed(new_page, BLUNDER_GAME, winner_seat=2, moments=2)
+    host = replay_analysed(new_page, BLUNDER_GAME, winner_seat=2, moments=2, webgl=True)
     moves = host.locator("#moves li")
     expect(moves).to_have_count(8)
     expect(moves.nth(5).locator(".mark")).to_have_attribute("data-mark", "blunder")
