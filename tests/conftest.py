@@ -145,7 +145,7 @@ def _one_database_thread(settings):
 
 
 @pytest.fixture
-async def scheduler_cleanup():
+async def runtime_cleanup():
     """Stop this test loop's runtime (ticker, matchmaker, presence, feed, outbox) before the loop closes."""
     yield
     from lobby.realtime import runtime

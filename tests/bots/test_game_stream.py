@@ -18,7 +18,7 @@ from lobby.rooms import connections
 from players.models import Player
 from tests.bots.botkit import Api, bot
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("scheduler_cleanup")]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("runtime_cleanup")]
 
 
 def bots_game() -> tuple[str, Player, Api]:

@@ -93,7 +93,7 @@ class Lines(logging.Handler):
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("scheduler_cleanup")
+@pytest.mark.usefixtures("runtime_cleanup")
 async def test_a_room_socket_names_its_room_and_player_in_what_it_logs():
     ann, key = await make_player_async("Ann")
     code = await make_room_async(ann)

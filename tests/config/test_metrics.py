@@ -178,7 +178,7 @@ def test_a_move_rolled_back_is_not_counted(django_capture_on_commit_callbacks):
 
 
 @pytest.mark.django_db
-def test_a_stand_in_is_counted_and_the_scheduler_lateness_observed(settings, django_capture_on_commit_callbacks):
+def test_a_stand_in_is_counted_and_the_ticker_lateness_observed(settings, django_capture_on_commit_callbacks):
     settings.PING_TIMEOUT_SECONDS = 10**6
     settings.DISCONNECT_GRACE_SECONDS = 20
     stand_ins = value("fourinarow_moves_total", kind="stand_in")
@@ -220,7 +220,7 @@ def test_a_failed_channel_layer_send_is_counted():
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("scheduler_cleanup")
+@pytest.mark.usefixtures("runtime_cleanup")
 async def test_open_sockets_and_refused_frames_are_counted():
     ann, key = await make_player_async("Ann")
     code = await make_room_async(ann)

@@ -9,8 +9,8 @@ from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
 
-# The application starts this loop's game scheduler on every connection, and the scheduler reads the database.
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("scheduler_cleanup")]
+# The application starts this loop's ticker on every connection, and the ticker reads the database.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("runtime_cleanup")]
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """Turn timers, grace periods, the CPU stand-in and reclaim, with an injected clock.
 
-The services are called as the scheduler calls them (claim -> job -> move), at chosen instants.
+The services are called as the ticker calls them (claim -> job -> move), at chosen instants.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def at(seconds: float) -> datetime:
 
 
 def run_due(now: datetime) -> list[tuple[int, str, str]]:
-    """Do what the scheduler would do at ``now``; returns (ply, seat, reason) of each CPU move made."""
+    """Do what the ticker would do at ``now``; returns (ply, seat, reason) of each CPU move made."""
     made = []
     for game_id in games_claim_due(now=now, lease=LEASE):
         job = game_due_job(game_id=game_id, now=now)

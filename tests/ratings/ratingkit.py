@@ -43,7 +43,7 @@ class Table:
     def play(self, game: Game, record: str, *, now: datetime) -> Game:
         """Play ``record`` from the game's start, red first; each move a second after the last.
 
-        A CPU seat's moves go through the scheduler's path (claim, job, move) with the record's peg.
+        A CPU seat's moves go through the ticker's path (claim, job, move) with the record's peg.
         """
         red, yellow = self.red_and_yellow(game)
         for ply, peg in enumerate(record.split()):

@@ -10,7 +10,7 @@ from ratings.models import PlayerRating, RatingChange
 from tests.ratings.ratingkit import RED_WINS
 from tests.roomkit import Client, make_player_async, make_room_async
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("scheduler_cleanup")]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("runtime_cleanup")]
 
 
 @offload

@@ -107,7 +107,7 @@ class ArenaSocket:
         await self.comm.send_to(text_data=json.dumps(frame))
 
 
-@pytest.mark.usefixtures("scheduler_cleanup", "quick_waves")
+@pytest.mark.usefixtures("runtime_cleanup", "quick_waves")
 async def test_the_socket_shows_the_arena_pairs_players_and_takes_berserk():
     the_arena = await offload(arena)(berserk=True)
     (ann, ann_key), (bob, bob_key) = await make_player_async("Ann"), await make_player_async("Bob")

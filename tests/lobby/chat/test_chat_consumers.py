@@ -10,7 +10,7 @@ from lobby.models import Connection, Room
 from lobby.realtime.offload import offload
 from tests.roomkit import Client, make_player_async, seated_pair
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("scheduler_cleanup")]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("runtime_cleanup")]
 
 
 async def joined(code: str, session_key: str | None) -> Client:

@@ -85,7 +85,7 @@ async def synced(client: Client) -> dict:
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("scheduler_cleanup")
+@pytest.mark.usefixtures("runtime_cleanup")
 @pytest.mark.parametrize("rules", [{"ranked": False}, {"ranked": False, "turn_seconds": 60}], ids=["plain", "timed"])
 async def test_a_move_frame_applied_to_the_last_room_frame_is_the_room_the_server_sends(rules):
     code, a, b = await seated_pair(**rules)
@@ -117,7 +117,7 @@ async def test_a_move_frame_applied_to_the_last_room_frame_is_the_room_the_serve
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("scheduler_cleanup")
+@pytest.mark.usefixtures("runtime_cleanup")
 async def test_moves_against_the_cpu_come_as_move_frames_with_threats():
     ann, key = await make_player_async("Ann")
     code = await make_room_async(ann, cpu_level=1, ranked=False)
@@ -153,7 +153,7 @@ def test_apply_move_refuses_a_frame_that_does_not_follow():
 
 # --- joins ---------------------------------------------------------------------------------------------
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("scheduler_cleanup")
+@pytest.mark.usefixtures("runtime_cleanup")
 async def test_frames_sent_to_a_room_grow_linearly_with_joins(monkeypatch):
     # One refresh of the count at the first join, then all the others coalesced into one.
     monkeypatch.setattr(presence, "COALESCE_SECONDS", 3600.0)
@@ -176,7 +176,7 @@ async def test_frames_sent_to_a_room_grow_linearly_with_joins(monkeypatch):
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("scheduler_cleanup")
+@pytest.mark.usefixtures("runtime_cleanup")
 async def test_a_spectator_who_sits_down_stops_counting_as_one():
     ann, ann_key = await make_player_async("Ann")
     _carl, carl_key = await make_player_async("Carl")

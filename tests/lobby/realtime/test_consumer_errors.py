@@ -27,7 +27,7 @@ from lobby.rooms import connections
 from lobby.rooms import services as lobby_services
 from tests.roomkit import Client, at_ply, make_player_async, make_room_async, seated_pair
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("scheduler_cleanup")]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("runtime_cleanup")]
 
 
 def failing(*args, **kwargs):

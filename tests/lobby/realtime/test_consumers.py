@@ -14,7 +14,7 @@ from lobby.realtime import runtime
 from tests.records import DRAWN_RECORD
 from tests.roomkit import Client, at_ply, make_player_async, make_room_async, seated_pair
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("scheduler_cleanup")]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("runtime_cleanup")]
 
 
 async def play(a, b, record, *, first=None):

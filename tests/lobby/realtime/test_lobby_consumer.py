@@ -12,7 +12,7 @@ from ratings.models import PlayerRating
 from tests.lobbykit import LobbyClient
 from tests.roomkit import Client, make_player_async, make_room_async
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("scheduler_cleanup")]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("runtime_cleanup")]
 
 
 @pytest.fixture(autouse=True)

@@ -6,7 +6,7 @@ import pytest
 
 from tests.roomkit import Client, at_ply, make_player_async, make_room_async, seated_pair
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("scheduler_cleanup")]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("runtime_cleanup")]
 
 
 async def test_away_stand_in_and_reclaim_on_the_same_device(settings):

@@ -131,7 +131,7 @@ def test_switching_between_accounts_hands_nothing_over():
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("scheduler_cleanup")
+@pytest.mark.usefixtures("runtime_cleanup")
 async def test_the_guests_open_sockets_are_told_to_reconnect():
     guest, key = await make_player_async("Guest")
     code = await make_room_async(guest)

@@ -73,7 +73,7 @@ def test_a_closed_room_answers_410_over_rest():
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("scheduler_cleanup")
+@pytest.mark.usefixtures("runtime_cleanup")
 async def test_closing_a_room_ends_its_game_and_tells_every_page_before_closing_their_sockets():
     code, a, b = await seated_pair()
     watcher = await Client(code, None).connect()
@@ -102,7 +102,7 @@ async def test_closing_a_room_ends_its_game_and_tells_every_page_before_closing_
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("scheduler_cleanup")
+@pytest.mark.usefixtures("runtime_cleanup")
 async def test_a_ban_closes_the_players_sockets_and_refuses_new_ones_until_lifted():
     ann, ann_key = await make_player_async("Ann")
     _, bob_key = await make_player_async("Bob")
