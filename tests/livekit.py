@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from harness import server as _server
-from harness.database import postgres_database
+from harness.database import postgres_database, sqlite_database
 from harness.device import Device
 from harness.lobby import LobbySocket
 from harness.ports import free_port
@@ -34,7 +34,8 @@ from harness.server import (
 
 __all__ = [
     "BIN", "LOG_ERROR", "ROOM_QUOTAS", "ROOT", "Device", "LiveServer", "LobbySocket", "RoomSocket", "free_port",
-    "migrate", "postgres_database", "postgres_redis_servers", "read_metric", "running", "server_env", "terminate",
+    "migrate", "postgres_database", "postgres_redis_servers", "read_metric", "running", "server_env", "sqlite_database",
+    "terminate",
     "wait_healthy",
 ]
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.livekit import LiveServer, migrate, server_env
+from tests.livekit import LiveServer, server_env, sqlite_database
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
@@ -59,8 +59,7 @@ def chromium_path() -> Path:
 def server_url(tmp_path_factory: pytest.TempPathFactory, chromium_path: Path) -> Iterator[str]:
     """A migrated daphne server on a free port, embedded (no PostgreSQL, no Redis), with a quick CPU."""
     tmp = tmp_path_factory.mktemp("e2e-server")
-    env = server_env(SQLITE_PATH=str(tmp / "db.sqlite3"), CPU_WORKERS="0")
-    migrate(env)
+    env = server_env(SQLITE_PATH=sqlite_database(tmp), CPU_WORKERS="0")
     server = LiveServer(env, log_dir=tmp).start()
     try:
         yield server.http

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.playkit import drop, state, wait_ply
-from tests.livekit import LiveServer, migrate, server_env
+from tests.livekit import LiveServer, server_env, sqlite_database
 
 pytestmark = pytest.mark.browser
 
@@ -21,14 +21,13 @@ TEN_QUIET = ["a1", "a1", "a1", "a1", "b1", "b1", "b1", "b1", "c2", "c2"]
 
 @pytest.fixture(scope="module")
 def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("e2e-arena") / "db.sqlite3"
+    return Path(sqlite_database(tmp_path_factory.mktemp("e2e-arena")))
 
 
 @pytest.fixture(scope="module")
 def server_url(database: Path, chromium_path: Path) -> Iterator[str]:
     """The browser tests' server (as in conftest), on a database file this test may move the clock of."""
     env = server_env(SQLITE_PATH=str(database), CPU_WORKERS="0", ARENA_WAVE_SECONDS="1")
-    migrate(env)
     server = LiveServer(env, log_dir=database.parent).start()
     try:
         yield server.http

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import websockets
 
-from tests.livekit import ROOM_QUOTAS, Device, LiveServer, RoomSocket, migrate, server_env
+from tests.livekit import ROOM_QUOTAS, Device, LiveServer, RoomSocket, server_env, sqlite_database
 from tests.records import DRAWN_RECORD
 
 pytestmark = [pytest.mark.slow]
@@ -30,9 +30,8 @@ def embedded(tmp_path_factory):
     """daphne on a fresh, migrated SQLite file, with none of the external services."""
     workdir = tmp_path_factory.mktemp("embedded")
     # The quotas against scripts (README) are lifted: here scripts are what the test is about.
-    env = server_env(SQLITE_PATH=str(workdir / "db.sqlite3"), DEBUG="0", SECRET_KEY="embedded-load-test",
+    env = server_env(SQLITE_PATH=sqlite_database(workdir), DEBUG="0", SECRET_KEY="embedded-load-test",
                      **dict.fromkeys(ROOM_QUOTAS, str(10**9)))
-    migrate(env)
     server = LiveServer(env, log_dir=workdir).start()
     try:
         yield server
