@@ -60,19 +60,19 @@ checks: deps
 test-suite: deps
 	$(BIN)/pytest -n $(TEST_WORKERS) --maxschedchunk 1
 
-# Quick figures (a few minutes); `make bench-cpu` adds the CPU ladder (about an hour on one core).
+# Quick figures (70 s on the 2-core CI machine, 2026-12-01); `make bench-cpu` adds the CPU ladder (about an hour on one core).
 bench: bench-engine bench-analysis
 	$(BIN)/python scripts/bench_cpu.py --speed
 
 bench-engine: $(STAMP)
 	$(BIN)/python scripts/bench_engine.py
 
-# Post-game analysis of 40- and 64-ply games (about two minutes on one core).
+# Post-game analysis of 40- and 64-ply games (part of `make bench`'s 70 s).
 bench-analysis: $(STAMP)
 	$(BIN)/python scripts/bench_analysis.py
 
-# Puzzles mined per minute of CPU, the shipped pool by theme, the cost of judging an attempt (about two
-# minutes); writes the figures into docs/benchmarks.md.
+# Puzzles mined per minute of CPU, the shipped pool by theme, the cost of judging an attempt (34 s on
+# the 2-core CI machine); writes the figures into docs/benchmarks.md.
 bench-puzzles: $(STAMP)
 	$(BIN)/python scripts/bench_puzzles.py --write-docs docs/benchmarks.md
 
@@ -87,13 +87,13 @@ bench-pairing: $(STAMP)
 	$(BIN)/python scripts/bench_pairing.py
 # The server under load, side by side with a bare Channels echo on the same channel layer: the embedded
 # default, then (with DATABASE_URL and REDIS_URL set) PostgreSQL + Redis on one and two processes, idle
-# sockets and a spectator storm. Writes the figures into docs/benchmarks.md. About ten minutes.
+# sockets and a spectator storm. Writes the figures into docs/benchmarks.md. About fifteen minutes.
 # One configuration by hand: scripts/bench_server.py --spawn --games 200 --rate 200 --seconds 30
 bench-server: $(STAMP)
 	$(BIN)/python scripts/bench_server.py --suite --write-docs docs/benchmarks.md
 
 # A bot move's round trip (POST to its gameState on the bot's own stream), p50/p99 over 100 moves: embedded,
-# and with DATABASE_URL + REDIS_URL also PostgreSQL + Redis on two processes. About a minute.
+# and with DATABASE_URL + REDIS_URL also PostgreSQL + Redis on two processes. 18 s embedded.
 bench-bots: $(STAMP)
 	$(BIN)/python scripts/bench_bots.py --moves 100 --write-docs docs/benchmarks.md
 
