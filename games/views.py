@@ -14,9 +14,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.errors import Refused
+from games.analyses import analysis_request
 from games.models import GameStatus
 from games.selectors import game_analysis_out, game_get, game_record, player_profile
-from games.services import analysis_request
 from ratings.views import HistoryPointOut, PlayerRefOut, RatingFields
 
 

@@ -8,8 +8,8 @@ class PuzzlesConfig(AppConfig):
     def ready(self) -> None:
         # The games layer emits and reads these, never importing the puzzles: a stored analysis turns its
         # proved missed wins into puzzles, and a player's page shows the player's puzzle rating.
+        from games.analyses import ANALYSIS_STORED
         from games.selectors import PLAYER_PAGE_PARTS, PagePart
-        from games.services import ANALYSIS_STORED
         from puzzles.selectors import player_puzzles_part
         from puzzles.services import puzzles_from_analysis
 

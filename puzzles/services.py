@@ -15,12 +15,12 @@ from datetime import date, datetime
 from django.db import IntegrityError, transaction
 
 from common.errors import Refused
+from games.analyses import AnalysisStored
 from games.engine.errors import EngineError
 from games.engine.position import Position
 from games.engine.proof import ProofBudgetSpent, Prover
 from games.engine.puzzle import PUZZLE_PLIES, Judgement, Verdict, judge_attempt
 from games.engine.values import Peg
-from games.services import AnalysisStored
 from players.models import Player
 from puzzles.models import DailyPuzzle, Puzzle, PuzzleAttempt, PuzzleOrigin, PuzzleRating, PuzzleSource
 from puzzles.pool import START_RATING, START_RD, board_key, puzzle_id
@@ -56,7 +56,7 @@ def puzzle_add(*, record: str, plies: int, origin: PuzzleOrigin, now: datetime) 
 def puzzles_from_analysis(stored: AnalysisStored) -> None:
     """Make a puzzle of every proved missed win (a win in 3 to 9 plies) of a stored analysis.
 
-    Registered at start-up with ``games.services.ANALYSIS_STORED``. The analysis proved each position's
+    Registered at start-up with ``games.analyses.ANALYSIS_STORED``. The analysis proved each position's
     shortest win; the record up to it is read from the analysis's own ``played`` moves.
     """
     game_id, result, now = stored.game_id, stored.result, stored.now

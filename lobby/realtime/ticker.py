@@ -30,7 +30,7 @@ from django.utils import timezone
 
 from common import logcontext
 from games import cpu_pool
-from games.services import AnalysisJob, analyses_claim, analysis_release, analysis_store
+from games.analyses import AnalysisJob, analyses_claim, analysis_release, analysis_store
 from lobby.chat.services import chat_delete_expired
 from lobby.play.automatic import CpuJob, game_cpu_move, game_due_job
 from lobby.realtime.offload import offload

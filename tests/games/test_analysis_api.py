@@ -10,10 +10,10 @@ import yaml
 from django.test import Client
 
 from games import cpu_pool
+from games.analyses import analyses_claim, analysis_store
 from games.engine.analyse import ANALYSIS_VERSION, analyse_game
 from games.models import AnalysisStatus, GameAnalysis
 from games.selectors import analysis_summary
-from games.services import analyses_claim, analysis_store
 from lobby.rooms.services import room_close
 from tests.games.analysiskit import BLUNDER_GAME, at, two_player_game
 

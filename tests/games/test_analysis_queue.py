@@ -10,15 +10,15 @@ from datetime import timedelta
 import pytest
 
 from games import cpu_pool
-from games.engine.analyse import ANALYSIS_VERSION
-from games.models import AnalysisStatus, EndReason, Game, GameAnalysis, GameStatus
-from games.services import (
+from games.analyses import (
     ANALYSIS_MAX_ATTEMPTS,
     analyses_claim,
     analysis_release,
     analysis_request,
     analysis_store,
 )
+from games.engine.analyse import ANALYSIS_VERSION
+from games.models import AnalysisStatus, EndReason, Game, GameAnalysis, GameStatus
 from lobby.play.moves import game_drop, game_resign, game_start
 from lobby.realtime import runtime
 from lobby.realtime.offload import offload

@@ -7,8 +7,8 @@ from datetime import timedelta
 import pytest
 
 from games import cpu_pool
+from games.analyses import analyses_claim, analysis_store
 from games.models import GameAnalysis
-from games.services import analyses_claim, analysis_store
 from tests.games.analysiskit import BLUNDER_GAME, at, two_player_game
 
 pytestmark = pytest.mark.django_db

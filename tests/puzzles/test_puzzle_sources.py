@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from games.analyses import ANALYSIS_STORED, AnalysisStored, analysis_store
 from games.models import AnalysisStatus, GameAnalysis
-from games.services import ANALYSIS_STORED, AnalysisStored, analysis_store
 from puzzles.models import Puzzle, PuzzleSource
 from puzzles.services import puzzles_from_analysis
 from tests.games.analysiskit import T0, two_player_game
