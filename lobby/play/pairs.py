@@ -10,7 +10,6 @@ days per move) adds them to :class:`GameSettings`, the one place they become the
 
 from __future__ import annotations
 
-import contextlib
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
@@ -64,17 +63,17 @@ def room_for_two(*, first: Player, second: Player, settings: GameSettings, now: 
     """A room with Red hosting in seat 1 and Yellow in seat 2, its first game started with ``settings``;
     ``colour`` is ``first``'s (``random``: a coin decides).
 
-    Call it in the transaction that decided the pair, so the room, the seats and the game are written with
-    the caller's own rows or not at all (it opens a transaction only when called outside one). The
-    statements are those of :func:`lobby.rooms.services.room_create` and :func:`lobby.play.moves.game_start`,
-    nothing more; a refusal leaves the caller's transaction usable.
+    Call it in the transaction that decided the pair (every caller holds its own locks there), so the room,
+    the seats and the game are written with the caller's rows or not at all: a refusal rolls them all back
+    with it. The statements are those of :func:`lobby.rooms.services.room_create` and
+    :func:`lobby.play.moves.game_start`, nothing more.
 
     Raises:
         Refused: bad_rules (settings out of range), banned (Red is banned).
     """
     first_red = colour == "red" or (colour == "random" and bool(secrets.randbelow(2)))
     red, yellow = (first, second) if first_red else (second, first)
-    with contextlib.nullcontext() if transaction.get_connection().in_atomic_block else transaction.atomic():
-        room = room_create(host=red, guest=yellow, rules=settings.rules(), now=now)
-        game = game_start(code=room.code, player=red, now=now, tournament_id=settings.tournament_id)
+    assert transaction.get_connection().in_atomic_block, "room_for_two runs in the caller's transaction"
+    room = room_create(host=red, guest=yellow, rules=settings.rules(), now=now)
+    game = game_start(code=room.code, player=red, now=now, tournament_id=settings.tournament_id)
     return TwoSeated(room=room, game=game, red=red, yellow=yellow)

@@ -15,6 +15,7 @@ room of 300 is decoded once in each process, not 300 times.
 from __future__ import annotations
 
 import dataclasses
+import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -133,9 +134,7 @@ class HealthPing:
 Message = (RoomSnapshot | RoomMove | RoomNotice | RoomChat | RoomRefuse | LobbyChanged | LobbyPaired | LobbyEnded
            | AccountLine | TournamentChanged | TournamentPaired | HealthPing)
 
-_KINDS: tuple[type[Message], ...] = (RoomSnapshot, RoomMove, RoomNotice, RoomChat, RoomRefuse, LobbyChanged,
-                                     LobbyPaired, LobbyEnded, AccountLine, TournamentChanged, TournamentPaired,
-                                     HealthPing)
+_KINDS: tuple[type[Message], ...] = typing.get_args(Message)
 # Each kind by its type, with its fields' names and whether each must be on the wire (it has no default).
 KINDS: dict[str, tuple[type[Message], tuple[tuple[str, bool], ...]]] = {
     kind.TYPE: (kind, tuple((field.name, field.default is dataclasses.MISSING)
