@@ -10,12 +10,14 @@ from django.urls import path, re_path
 
 from lobby.models import ROOM_CODE_LENGTH
 from lobby.realtime.lobby import LobbyConsumer
+from lobby.realtime.player import PlayerConsumer
 from lobby.realtime.room import RoomConsumer, UnknownPathConsumer
 from tournaments.realtime.socket import TournamentConsumer
 
 websocket_urlpatterns = [
     re_path(rf"^ws/rooms/(?P<code>[0-9A-Za-z]{{{ROOM_CODE_LENGTH}}})/$", RoomConsumer.as_asgi()),
     path("ws/lobby/", LobbyConsumer.as_asgi()),
+    path("ws/player/", PlayerConsumer.as_asgi()),
     path("ws/tournaments/<int:arena_id>/", TournamentConsumer.as_asgi()),
     re_path(r"", UnknownPathConsumer.as_asgi()),  # an empty pattern matches every path: the catch-all
 ]

@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "players",
     "ratings",
+    "notifications",
     "games",
     "lobby",
     "tournaments",

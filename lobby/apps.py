@@ -12,6 +12,7 @@ class LobbyConfig(AppConfig):
         from lobby import events
         from lobby.realtime import runtime
         from lobby.rooms.services import rooms_guest_replaced, rooms_player_banned, rooms_player_renamed
+        from notifications.services import NOTIFIED
         from players.accounts import GUEST_REPLACED
         from players.services import PLAYER_BANNED, PLAYER_RENAMED
 
@@ -21,3 +22,5 @@ class LobbyConfig(AppConfig):
         PLAYER_RENAMED.register(rooms_player_renamed)
         PLAYER_BANNED.register(rooms_player_banned)
         GUEST_REPLACED.register(rooms_guest_replaced)
+        # A stored notification reaches every open page of its player, through the one delivery path.
+        NOTIFIED.register(events.notification_delivered)

@@ -23,6 +23,8 @@ from django.db import transaction
 from common.errors import Refused
 from lobby.protocol import frames, messages
 from lobby.protocol import room as room_protocol
+from notifications.protocol import notification_frame
+from notifications.services import Notified
 
 LOBBY_GROUP = "lobby"  # every lobby socket of every process
 
@@ -30,6 +32,11 @@ LOBBY_GROUP = "lobby"  # every lobby socket of every process
 def room_group(code: str) -> str:
     """The channel-layer group of every socket connected to room ``code``."""
     return f"room.{code}"
+
+
+def player_group(player_id: object) -> str:
+    """The channel-layer group of every open page of one player (its room, lobby, arena or player socket)."""
+    return f"player.{player_id}"
 
 
 # --- the events --------------------------------------------------------------------------------------
@@ -176,6 +183,14 @@ def lists_changed_on_commit() -> None:
 
 # Encoded, for a sender straight to the channel layer (the lobby feed).
 LISTS_CHANGED_MESSAGE: dict[str, Any] = messages.encode(messages.LobbyChanged())
+
+
+# --- a player's pages ----------------------------------------------------------------------------------------
+def notification_delivered(notified: Notified) -> None:
+    """A handler of ``notifications.services.NOTIFIED`` (after commit): every open page of the player, on
+    any process, receives the ``notification`` frame, encoded once here."""
+    text = json.dumps(notification_frame(notified.notification, unread=notified.unread), separators=(",", ":"))
+    deliver(ToGroup(player_group(notified.player_id), messages.PlayerNotification(text)))
 
 
 # --- timers -----------------------------------------------------------------------------------------------

@@ -65,6 +65,18 @@ def decode_frame(text: str | None, data: bytes | None = None) -> tuple[str, dict
     return kind, frame
 
 
+def parse_ping_frame(text: str | None, data: bytes | None = None) -> Ping:
+    """The one frame of a socket that only listens (the player socket): ``{"type": "ping"}``.
+
+    Raises:
+        BadFrame: not valid protocol, or any other type.
+    """
+    kind, _ = decode_frame(text, data)
+    if kind != "ping":
+        raise BadFrame(f"Unknown frame type {kind[:32]!r}: this socket only hears ping.")
+    return Ping()
+
+
 SERVER_ERROR_MESSAGE = "The server could not handle that just now: please try again."
 
 

@@ -99,6 +99,15 @@ class LobbyEnded:
     reason: str
 
 
+# --- a player's pages (every socket of the player: room, lobby, arena, the player socket) ---------------------
+@dataclass(frozen=True, slots=True)
+class PlayerNotification:
+    """A notification for every open page of a player: its ``notification`` frame encoded once (``text``)."""
+
+    TYPE: ClassVar[str] = "player.notification"
+    text: str
+
+
 # --- an account's event streams, an arena's sockets, the health check --------------------------------------
 @dataclass(frozen=True, slots=True)
 class AccountLine:
@@ -132,7 +141,7 @@ class HealthPing:
 
 
 Message = (RoomSnapshot | RoomMove | RoomNotice | RoomChat | RoomRefuse | LobbyChanged | LobbyPaired | LobbyEnded
-           | AccountLine | TournamentChanged | TournamentPaired | HealthPing)
+           | PlayerNotification | AccountLine | TournamentChanged | TournamentPaired | HealthPing)
 
 _KINDS: tuple[type[Message], ...] = typing.get_args(Message)
 # Each kind by its type, with its fields' names and whether each must be on the wire (it has no default).

@@ -61,6 +61,7 @@ class LobbyConsumer(Consumer):
         self.matchmaker = running.matchmaker
         self.feed = running.feed
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        await self.hear_player(self.player.pk if self.player is not None else None)
         self.feed.subscribe(LOBBY_GROUP, self)
         self.joined = True
         await self.lists_updated(await offload(lobby_lists)(now=timezone.now()))
@@ -72,6 +73,7 @@ class LobbyConsumer(Consumer):
         self.matchmaker.unwatch(self)
         self.seeker = None
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+        await self.stop_hearing_player()
         if self.had_seek:
             # Not queued behind other work (see pool_call): a wave must not pair a page that left.
             await offload(seek_leave, lane="pairing")(channel_name=self.channel_name)

@@ -110,6 +110,7 @@ class RoomConsumer(Consumer):
         joined = await room_presence.join(lambda process: self._open(room_presence, process))
         logcontext.bind(player=self.player.id if self.player is not None else None)
         metrics.WEBSOCKETS_OPEN.inc()
+        await self.hear_player(self.player.pk if self.player is not None else None)
         await self._send_snapshot(joined.opened.snapshot, history=(joined.chat_view, joined.chat))
         room_presence.shown(joined.opened)
 
@@ -137,6 +138,7 @@ class RoomConsumer(Consumer):
         if self.room_presence is None or not self.room_presence.joined:
             return
         metrics.WEBSOCKETS_OPEN.dec()
+        await self.stop_hearing_player()
         await self.room_presence.leave()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:

@@ -9,6 +9,10 @@ call in the thread that runs it. The hop only costs: one round trip to a worker 
 three per move in a room of two (the drop, and the ``move`` event to each socket), one per ping.
 
 A message from the channel layer reaches its handler decoded, a :mod:`lobby.protocol.messages` dataclass.
+
+Every socket of a page a player has open (room, lobby, arena, or the player socket of a page with none of
+those) is also in its player's group (:func:`lobby.events.player_group`), so the page hears the player's
+notifications on the socket it has anyway: an idle page costs one socket, whichever it is.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 
 from common import metrics
 from common.ratelimit import TokenBucket
+from lobby.events import player_group
 from lobby.protocol import messages
 from lobby.protocol.frames import BadFrame, error_frame
 
@@ -39,6 +44,24 @@ class Consumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is unt
     def __init__(self, *args: Any, **kwargs: Any) -> None:  # Any: what Channels passes its consumers
         super().__init__(*args, **kwargs)
         self.bucket = TokenBucket(rate=FRAMES_PER_SECOND, burst=FRAME_BURST)
+        self.hearing: str | None = None  # the player group this socket is in, if any
+
+    async def hear_player(self, player_id: object | None) -> None:
+        """Join the player's group (nothing for a page without a player): the page hears its notifications."""
+        if player_id is None or self.hearing is not None:
+            return
+        self.hearing = player_group(player_id)
+        await self.channel_layer.group_add(self.hearing, self.channel_name)
+
+    async def stop_hearing_player(self) -> None:
+        """Leave the player's group, if in it (on disconnect)."""
+        group, self.hearing = self.hearing, None
+        if group is not None:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def player_notification(self, message: messages.PlayerNotification) -> None:
+        """A notification of the socket's player: its frame, encoded once by the sender."""
+        await self.send(text_data=message.text)
 
     async def command(self, parse: Callable[[str | None, bytes | None], C], text: str | None,
                       data: bytes | None) -> C | None:

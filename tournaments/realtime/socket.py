@@ -49,6 +49,7 @@ class TournamentConsumer(Consumer):
             self.groups_joined.append(events.player_group(self.arena_id, self.player.pk))
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
+        await self.hear_player(self.player.pk if self.player is not None else None)
         self.feed.subscribe(self.arena_id, self)
         self.joined = True
         await self.arena_updated(view)
@@ -60,6 +61,7 @@ class TournamentConsumer(Consumer):
         self.feed.unsubscribe(self.arena_id, self)
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
+        await self.stop_hearing_player()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self.joined:

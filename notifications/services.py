@@ -1,0 +1,89 @@
+"""Telling a player something: :func:`notify` stores one notification in the caller's transaction and,
+once it commits, the layers above hear of it (:data:`NOTIFIED`) and take it live to every open page of
+the player, on any process (``lobby.apps`` registers that delivery). :func:`notifications_read` marks
+them read.
+
+Exactly once: a notification is made by the transaction that changed what it tells of (a challenge's
+row, locked), so it is made once when that change is; an event with no such row of its own (an arena
+about to start) names itself with a ``key``, and a player has at most one notification per key.
+
+The kinds are a registry (:data:`KINDS`): the built-in ones below, and any later part registers its own
+at start-up (``KINDS.register("your_turn")`` in its ``AppConfig.ready``). Services take ``now``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from common.hooks import Hook, OnError, Registry, Runs
+from notifications.models import KEY_LENGTH, TEXT_LENGTH, URL_LENGTH, Notification, PlayerId
+from notifications.protocol import notification_json
+from notifications.selectors import unread_count
+
+# Every kind a notification may have. A kind is a plain name a client switches on (its text is given
+# by whoever notifies).
+KINDS: Registry[str] = Registry("notification kinds")
+for _kind in ("challenge", "challenge_accepted", "challenge_declined", "challenge_expired", "followed",
+              "arena_starting"):
+    KINDS.register(_kind)
+
+# Marked read at once: at most this many ids a request.
+MAX_READ_IDS = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Notified:
+    """A notification stored and committed: its JSON (:func:`notification_json`) and the player's unread
+    count just after it."""
+
+    player_id: str
+    notification: dict[str, Any]
+    unread: int
+
+
+# After commit: the live delivery (registered by lobby.apps). A handler's error is logged; the
+# notification stands and the page reads it on its next GET.
+NOTIFIED: Hook[Notified] = Hook("notified", runs=Runs.AFTER_COMMIT, on_error=OnError.CONTAIN,
+                                defer=transaction.on_commit)
+
+
+def notify(*, player_id: PlayerId, kind: str, text: str, url: str = "", data: dict[str, Any] | None = None,
+           key: str = "", now: datetime) -> Notification | None:
+    """Tell ``player_id`` ``text`` (with ``url`` to open and ``data`` for a client), in the caller's
+    transaction; every open page of the player receives it once that commits.
+
+    ``key`` (optional) names the event: a second notification with the same key for the same player is
+    not made (None is returned), whichever process tries.
+
+    Raises:
+        ValueError: ``kind`` is not registered in :data:`KINDS` (a programming error, not a refusal).
+    """
+    if kind not in KINDS:
+        raise ValueError(f"no notification kind {kind!r} is registered")
+    row = Notification(player_id=player_id, kind=kind, created_at=now, text=text[:TEXT_LENGTH],
+                       url=url[:URL_LENGTH], data=data or {}, key=key[:KEY_LENGTH])
+    if key:
+        try:
+            with transaction.atomic():  # a savepoint: a duplicate key leaves the caller's transaction usable
+                row.save(force_insert=True)
+        except IntegrityError:
+            return None
+    else:
+        row.save(force_insert=True)
+    NOTIFIED.emit(Notified(str(player_id), notification_json(row), unread_count(player_id)))
+    return row
+
+
+def notifications_read(*, player_id: PlayerId, ids: Iterable[int] | None = None, now: datetime) -> int:
+    """Mark the player's notifications ``ids`` read (all of them if ``ids`` is None); ids of someone
+    else's, or read already, change nothing. Returns the unread count after."""
+    rows = Notification.objects.filter(player_id=player_id, read_at__isnull=True)
+    if ids is not None:
+        rows = rows.filter(pk__in=list(ids))
+    rows.update(read_at=now)
+    return unread_count(player_id)
