@@ -21,6 +21,7 @@ from common.errors import Refused
 from lobby.play.pairs import Colour, GameSettings, room_for_two
 from players.accounts import username_key
 from players.models import Player
+from players.social import refuse_blocked_challenge
 from ratings.selectors import rating_json, ratings_of
 
 TURN_SECONDS = (30, 60)
@@ -65,14 +66,16 @@ def challenge_create(*, challenger: Player, username: str, turn_seconds: object 
     """``challenger`` invites the account ``username`` to a game; both event streams hear ``challenge``.
 
     Raises:
-        Refused: no_player (no such account), self_challenge, bad_rules, timer_required (a game with a bot
-            needs a turn timer), banned, too_many_challenges (``MAX_OPEN`` waiting already).
+        Refused: no_player (no such account), self_challenge, blocked (``dest`` blocked ``challenger``),
+            bad_rules, timer_required (a game with a bot needs a turn timer), banned, too_many_challenges
+            (``MAX_OPEN`` waiting already).
     """
     dest = _player_by_username(username)
     if dest is None:
         raise Refused("no_player", f"There is no account {username[:24]}.")
     if dest.pk == challenger.pk:
         raise Refused("self_challenge", "You cannot challenge yourself.")
+    refuse_blocked_challenge(challenger=challenger, dest=dest)
     seconds, is_ranked, wanted = _clean_rules(turn_seconds, ranked, colour)
     if seconds is None and (dest.is_bot or challenger.is_bot):
         raise Refused("timer_required", "A game with a bot needs a turn timer: 30 or 60 seconds.")

@@ -8,7 +8,8 @@ import config.openapi  # noqa: F401  (registers the schema's extensions)
 from config.health import health
 from config.metrics import metrics
 from games.views import GameAnalysisView, GameDetailView, PlayerDetailView
-from lobby.rooms.views import LiveGamesView, RoomDetailView, RoomsView, SeatView, SessionView
+from lobby.rooms.views import LiveGamesView, MyFollowingView, RoomDetailView, RoomsView, SeatView, SessionView
+from players.social_views import BlockView, FollowView, MyBlockedView, PlayerSearchView
 from players.token_views import TokensView, TokenView
 from players.views import LoginView, LogoutView, MeView, RegisterView
 from tournaments.views import ArenaActionView, ArenaDetailView, ArenaGamesView, ArenasView
@@ -43,7 +44,12 @@ urlpatterns = [
              name=f"tournament-{action}")
         for action in ("join", "pause", "withdraw")
     ),
+    path("api/players", PlayerSearchView.as_view(), name="players-search"),
     path("api/players/<str:player_id>", PlayerDetailView.as_view(), name="player"),
+    path("api/players/<str:player_id>/follow", FollowView.as_view(), name="player-follow"),
+    path("api/players/<str:player_id>/block", BlockView.as_view(), name="player-block"),
+    path("api/my/following", MyFollowingView.as_view(), name="my-following"),
+    path("api/my/blocked", MyBlockedView.as_view(), name="my-blocked"),
     path("api/", include("ratings.urls")),
     path("api/", include("puzzles.urls")),
     path("", include("frontend.urls")),

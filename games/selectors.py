@@ -16,6 +16,7 @@ from games.engine import Position
 from games.models import AnalysisStatus, Game, GameAnalysis, GameStatus, Move
 from players.models import Player
 from players.selectors import player_json
+from players.social import follow_counts
 from ratings.selectors import CHANGE_DECIMALS, changes_of, player_rating_page
 
 RECENT_GAMES = 10
@@ -203,7 +204,8 @@ def _recent_games(player: Player, *, limit: int) -> list[dict[str, Any]]:
 
 
 def player_profile(player_id: str, *, now: datetime, recent: int = RECENT_GAMES) -> dict[str, Any] | None:
-    """A player's page: rating now, record, the ``recent`` last finished games and the rating history.
+    """A player's page: rating now, followers and following counts, record, the ``recent`` last finished
+    games and the rating history.
 
     Returns None for an unknown or malformed id.
     """
@@ -222,6 +224,7 @@ def player_profile(player_id: str, *, now: datetime, recent: int = RECENT_GAMES)
         "title": player.title,
         "username": player.user.username if player.user is not None else None,
         "account": player.user_id is not None,
+        **follow_counts(player),
         **page,
         "recent_games": _recent_games(player, limit=recent),
         "history": history,

@@ -157,6 +157,8 @@ class PlayerOut(RatingFields):
     username = serializers.CharField(allow_null=True,
                                      help_text="The account's username (to challenge it); null for a guest.")
     account = serializers.BooleanField(help_text="The player belongs to an account.")
+    followers = serializers.IntegerField(help_text="How many accounts follow this player.")
+    following = serializers.IntegerField(help_text="How many accounts this player follows.")
     games = serializers.IntegerField()
     wins = serializers.IntegerField()
     draws = serializers.IntegerField()

@@ -10,11 +10,13 @@ class LobbyConfig(AppConfig):
         # in the rooms that seat them, a banned player's sockets close, and a guest replaced by an
         # account on login hands its rooms over (each inside the players' transaction).
         from lobby import events
+        from lobby.chat.services import chat_blocks_changed
         from lobby.realtime import runtime
         from lobby.rooms.services import rooms_guest_replaced, rooms_player_banned, rooms_player_renamed
         from notifications.services import NOTIFIED
         from players.accounts import GUEST_REPLACED
         from players.services import PLAYER_BANNED, PLAYER_RENAMED
+        from players.social import BLOCKS_CHANGED
 
         # Every event a committed transaction queues (lobby.events) leaves through the realtime runtime.
         events.deliver_with(runtime.deliver)
@@ -24,3 +26,5 @@ class LobbyConfig(AppConfig):
         GUEST_REPLACED.register(rooms_guest_replaced)
         # A stored notification reaches every open page of its player, through the one delivery path.
         NOTIFIED.register(events.notification_delivered)
+        # A block made or lifted: the blocker's room sockets hide (or show again) the blocked one's chat.
+        BLOCKS_CHANGED.register(chat_blocks_changed)

@@ -29,6 +29,10 @@ class Player(models.Model):
     class Meta:
         # The table kept the name it had when players lived in the lobby app (moved without copying rows).
         db_table = "lobby_player"
+        # A search by name prefix (players.social.players_search: LIKE 'prefix%') on PostgreSQL, whatever
+        # the database's collation; elsewhere a plain index.
+        indexes = [models.Index(fields=["username_key"], name="player_username_prefix",
+                                opclasses=["varchar_pattern_ops"])]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.id})"
@@ -67,3 +71,40 @@ class AccessToken(models.Model):
 
     def __str__(self) -> str:
         return f"token {self.pk} of {self.player_id} (…{self.hint})"
+
+
+class Follow(models.Model):
+    """``follower`` follows ``followed`` (both accounts): the follower's friends list shows them."""
+
+    follower = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="following")
+    followed = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="followers")
+    created_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["follower", "followed"], name="follow_once"),
+            models.CheckConstraint(condition=~models.Q(follower=models.F("followed")), name="follow_not_self"),
+        ]
+        indexes = [models.Index(fields=["followed", "follower"])]
+
+    def __str__(self) -> str:
+        return f"{self.follower_id} follows {self.followed_id}"
+
+
+class Block(models.Model):
+    """``blocker`` blocked ``blocked`` (the blocker is an account): no challenges, follows, pairings or chat
+    from the blocked one reach the blocker; the blocked one is not told."""
+
+    blocker = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="blocking")
+    blocked = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="blocked_by")
+    created_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once"),
+            models.CheckConstraint(condition=~models.Q(blocker=models.F("blocked")), name="block_not_self"),
+        ]
+        indexes = [models.Index(fields=["blocked", "blocker"])]
+
+    def __str__(self) -> str:
+        return f"{self.blocker_id} blocks {self.blocked_id}"

@@ -4,9 +4,10 @@ Everyone waiting (joined, not paused, not withdrawn, not in a game) is paired at
 
 1. ordered by their place in the current standings, then by rating (closest first);
 2. each, in that order, takes the nearest waiting player after them who was not the opponent of their
-   previous game; only when nobody else is left do two previous opponents meet again;
-3. a rematch left at the end is undone when swapping partners with another pair (or taking a player
-   left over) avoids it without making another rematch;
+   previous game and is not kept apart from them (one blocked the other); failing that, the nearest not
+   kept apart (a rematch); only when nobody else is left do two kept apart meet;
+3. a pair kept apart, then a rematch, left at the end is undone when swapping partners with another pair
+   (or taking a player left over) avoids it without making one as bad (a rematch may undo a block);
 4. colours: whoever had red less often in this arena (red minus yellow games) gets red; on a tie, the one
    lower in the standings.
 
@@ -25,7 +26,8 @@ class Waiting:
     """A player waiting to be paired.
 
     ``rank``: place in the current standings (1 first); ``previous``: the opponent of their last game
-    in this arena (None before their first); ``reds`` and ``yellows``: games played with each colour.
+    in this arena (None before their first); ``reds`` and ``yellows``: games played with each colour;
+    ``apart``: the players they meet only when nobody else is left (one of the two blocked the other).
     """
 
     player_id: str
@@ -34,6 +36,7 @@ class Waiting:
     previous: str | None = None
     reds: int = 0
     yellows: int = 0
+    apart: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +48,19 @@ class Pair:
 def is_rematch(a: Waiting, b: Waiting) -> bool:
     """Whether ``a`` and ``b`` played each other in their previous game (either one's)."""
     return a.previous == b.player_id or b.previous == a.player_id
+
+
+def is_apart(a: Waiting, b: Waiting) -> bool:
+    """Whether one of ``a`` and ``b`` blocked the other."""
+    return b.player_id in a.apart or a.player_id in b.apart
+
+
+# How bad a pair is: kept apart worst, then a rematch; 0 is a good pair.
+APART, REMATCH = 2, 1
+
+
+def badness(a: Waiting, b: Waiting) -> int:
+    return APART if is_apart(a, b) else REMATCH if is_rematch(a, b) else 0
 
 
 def _order(w: Waiting) -> tuple[int, float, str]:
@@ -64,28 +80,31 @@ def pair_waiting(waiting: Sequence[Waiting]) -> list[Pair]:
     free = list(ordered)
     while free:
         first = free.pop(0)
-        partner = next((i for i, other in enumerate(free) if not is_rematch(first, other)), None)
-        if partner is None:
-            partner = 0 if free else None  # nobody else is left: previous opponents may meet again
-        if partner is None:
+        if not free:
             left.append(first)
             break
+        # The nearest good partner; else the nearest not kept apart; else, nobody else being left, the nearest.
+        partner = next((i for i, other in enumerate(free) if not badness(first, other)), None)
+        if partner is None:
+            partner = min(range(len(free)), key=lambda i: (badness(first, free[i]), i))
         pairs.append([first, free.pop(partner)])
-    _undo_rematches(pairs, left)
+    for worst in (APART, REMATCH):
+        _undo_bad_pairs(pairs, left, worst)
     return [_coloured(a, b) for a, b in pairs]
 
 
-def _undo_rematches(pairs: list[list[Waiting]], left: list[Waiting]) -> None:
-    """Swap partners so that no rematch stays where another arrangement avoids it (in place)."""
+def _undo_bad_pairs(pairs: list[list[Waiting]], left: list[Waiting], worst: int) -> None:
+    """Swap partners so that no pair as bad as ``worst`` stays where another arrangement avoids it without
+    making a pair as bad (in place)."""
     for pair in pairs:
         a, b = pair
-        if not is_rematch(a, b):
+        if badness(a, b) < worst:
             continue
         for i, spare in enumerate(left):  # a player left over takes one of the two places
-            if not is_rematch(a, spare):
+            if badness(a, spare) < worst:
                 pair[1], left[i] = spare, b
                 break
-            if not is_rematch(spare, b):
+            if badness(spare, b) < worst:
                 pair[0], left[i] = spare, a
                 break
         else:
@@ -93,11 +112,11 @@ def _undo_rematches(pairs: list[list[Waiting]], left: list[Waiting]) -> None:
                 if other is pair:
                     continue
                 c, d = other
-                if not is_rematch(a, c) and not is_rematch(b, d):
+                if badness(a, c) < worst and badness(b, d) < worst:
                     pair[1], other[0] = c, b
                     other.sort(key=_order)
                     break
-                if not is_rematch(a, d) and not is_rematch(b, c):
+                if badness(a, d) < worst and badness(b, c) < worst:
                     pair[1], other[1] = d, b
                     other.sort(key=_order)
                     break

@@ -22,6 +22,7 @@ from django.db.models import Q
 from lobby.pairing.waves import WaveLease
 from lobby.play.pairs import GameSettings, room_for_two
 from players.models import Player
+from players.social import apart_among
 from ratings.selectors import ratings_of
 from tournaments import events
 from tournaments.models import Arena, ArenaGame, ArenaPlayer, ArenaStatus
@@ -60,11 +61,12 @@ def wave_waiting(*, arena_id: int, now: datetime) -> list[Waiting]:
     rank = {entrant.player_id: place for place, entrant in enumerate(ranked, start=1)}
     free = [e for e in entries if e.game_id is None and not e.paused and not e.withdrawn]
     ratings = ratings_of([e.player_id for e in free], now=now)
+    apart = apart_among(e.player_id for e in free)
     return [
         Waiting(
             player_id=str(e.player_id), rank=rank[str(e.player_id)], rating=ratings[e.player_id].rating,
             previous=None if e.previous_opponent_id is None else str(e.previous_opponent_id),
-            reds=e.reds, yellows=e.yellows,
+            reds=e.reds, yellows=e.yellows, apart=apart.get(str(e.player_id), frozenset()),
         )
         for e in free
     ]

@@ -30,6 +30,7 @@ from lobby.realtime import runtime
 from lobby.realtime.offload import offload
 from lobby.realtime.presence import RoomPresence
 from players.models import Player
+from players.social import hidden_by
 
 
 @stream_view
@@ -58,6 +59,7 @@ class GameStream:
         self.state: dict[str, Any] = {}
         self.opponent_gone: bool | None = None
         self.number = mine.game.number
+        self.hidden: frozenset[str] = frozenset()  # whose chat is not sent: those the account blocked
 
     # --- presence (lobby.realtime.presence.Held) ------------------------------------------------------
     async def reopen(self, process: str) -> None:
@@ -78,6 +80,7 @@ class GameStream:
             opened = await self.room_presence.join(lambda process: self.room_presence.record(self.player, process))
             self.opponent_gone = self._gone(opened.snapshot)
             self.room_presence.shown(opened)
+        self.hidden = await offload(hidden_by)(self.player)
         full = await offload(game_full_line)(self.mine, now=timezone.now())
         self.state = {"type": "gameState", **full["state"]}
         yield full
@@ -105,6 +108,10 @@ class GameStream:
                                                            reason=frame["reason"], deadline=frame["deadline"]))
             case messages.RoomSnapshot(snapshot=snapshot):
                 return self.snapshot_seen(snapshot) + await self._game_in(snapshot)
+            case messages.RoomChat(message=chat) if chat["player"]["id"] in self.hidden:
+                return []
+            case messages.RoomBlocks():
+                self.hidden = await offload(hidden_by)(self.player)
             case messages.RoomChat(message=chat, game=game):
                 view = ChatView(seated=True, game_number=self.number, playing=self.state["status"] == "playing",
                                 spectator_chat=True)

@@ -11,9 +11,14 @@ from lobby.protocol.room import message_json
 HISTORY_SIZE = 50
 
 
-def chat_history(*, code: str, reads: Collection[str], limit: int = HISTORY_SIZE) -> list[dict[str, Any]]:
-    """The latest ``limit`` messages of room ``code`` in the chats ``reads``, oldest first."""
+def chat_history(*, code: str, reads: Collection[str], hidden: Collection[str] = (),
+                 limit: int = HISTORY_SIZE) -> list[dict[str, Any]]:
+    """The latest ``limit`` messages of room ``code`` in the chats ``reads``, oldest first, but for those
+    of the players ``hidden`` (the reader blocked them)."""
     if not reads:
         return []
-    latest = ChatMessage.objects.filter(room__code=code, chat__in=list(reads)).order_by("-id")[:limit]
+    rows = ChatMessage.objects.filter(room__code=code, chat__in=list(reads))
+    if hidden:
+        rows = rows.exclude(player_id__in=list(hidden))
+    latest = rows.order_by("-id")[:limit]
     return [message_json(message) for message in reversed(latest)]

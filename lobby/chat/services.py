@@ -22,10 +22,12 @@ from django.db import transaction
 
 from common.errors import Refused
 from lobby import events
-from lobby.models import CHAT_MAX_CHARS, ChatMessage, Room, Seat
+from lobby.models import CHAT_MAX_CHARS, ChatMessage, Connection, Room, Seat
+from lobby.protocol import messages
 from lobby.protocol.room import CHATS, PHRASES, PLAYERS, SPECTATORS, message_json
 from lobby.rooms.selectors import current_game_playing
 from players.models import Player
+from players.social import BlocksChanged
 
 MAX_CHARS = CHAT_MAX_CHARS
 RATE_MESSAGES = 5
@@ -117,6 +119,15 @@ def chat_say(
         body = message_json(message)
         events.chat_on_commit(room.code, body, game_number=playing.number if playing is not None else None)
     return body
+
+
+def chat_blocks_changed(changed: BlocksChanged) -> None:
+    """Registered with ``players.social.BLOCKS_CHANGED``: once the block (or its end) commits, each of the
+    blocker's open room sockets, on whatever device and process, reads whom it hides again and is sent its
+    chat's history anew (without the blocked player's messages, or with them back)."""
+    channels = tuple(Connection.objects.filter(player=changed.blocker).values_list("channel_name", flat=True))
+    if channels:
+        events.on_commit(events.ToSockets(channels, messages.RoomBlocks()))
 
 
 # --- retention -------------------------------------------------------------------------------------

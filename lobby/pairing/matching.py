@@ -5,8 +5,8 @@ No database and no clock: callers pass the seekers (their rating and since when 
 - A seeker accepts opponents within a rating range around their own rating. It starts at ±100 and
   widens by 100 every 7.5 s of waiting, to ±500 after 30 s; after 45 s it accepts anyone.
 - Two seekers can be paired when they chose the same pool (turn timer, ranked or casual), are
-  different players, and each lies within the other's range: the gap is at most the narrower of the
-  two half-widths. So no pair ever exceeds the range either of them was shown.
+  different players, neither blocked the other, and each lies within the other's range: the gap is at
+  most the narrower of the two half-widths. So no pair ever exceeds the range either of them was shown.
 - A wave pairs as many seekers as it can, and among the ways to pair that many, the one with the
   smallest total rating gap; equal totals go to the longer waiters. That is a maximum-cardinality,
   maximum-weight matching on the graph of possible pairs (Edmonds' blossom algorithm, from networkx).
@@ -46,6 +46,7 @@ class Seeker:
         rating: the rating the player seeks with.
         since: when the seek began (its range widens from then on).
         pool: the pool it waits in; only seekers of one pool are paired together.
+        apart: the players this one is never paired with (one of the two blocked the other).
     """
 
     seek_id: int
@@ -53,6 +54,7 @@ class Seeker:
     rating: float
     since: datetime
     pool: Pool
+    apart: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,11 +111,16 @@ def rating_range(seeker: Seeker, *, now: datetime, policy: RangePolicy = DEFAULT
 
 
 def can_pair(a: Seeker, b: Seeker, *, now: datetime, policy: RangePolicy = DEFAULT_POLICY) -> bool:
-    """Whether ``a`` and ``b`` may be paired at ``now``: same pool, two players, each in the other's range."""
-    if a.pool != b.pool or a.player_id == b.player_id or a.seek_id == b.seek_id:
+    """Whether ``a`` and ``b`` may be paired at ``now``: same pool, two players apart from no block, each in
+    the other's range."""
+    if a.pool != b.pool or a.player_id == b.player_id or a.seek_id == b.seek_id or _kept_apart(a, b):
         return False
     allowed = min(seeker_half_width(a, now=now, policy=policy), seeker_half_width(b, now=now, policy=policy))
     return abs(a.rating - b.rating) <= allowed
+
+
+def _kept_apart(a: Seeker, b: Seeker) -> bool:
+    return b.player_id in a.apart or a.player_id in b.apart
 
 
 def pair_seekers(
@@ -170,7 +177,7 @@ def _pair_pool(
             gap = ordered[j].rating - low.rating
             if gap > widths[i]:
                 break  # sorted by rating: everyone further up is further away still
-            if gap <= widths[j]:
+            if gap <= widths[j] and not _kept_apart(low, ordered[j]):
                 edges.append((i, j, round(gap * GAP_UNITS_PER_POINT)))
                 found += 1
                 if neighbours is not None and found >= neighbours:

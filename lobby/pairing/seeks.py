@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -28,6 +28,7 @@ from lobby.pairing.waves import WaveLease
 from lobby.play.pairs import GameSettings, room_for_two
 from players.models import Player
 from players.services import refuse_bots
+from players.social import apart_among
 from ratings.selectors import ratings_of
 
 # The socket's process refreshes a live seek this often; a seek not refreshed for SEEK_EXPIRY is
@@ -57,6 +58,13 @@ def seeker_of(seek: Seek) -> Seeker:
         since=seek.since,
         pool=Pool(turn_seconds=seek.turn_seconds, ranked=seek.ranked),
     )
+
+
+def seekers_apart(seekers: Sequence[Seeker]) -> list[Seeker]:
+    """``seekers``, each told whom among them it is never paired with (a block either way; one query)."""
+    apart = apart_among(seeker.player_id for seeker in seekers)
+    return [replace(seeker, apart=apart[seeker.player_id]) if seeker.player_id in apart else seeker
+            for seeker in seekers]
 
 
 # --- one socket's seek -----------------------------------------------------------------------------
@@ -171,8 +179,8 @@ class SeekWave:
     def read(self, *, now: datetime) -> list[Seeker]:
         """The live, waiting seekers, once the pool is swept (:func:`seeks_sweep`)."""
         seeks_sweep(now=now)
-        live = Seek.objects.filter(room_code=None, last_seen_at__gte=now - SEEK_EXPIRY).order_by("pk")
-        return [seeker_of(seek) for seek in live]
+        live = list(Seek.objects.filter(room_code=None, last_seen_at__gte=now - SEEK_EXPIRY).order_by("pk"))
+        return seekers_apart([seeker_of(seek) for seek in live])
 
     def pair(self, waiting: Sequence[Seeker], *, now: datetime) -> list[tuple[Seeker, Seeker]]:
         return pair_seekers(waiting, now=now, policy=DEFAULT_POLICY)

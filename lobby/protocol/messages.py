@@ -64,6 +64,13 @@ class RoomChat:
 
 
 @dataclass(frozen=True, slots=True)
+class RoomBlocks:
+    """For one player's sockets: whom they blocked changed; their chat is read again without those."""
+
+    TYPE: ClassVar[str] = "room.blocks"
+
+
+@dataclass(frozen=True, slots=True)
 class RoomRefuse:
     """The server will not keep the socket: send ``snapshot`` and ``error`` if given, then close."""
 
@@ -140,8 +147,8 @@ class HealthPing:
     TYPE: ClassVar[str] = "health.ping"
 
 
-Message = (RoomSnapshot | RoomMove | RoomNotice | RoomChat | RoomRefuse | LobbyChanged | LobbyPaired | LobbyEnded
-           | PlayerNotification | AccountLine | TournamentChanged | TournamentPaired | HealthPing)
+Message = (RoomSnapshot | RoomMove | RoomNotice | RoomChat | RoomBlocks | RoomRefuse | LobbyChanged | LobbyPaired
+           | LobbyEnded | PlayerNotification | AccountLine | TournamentChanged | TournamentPaired | HealthPing)
 
 _KINDS: tuple[type[Message], ...] = typing.get_args(Message)
 # Each kind by its type, with its fields' names and whether each must be on the wire (it has no default).

@@ -46,6 +46,7 @@ from lobby.rooms import services as rooms
 from lobby.rooms.selectors import room_snapshot
 from players.identity import device_player
 from players.models import Player
+from players.social import hidden_by
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +83,8 @@ class RoomConsumer(Consumer):
     # the messages in the last chat_history it was sent (a live copy of one of them is not sent again).
     chat_view: ChatView | None = None
     chat_in_history: frozenset[int] = frozenset()
+    # The players whose chat this connection does not receive: those its player blocked (players.social).
+    hidden: frozenset[str] = frozenset()
 
     async def connect(self) -> None:
         self.code = str(self.scope["url_route"]["kwargs"]["code"]).upper()
@@ -126,8 +129,10 @@ class RoomConsumer(Consumer):
         self.player = player = device_player(self.scope.get("session_key"))
         logcontext.bind(player=player.id if player is not None else None)  # what connection_open logs
         opened = room_presence.record(player, process)
+        self.hidden = hidden_by(player)
         view = ChatView.from_snapshot(opened.snapshot, player_id=str(player.id) if player is not None else None)
-        return _Joined(opened, view, chat_selectors.chat_history(code=self.code, reads=view.reads()))
+        return _Joined(opened, view, chat_selectors.chat_history(code=self.code, reads=view.reads(),
+                                                                 hidden=self.hidden))
 
     async def disconnect(self, code: int) -> None:
         await self._leave()
@@ -260,7 +265,17 @@ class RoomConsumer(Consumer):
             return
         if message["id"] in self.chat_in_history:
             return  # committed before the history was read, which already carried it
+        if message["player"]["id"] in self.hidden:
+            return  # its writer is blocked by this connection's player
         await self.send_frame(protocol.chat_frame(message))
+
+    async def room_blocks(self, _: messages.RoomBlocks) -> None:
+        """This connection's player blocked someone or lifted a block: read whom to hide, and send the
+        chat's history again as it now reads."""
+        self.hidden = await offload(hidden_by)(self.player)
+        if self.chat_view is not None:
+            await self._send_history(await offload(chat_selectors.chat_history)(
+                code=self.code, reads=self.chat_view.reads(), hidden=self.hidden))
 
     async def room_refuse(self, refuse: messages.RoomRefuse) -> None:
         """The server will not keep this socket: send what the message carries, then close with its code."""
@@ -279,7 +294,8 @@ class RoomConsumer(Consumer):
         before, self.chat_view = self.chat_view, view
         if before is not None and view.reads() <= before.reads():
             return
-        await self._send_history(await offload(chat_selectors.chat_history)(code=self.code, reads=view.reads()))
+        await self._send_history(await offload(chat_selectors.chat_history)(code=self.code, reads=view.reads(),
+                                                                            hidden=self.hidden))
 
     async def _send_history(self, messages: list[dict[str, Any]]) -> None:
         """Send the chat history, remembering which messages it carried (their live copies are not sent)."""

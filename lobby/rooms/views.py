@@ -17,12 +17,14 @@ from common.errors import Refused
 from lobby.protocol.room import room_frame
 from lobby.rooms.limits import room_lookup_quota_take, rooms_create_quota_take
 from lobby.rooms.listings import live_games
+from lobby.rooms.people import friends_of
 from lobby.rooms.selectors import player_rooms, room_snapshot
 from lobby.rooms.services import room_create, room_create_check, room_sit
 from players.identity import client_address, session_attach, session_player
 from players.models import Player
 from players.selectors import player_json
 from players.services import player_create, player_rename, refuse_bots
+from players.social import refuse_guests
 from ratings.selectors import rating_json, ratings_of
 from ratings.views import PlayerRefOut, RatingFields
 
@@ -228,3 +230,30 @@ class LiveGamesView(APIView):
         query = LiveGamesQuery(data=request.query_params)
         query.is_valid(raise_exception=True)  # else 400 bad_request
         return Response(live_games(now=timezone.now(), **query.validated_data))
+
+
+class PlayingOut(serializers.Serializer[Any]):
+    room = serializers.CharField()
+    game = serializers.UUIDField()
+
+
+class FriendPlayerOut(serializers.Serializer[Any]):
+    id = serializers.UUIDField()
+    name = serializers.CharField()
+    rating = RatingFields()
+    bot = serializers.BooleanField()
+
+
+class FriendOut(serializers.Serializer[Any]):
+    player = FriendPlayerOut()
+    online = serializers.BooleanField(help_text="A page of theirs is open (a room, a game stream) on some process.")
+    playing = PlayingOut(allow_null=True, help_text="The game they are playing now, to watch; null if none.")
+
+
+class MyFollowingView(APIView):
+    @extend_schema(operation_id="my_following", responses={200: FriendOut(many=True), 403: "no_account"})
+    def get(self, request: Request) -> Response:
+        """The accounts you follow, online first, then by name; who is online and what they play (at most
+        1,000: as many as one may follow)."""
+        me = refuse_guests(session_player(request.session))
+        return Response(friends_of(me, now=timezone.now()))

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from bots.models import Challenge
 from games.models import Game, GameStatus
 from lobby.models import Room
+from players.social import block_add
 from tests.bots.botkit import Api, account, bot, session_post, signed_in, token_for
 
 pytestmark = pytest.mark.django_db
@@ -109,3 +111,14 @@ def test_a_guest_challenges_a_bot_from_its_device():
     assert made.json()["challenger"]["username"] is None and made.json()["challenger"]["name"] == "Visitor"
     accepted = Api(secret).post(f"/api/challenge/{made.json()['id']}/accept")
     assert accepted.status_code == 200 and accepted.json()["room"]
+
+
+def test_a_blocked_player_cannot_challenge_and_is_told_no_more_than_that(ann_and_robo):
+    ann, browser, robo, api = ann_and_robo
+    block_add(blocker=robo, blocked_id=ann.pk, now=timezone.now())
+    refused = session_post(browser, "/api/challenge/robo", {"turn_seconds": 30})
+    assert (refused.status_code, refused.json()) == (403, {
+        "code": "blocked", "message": "This player does not accept challenges from you."})
+    assert not Challenge.objects.exists()
+    # The other way round is open: a block keeps the blocked one away, not the blocker.
+    assert api.post("/api/challenge/ann", {"turn_seconds": 30}).status_code == 201

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.pairing import Waiting, is_rematch, pair_waiting
+from tournaments.pairing import Waiting, is_apart, is_rematch, pair_waiting
 
 
 def names(pairs):
@@ -105,3 +105,45 @@ def test_no_immediate_rematch_while_another_player_waits(waiting):
 def test_colours_go_to_whoever_had_red_less_often(waiting):
     for pair in pair_waiting(waiting):
         assert pair.red.reds - pair.red.yellows <= pair.yellow.reds - pair.yellow.yellows
+
+
+# --- blocks: a pair kept apart meets only when nobody else is left -------------------------------------
+def apart(name: str, rank: int, *others: str, previous: str | None = None) -> Waiting:
+    return Waiting(name, rank, 1500, previous=previous, apart=frozenset(others))
+
+
+def test_players_kept_apart_do_not_meet_while_someone_else_waits():
+    pairs = pair_waiting([apart("a", 1, "b"), apart("b", 2), apart("c", 3)])
+    assert [sorted(pair) for pair in names(pairs)] == [["a", "c"]]
+
+
+def test_a_pair_kept_apart_is_worse_than_a_rematch():
+    # b is kept apart from both others: a and c meet again rather than either meeting b.
+    pairs = pair_waiting([apart("a", 1, "b"), apart("b", 2, "c"), apart("c", 3, previous="a")])
+    assert [sorted(pair) for pair in names(pairs)] == [["a", "c"]]
+
+
+def test_a_pair_kept_apart_at_the_end_is_undone_by_swapping():
+    # In order a b c d: a-b first, leaving c and d, one of whom blocked the other: swapped.
+    pairs = pair_waiting([apart("a", 1), apart("b", 2), apart("c", 3, "d"), apart("d", 4)])
+    assert len(pairs) == 2 and all(not is_apart(p.red, p.yellow) for p in pairs)
+
+
+def test_the_last_two_kept_apart_meet_when_nobody_else_waits():
+    assert len(pair_waiting([apart("a", 1, "b"), apart("b", 2)])) == 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=2, max_value=12), st.data())
+def test_no_pair_kept_apart_where_a_player_left_over_could_take_a_place(n, data):
+    blocks = data.draw(st.sets(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))))
+    others = {i: {f"p{b}" for a, b in blocks if a == i and b != i} for i in range(n)}
+    waiting = [Waiting(f"p{i}", rank=i + 1, rating=1500, apart=frozenset(others[i])) for i in range(n)]
+    pairs = pair_waiting(waiting)
+    paired = {p.red.player_id for p in pairs} | {p.yellow.player_id for p in pairs}
+    left = [w for w in waiting if w.player_id not in paired]
+    assert len(left) == n % 2
+    for pair in pairs:
+        if is_apart(pair.red, pair.yellow):
+            # no one left over could have taken either place without a pair kept apart
+            assert all(is_apart(spare, pair.red) and is_apart(spare, pair.yellow) for spare in left)

@@ -15,6 +15,7 @@ from lobby.models import Room
 from lobby.play.moves import game_again
 from lobby.rooms.selectors import room_snapshot
 from players.services import player_create
+from players.social import block_add
 from tests.arenakit import (
     RED_WINS_AT_11,
     RED_WINS_AT_15,
@@ -216,3 +217,14 @@ def test_two_games_in_a_row_lost_on_time_while_away_pause_the_player():
         assert (loser.paused, loser.losses) == (round_ == 1, round_ + 1), f"after {round_ + 1} away losses"
     view = arena_view(the_arena.pk)
     assert view is not None and view.rows[str(loser.player_id)]["paused"]
+
+
+def test_a_wave_does_not_pair_two_kept_apart_by_a_block_while_another_pairing_is_possible():
+    the_arena = arena(turn_seconds=30)
+    ann, mal, cyd = account("ann"), account("mal"), account("cyd")
+    block_add(blocker=ann, blocked_id=mal.pk, now=timezone.now())
+    for player in (ann, mal, cyd):  # joined in this order: the standings put Ann and Mal side by side
+        arena_join(arena_id=the_arena.pk, player=player, now=timezone.now())
+    [code] = run_wave(the_arena.pk)
+    _, red, yellow = sides(code)
+    assert {red.pk, yellow.pk} == {ann.pk, cyd.pk}
