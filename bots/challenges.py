@@ -5,6 +5,13 @@ Accepting makes an ordinary room as every pairing does (:func:`lobby.play.pairs.
 it in seat 1, the other player sits in seat 2, and the game starts (watchable, with its chat and analysis,
 rated when asked); the challenger's colour is theirs to choose, or a coin's. Services take ``now``; only
 the edges read the clock.
+
+Limits (against scripts; ``docs/bots.md``): a challenger creates at most ``CHALLENGES_PER_HOUR_PER_PLAYER``
+challenges an hour (``CHALLENGES_PER_HOUR_PER_ADDRESS`` per client address), has at most ``MAX_OPEN`` waiting
+at once, and a player's inbox holds at most ``CHALLENGES_WAITING_PER_PLAYER`` waiting challenges. An accepted
+challenge is a new room: it counts against the room quotas (:mod:`lobby.rooms.limits`) of the challenger and,
+unless a bot accepts, of the accepter and their address. Accepting checks again what may have changed since
+the challenge was made: a banned player, a bot (a game with a bot has a turn timer).
 """
 
 from __future__ import annotations
@@ -12,13 +19,16 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 
 from bots import protocol
 from bots.events import line_on_commit
+from bots.limits import challenge_create_quota_take
 from bots.models import Challenge, ChallengeStatus, ColourChoice, DeclineReason
 from common.errors import Refused
 from lobby.play.pairs import Colour, GameSettings, room_for_two
+from lobby.rooms.limits import rooms_create_quota_take
 from players.accounts import username_key
 from players.models import Player
 from players.social import refuse_blocked_challenge
@@ -61,15 +71,30 @@ def _clean_rules(turn_seconds: object, ranked: object, colour: object) -> tuple[
     return turn_seconds, ranked, str(colour)
 
 
+def _refuse_unplayable(*, challenger: Player, dest: Player, turn_seconds: int | None) -> None:
+    """Refuse a game these two may not play (checked on creating and again on accepting).
+
+    Raises:
+        Refused: timer_required (a game with a bot needs a turn timer), banned.
+    """
+    if turn_seconds is None and (dest.is_bot or challenger.is_bot):
+        raise Refused("timer_required", "A game with a bot needs a turn timer: 30 or 60 seconds.")
+    if challenger.is_banned or dest.is_banned:
+        raise Refused("banned", "A banned player cannot play challenges.")
+
+
 def challenge_create(*, challenger: Player, username: str, turn_seconds: object = 60, ranked: object = False,
-                     colour: object = "random", now: datetime) -> Challenge:
+                     colour: object = "random", now: datetime, address: str | None = None) -> Challenge:
     """``challenger`` invites the account ``username`` to a game; both event streams hear ``challenge``.
+    ``address``: the client's, counted with the challenger (module docstring, limits).
 
     Raises:
         Refused: no_player (no such account), self_challenge, blocked (``dest`` blocked ``challenger``),
             bad_rules, timer_required (a game with a bot needs a turn timer), banned, too_many_challenges
-            (``MAX_OPEN`` waiting already).
+            (``MAX_OPEN`` waiting already), inbox_full (the account has ``CHALLENGES_WAITING_PER_PLAYER``
+            challenges waiting); RateLimited: the hour's challenges are spent.
     """
+    challenge_create_quota_take(player_id=str(challenger.pk), address=address, now=now)
     dest = _player_by_username(username)
     if dest is None:
         raise Refused("no_player", f"There is no account {username[:24]}.")
@@ -77,14 +102,17 @@ def challenge_create(*, challenger: Player, username: str, turn_seconds: object 
         raise Refused("self_challenge", "You cannot challenge yourself.")
     refuse_blocked_challenge(challenger=challenger, dest=dest)
     seconds, is_ranked, wanted = _clean_rules(turn_seconds, ranked, colour)
-    if seconds is None and (dest.is_bot or challenger.is_bot):
-        raise Refused("timer_required", "A game with a bot needs a turn timer: 30 or 60 seconds.")
-    if challenger.is_banned or dest.is_banned:
-        raise Refused("banned", "A banned player cannot play challenges.")
+    _refuse_unplayable(challenger=challenger, dest=dest, turn_seconds=seconds)
     with transaction.atomic():
-        list(Player.objects.select_for_update().filter(pk=challenger.pk).values_list("pk", flat=True))
-        if Challenge.objects.filter(challenger=challenger, status=ChallengeStatus.CREATED).count() >= MAX_OPEN:
+        # Both rows, in one order (two players challenging each other at once must not deadlock): the
+        # challenger's open challenges and the inbox are counted under them.
+        list(Player.objects.select_for_update().filter(pk__in=[challenger.pk, dest.pk]).order_by("pk")
+             .values_list("pk", flat=True))
+        waiting = Challenge.objects.filter(status=ChallengeStatus.CREATED)
+        if waiting.filter(challenger=challenger).count() >= MAX_OPEN:
             raise Refused("too_many_challenges", f"At most {MAX_OPEN} challenges wait for an answer at once.")
+        if waiting.filter(dest=dest).count() >= settings.CHALLENGES_WAITING_PER_PLAYER:
+            raise Refused("inbox_full", f"{username[:24]} has too many challenges waiting; try again later.")
         challenge = Challenge.objects.create(
             challenger=challenger, dest=dest, turn_seconds=seconds, ranked=is_ranked, colour=wanted,
             created_at=now, updated_at=now,
@@ -108,18 +136,26 @@ def _lock(challenge_id: str, *, player: Player) -> Challenge:
     return challenge
 
 
-def challenge_accept(*, challenge_id: str, player: Player, now: datetime) -> Challenge:
+def challenge_accept(*, challenge_id: str, player: Player, now: datetime, address: str | None = None) -> Challenge:
     """The challenged player accepts: a room with both seated and the game started; both event streams hear
-    ``gameStart`` with their colour.
+    ``gameStart`` with their colour. ``address``: the accepter's, counted with the room (module docstring).
+
+    Both players are read again under the lock: a player banned, or turned bot (a game without a turn
+    timer), since the challenge was made is refused here, and the challenge stays waiting.
 
     Raises:
-        Refused: no_challenge, challenge_over, not_yours (only the challenged accepts), banned.
+        Refused: no_challenge, challenge_over, not_yours (only the challenged accepts), banned, timer_required;
+            RateLimited: a room quota is spent.
     """
     with transaction.atomic():
         challenge = _lock(challenge_id, player=player)
         if challenge.dest_id != player.pk:
             raise Refused("not_yours", "Only the challenged player accepts a challenge.")
-        made = room_for_two(first=challenge.challenger, second=challenge.dest, colour=_CHOSEN[challenge.colour],
+        challenger, dest = challenge.challenger, challenge.dest
+        _refuse_unplayable(challenger=challenger, dest=dest, turn_seconds=challenge.turn_seconds)
+        counted = [str(challenger.pk)] + ([] if dest.is_bot else [str(dest.pk)])
+        rooms_create_quota_take(address=None if dest.is_bot else address, player_ids=counted, now=now)
+        made = room_for_two(first=challenger, second=dest, colour=_CHOSEN[challenge.colour],
                             settings=GameSettings(turn_seconds=challenge.turn_seconds, ranked=challenge.ranked),
                             now=now)
         code, game = made.room.code, made.game

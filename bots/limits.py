@@ -1,5 +1,7 @@
 """The bot API's limits, counted in Django's cache (Redis when ``REDIS_URL`` is set, so they hold across
-processes): moves per second per token in one game, and open streams per token.
+processes): moves per second per account in one game, open streams per token, and challenges created per
+challenger and per address in an hour (``CHALLENGES_PER_HOUR_PER_PLAYER``, ``CHALLENGES_PER_HOUR_PER_ADDRESS``,
+read at each call).
 
 A stream holds a *slot*: a cache key taken atomically (``add``), renewed while the stream lives and
 deleted when it ends; a process that dies leaves its slots to lapse within ``SLOT_LEASE_SECONDS``.
@@ -9,6 +11,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.conf import settings
 from django.core.cache import cache
 
 from common.errors import RateLimited
@@ -23,6 +26,7 @@ MOVES = Quota("bot-moves-by-token-game", MOVES_PER_SECOND, 1)
 STREAMS_PER_TOKEN = {"event": 2, "game": 16}
 SLOT_LEASE_SECONDS = 30
 SLOT_RENEW_SECONDS = 10.0
+HOUR = 3600
 
 
 def move_quota_take(*, token_id: int, game_id: str, now: datetime) -> None:
@@ -32,6 +36,19 @@ def move_quota_take(*, token_id: int, game_id: str, now: datetime) -> None:
         RateLimited: more than ``MOVES_PER_SECOND`` in a second.
     """
     quota_take(cache, [(MOVES, f"{token_id}:{game_id[:40]}")], now=now, message="Too many moves.")
+
+
+def challenge_create_quota_take(*, player_id: str, address: str | None, now: datetime) -> None:
+    """Count one new challenge against the challenger and the client address (refused ones too: a
+    create-and-cancel loop is what this stops).
+
+    Raises:
+        RateLimited: a quota is spent (nothing was counted).
+    """
+    takes = [(Quota("challenges-by-player", settings.CHALLENGES_PER_HOUR_PER_PLAYER, HOUR), player_id)]
+    if address is not None:
+        takes.append((Quota("challenges-by-address", settings.CHALLENGES_PER_HOUR_PER_ADDRESS, HOUR), address))
+    quota_take(cache, takes, now=now, message="Too many challenges.")
 
 
 def _slot_key(kind: str, token_id: int, index: int) -> str:

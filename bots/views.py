@@ -22,7 +22,7 @@ from bots.accounts import bot_upgrade
 from bots.models import ColourChoice
 from common.errors import Refused
 from players.auth import BearerTokenAuthentication, DeviceSessionAuthentication
-from players.identity import session_player
+from players.identity import client_address, session_player
 from players.models import AccessToken, Player
 
 
@@ -75,13 +75,15 @@ class UpgradeView(TokenOnly):
 class ChallengeCreateView(TokenOrSession):
     @extend_schema(operation_id="challenge_create", request=ChallengeIn,
                    responses={201: None, 400: "self_challenge, bad_rules, timer_required, too_many_challenges",
-                              401: "no_session", 403: "banned", 404: "no_player", 429: "rate_limited"})
+                              401: "no_session", 403: "banned", 404: "no_player", 409: "inbox_full",
+                              429: "rate_limited"})
     def post(self, request: Request, username: str) -> Response:
         """Challenge the account ``username`` (a person or a bot) to a game with these rules."""
         data, now = body(request), timezone.now()
         challenge = challenges.challenge_create(
             challenger=actor(request), username=username, turn_seconds=data.get("turn_seconds", 60),
             ranked=data.get("ranked", False), colour=data.get("colour", "random"), now=now,
+            address=client_address(request),
         )
         return Response(challenges.challenge_out(challenge, now=now), status=201)
 
@@ -112,13 +114,14 @@ class ChallengeActionView(TokenOrSession):
     def get_view_name(self) -> str:
         return f"challenge {self.action}"
 
-    @extend_schema(request=None, responses={200: None, 400: "bad_reason", 403: "not_yours, banned",
-                                                    404: "no_challenge", 409: "challenge_over"})
+    @extend_schema(request=None, responses={200: None, 400: "bad_reason, timer_required", 403: "not_yours, banned",
+                                            404: "no_challenge", 409: "challenge_over", 429: "rate_limited"})
     def post(self, request: Request, challenge_id: str) -> Response:
         """Accept, decline (with a ``reason``) or cancel a challenge."""
         player, now = actor(request), timezone.now()
         if self.action == "accept":
-            challenge = challenges.challenge_accept(challenge_id=challenge_id, player=player, now=now)
+            challenge = challenges.challenge_accept(challenge_id=challenge_id, player=player, now=now,
+                                                    address=client_address(request))
         elif self.action == "decline":
             challenge = challenges.challenge_decline(challenge_id=challenge_id, player=player,
                                                      reason=body(request).get("reason", "generic"), now=now)

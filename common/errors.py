@@ -56,7 +56,7 @@ CODES_BY_STATUS: Mapping[int, tuple[str, ...]] = {
     404: ("no_analysis", "no_challenge", "no_game", "no_player", "no_room", "not_found"),
     405: ("method_not_allowed",),
     409: (  # the request is well formed but the thing it acts on is past it
-        "already_bot", "already_registered", "challenge_over", "finished", "game_playing", "guest_player",
+        "already_bot", "already_registered", "challenge_over", "finished", "game_playing", "guest_player", "inbox_full",
         "name_taken", "not_joined", "rated_games", "seat_taken",
     ),
     410: ("room_closed",),

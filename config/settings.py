@@ -294,6 +294,12 @@ API_MAX_JSON_DEPTH = 16
 ROOMS_PER_HOUR_PER_DEVICE = int(os.environ.get("ROOMS_PER_HOUR_PER_DEVICE") or 30)
 ROOMS_PER_HOUR_PER_ADDRESS = int(os.environ.get("ROOMS_PER_HOUR_PER_ADDRESS") or 120)
 ROOM_LOOKUPS_PER_MINUTE_PER_ADDRESS = int(os.environ.get("ROOM_LOOKUPS_PER_MINUTE_PER_ADDRESS") or 120)
+# Challenges (bots.challenges): created per challenger (a player) and per client address in an hour, and
+# how many may wait for an answer in one player's inbox at once. An accepted challenge is a new room: it
+# counts against the room quotas above too (the challenger's, and the accepter's unless a bot accepts).
+CHALLENGES_PER_HOUR_PER_PLAYER = int(os.environ.get("CHALLENGES_PER_HOUR_PER_PLAYER") or 60)
+CHALLENGES_PER_HOUR_PER_ADDRESS = int(os.environ.get("CHALLENGES_PER_HOUR_PER_ADDRESS") or 300)
+CHALLENGES_WAITING_PER_PLAYER = int(os.environ.get("CHALLENGES_WAITING_PER_PLAYER") or 50)
 # "Play online": how often a pairing wave runs (across all processes), and how long a seek may wait.
 PAIRING_WAVE_SECONDS = _env_float("PAIRING_WAVE_SECONDS", 2.0)
 SEEK_MAX_WAIT_SECONDS = _env_float("SEEK_MAX_WAIT_SECONDS", 120.0)

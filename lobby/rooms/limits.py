@@ -26,11 +26,12 @@ HOUR = 3600
 MINUTE = 60
 
 
-def rooms_create_quota_take(*, address: str | None, player_id: str | None, now: datetime) -> None:
-    """Count one new room against the client address and the player (the device), those given.
+def rooms_create_quota_take(*, address: str | None, player_ids: Sequence[str] = (), now: datetime) -> None:
+    """Count one new room against the client address and each player (a device's), those given.
 
     A device without a player yet is counted by its address first, so a refused request makes no guest
-    player; once it has one, the caller counts the room against that new player too.
+    player; once it has one, the caller counts the room against that new player too. An accepted
+    challenge (``bots.challenges``) counts its room against the challenger and the accepter.
 
     Raises:
         RateLimited: a quota is spent (nothing was counted).
@@ -38,8 +39,8 @@ def rooms_create_quota_take(*, address: str | None, player_id: str | None, now: 
     takes: list[tuple[Quota, str]] = []
     if address is not None:
         takes.append((Quota("rooms-by-address", settings.ROOMS_PER_HOUR_PER_ADDRESS, HOUR), address))
-    if player_id is not None:
-        takes.append((Quota("rooms-by-player", settings.ROOMS_PER_HOUR_PER_DEVICE, HOUR), player_id))
+    quota = Quota("rooms-by-player", settings.ROOMS_PER_HOUR_PER_DEVICE, HOUR)
+    takes.extend((quota, player_id) for player_id in player_ids)
     _take(takes, now=now, message="Too many new rooms.")
 
 

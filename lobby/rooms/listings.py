@@ -12,6 +12,8 @@ from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
+from django.db.models import Exists, OuterRef, Q
+
 from common.iso import iso
 from games.models import Game, GameStatus
 from lobby.models import Room, Seat
@@ -77,11 +79,20 @@ def open_rooms(*, now: datetime, limit: int = OPEN_ROOMS_SHOWN) -> list[dict[str
     ]
 
 
+# A seat of the game's room whose player has connected since the game started: a seated person counts as
+# disconnected from the room's creation until they connect (lobby.rooms.services.room_create), so a seat
+# still disconnected since before the start has not been there during the game.
+_joined = Seat.objects.filter(room_id=OuterRef("room_id"), player__isnull=False).filter(
+    Q(disconnected_at__isnull=True) | Q(disconnected_at__gt=OuterRef("started_at")))
+
+
 def live_games(*, now: datetime, limit: int = LIVE_GAMES_SHOWN, offset: int = 0) -> dict[str, Any]:
     """Games between two people being played now, best-rated first: ``{"count", "limit", "offset", "results"}``.
 
     "Best-rated" is the higher sum of both players' ratings; ties go to the game started last. A game
-    is live while it is being played in an open room that changed within ``LIVE_IDLE``. Each result:
+    is live while it is being played in an open room that changed within ``LIVE_IDLE``, once one of its players
+    has connected to it (a room socket or a bot's game stream) since it started: a game two scripts start
+    and never play is not shown. Each result:
     ``code`` (the room, to watch), ``game`` (id), ``number``, ``ranked``, ``turn_seconds``,
     ``started_at``, ``ply``, ``moves`` (peg names, for a board preview), and ``red`` and ``yellow``,
     each ``{"player": {"id", "name"}, "rating": {...}}``.
@@ -95,7 +106,7 @@ def live_games(*, now: datetime, limit: int = LIVE_GAMES_SHOWN, offset: int = 0)
             yellow_player__isnull=False,
             room__closed_at=None,
             room__last_activity_at__gte=now - LIVE_IDLE,
-        ).select_related("room", "red_player", "yellow_player")
+        ).filter(Exists(_joined)).select_related("room", "red_player", "yellow_player")
     )
     ratings = ratings_of({pid for game in games for pid in (game.red_player_id, game.yellow_player_id)}, now=now)
 

@@ -132,12 +132,12 @@ class RoomsView(APIView):
             refuse_bots(existing)  # a bot's rooms are made by the challenges it accepts
         room_create_check(host=existing, rules=request.data)
         rooms_create_quota_take(
-            address=client_address(request), player_id=str(existing.id) if existing else None, now=now
+            address=client_address(request), player_ids=[str(existing.id)] if existing else [], now=now
         )
         player = device_player(request, create_as=DEFAULT_GUEST_NAME)
         assert player is not None
         if existing is None:  # the device's first room counts for the player it just became (it fits)
-            rooms_create_quota_take(address=None, player_id=str(player.id), now=now)
+            rooms_create_quota_take(address=None, player_ids=[str(player.id)], now=now)
         room = room_create(host=player, rules=dict(request.data), now=now)
         snapshot = room_snapshot(room.code)
         assert snapshot is not None

@@ -33,11 +33,15 @@ def person_named(name):
     return Player.objects.get(name=name)
 
 
-def game_between(red, yellow, *, at=T0, **rules):
+def game_between(red, yellow, *, at=T0, connected=True, **rules):
+    """A game started in a new room; ``connected``: Red opens the room (a game nobody opened is not live)."""
     room = room_create(host=red, rules=rules, now=at)
     if yellow is not None:
         room_sit(code=room.code, player=yellow, now=at)
     game_start(code=room.code, player=red, now=at)
+    if connected:
+        process_register(process="p1", now=at)
+        connection_open(code=room.code, channel_name=f"{room.code}-red", player=red, process="p1", now=at)
     return room.code
 
 
@@ -63,6 +67,18 @@ def test_live_games_are_between_people_best_rated_first_and_paged():
     assert first["number"] == 1 and first["started_at"] == "2026-12-01T12:00:00.000Z"
     page = live_games(now=T0, limit=2, offset=1)
     assert page["count"] == 3 and [g["code"] for g in page["results"]] == [middle, weak]
+
+
+def test_a_game_nobody_has_connected_to_is_not_live_until_a_player_connects():
+    ann, bob = person("Ann", 1900), person("Bob", 1850)
+    code = game_between(ann, bob, connected=False)
+    assert live_games(now=T0)["count"] == 0
+    process_register(process="p1", now=T0)
+    connection_open(code=code, channel_name="bob-tab", player=bob, process="p1", now=T0 + timedelta(seconds=5))
+    assert [g["code"] for g in live_games(now=T0 + timedelta(seconds=5))["results"]] == [code]
+    # Having been there is enough: a player who leaves for a moment does not take the game off the list.
+    connection_close(channel_name="bob-tab", now=T0 + timedelta(seconds=9))
+    assert live_games(now=T0 + timedelta(seconds=10))["count"] == 1
 
 
 def test_an_open_room_is_listed_only_while_someone_could_join_and_play():
