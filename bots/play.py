@@ -14,7 +14,7 @@ from bots.protocol import CHAT_ROOMS
 from common.errors import Refused
 from games.models import Game, GameStatus
 from lobby.chat.services import chat_say
-from lobby.play import moves
+from lobby.play import moves, offers
 from players.models import Player
 
 
@@ -74,6 +74,20 @@ def bot_resign(*, game_id: str, player: Player, now: datetime) -> Game:
     mine = my_game(game_id=game_id, player=player)
     _playing(mine)
     return moves.game_resign(code=mine.code, player=player, now=now)
+
+
+def bot_draw(*, game_id: str, player: Player, yes: bool, now: datetime) -> Game:
+    """``player`` offers or accepts a draw in their game ``game_id`` (``yes``; accepting when the
+    opponent's offer stands), or declines the opponent's offer (not ``yes``), as the room socket's
+    ``draw`` frame does.
+
+    Raises:
+        Refused: no_game, not_your_game, game_over, not_allowed, offer_limited, no_offer.
+    """
+    mine = my_game(game_id=game_id, player=player)
+    _playing(mine)
+    return offers.game_offer(code=mine.code, player=player, kind="draw", action="offer" if yes else "decline",
+                             now=now)
 
 
 def bot_chat(*, game_id: str, player: Player, room: object, text: object, now: datetime) -> None:

@@ -89,12 +89,20 @@ def winner_colour(*, winner_seat: int | None, red_seat: int) -> str | None:
     return "red" if winner_seat == red_seat else "yellow"
 
 
+# The gameState's flags of the offers standing, as lichess's wdraw/bdraw/wtakeback/btakeback.
+OFFER_FLAGS = ("rdraw", "ydraw", "rtakeback", "ytakeback")
+
+
 def game_state(*, moves: list[str], status: str, winner: str | None, reason: str | None,
-               deadline: str | None) -> dict[str, Any]:
+               deadline: str | None, offers: list[dict[str, Any]], red_seat: int) -> dict[str, Any]:
     """The game as it stands: its moves (peg names, Red first, one space apart), status, winner colour,
-    why it ended and when the current turn runs out (null without a timer or once over)."""
+    why it ended, when the current turn runs out (null without a timer or once over), and the offers
+    standing (``offers``, as the room frame's ``game.offers``), as lichess's ``wdraw``/``bdraw``:
+    ``rdraw``/``ydraw`` (that colour offers a draw), ``rtakeback``/``ytakeback`` (asks for a takeback)."""
+    offered = {(offer["kind"], winner_colour(winner_seat=offer["seat"], red_seat=red_seat)) for offer in offers}
     return {"type": "gameState", "moves": " ".join(moves), "ply": len(moves), "status": status, "winner": winner,
-            "reason": reason, "deadline": deadline}
+            "reason": reason, "deadline": deadline,
+            **{flag: (flag[1:], "red" if flag[0] == "r" else "yellow") in offered for flag in OFFER_FLAGS}}
 
 
 def game_full(*, game: Game, room: str, red: dict[str, Any], yellow: dict[str, Any],

@@ -11,6 +11,7 @@ from bots.challenges import challenge_out, challenges_open, username_of
 from bots.play import MyGame
 from common.iso import iso
 from games.models import Game, GameStatus
+from lobby.protocol.snapshot import offers_json
 from players.models import Player
 from ratings.selectors import rating_json, ratings_of
 
@@ -22,6 +23,7 @@ def state_of(game: Game) -> dict[str, Any]:
         moves=game.record.split(), status=str(game.status),
         winner=protocol.winner_colour(winner_seat=game.winner_seat, red_seat=game.red_seat),
         reason=game.reason or None, deadline=iso(game.deadline) if playing else None,
+        offers=offers_json(game), red_seat=game.red_seat,
     )
 
 

@@ -145,6 +145,19 @@ class MoveView(TokenOnly):
         return Response({"ok": True})
 
 
+class DrawView(TokenOnly):
+    answer = "yes"
+
+    @extend_schema(operation_id="bot_game_draw", request=None, responses={
+        200: None, 400: "game_over, not_allowed, offer_limited", 403: "not_your_game", 404: "no_game",
+        409: "no_offer"})
+    def post(self, request: Request, game_id: str) -> Response:
+        """``yes``: offer a draw, or accept the opponent's offer; ``no``: decline it."""
+        play.bot_draw(game_id=game_id, player=self.token(request).player, yes=self.answer == "yes",
+                      now=timezone.now())
+        return Response({"ok": True})
+
+
 class ChatView(TokenOnly):
     @extend_schema(operation_id="bot_game_chat", request=None, responses={
         200: None, 400: "bad_chat, not_allowed, empty, too_long", 403: "not_your_game",

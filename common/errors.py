@@ -47,8 +47,8 @@ CODES_BY_STATUS: Mapping[int, tuple[str, ...]] = {
         "already_halved", "bad_chat", "bad_description", "bad_frame", "bad_name", "bad_peg", "bad_ply",
         "bad_query", "bad_reason", "bad_request", "bad_rules", "bad_username", "empty", "engine_error",
         "game_not_over", "game_over", "no_again", "no_berserk", "no_seat", "no_timer", "not_allowed", "not_host",
-        "not_your_turn", "peg_full", "player_changed", "self_block", "self_challenge", "self_follow", "stale",
-        "timer_required", "too_late", "too_long", "too_many_blocks", "too_many_challenges", "too_many_follows",
+        "not_your_turn", "nothing_to_take_back", "offer_limited", "peg_full", "player_changed", "self_block",
+        "self_challenge", "self_follow", "stale", "timer_required", "too_late", "too_long", "too_many_blocks", "too_many_challenges", "too_many_follows",
         "too_many_tokens", "weak_password",
     ),
     401: ("bad_credentials", "bad_token", "no_session", "no_token"),  # who is asking is unknown
@@ -57,7 +57,7 @@ CODES_BY_STATUS: Mapping[int, tuple[str, ...]] = {
     405: ("method_not_allowed",),
     409: (  # the request is well formed but the thing it acts on is past it
         "already_bot", "already_registered", "challenge_over", "finished", "game_playing", "guest_player", "inbox_full",
-        "name_taken", "not_joined", "rated_games", "seat_taken",
+        "name_taken", "no_offer", "not_joined", "rated_games", "seat_taken",
     ),
     410: ("room_closed",),
     429: ("rate_limited",),  # a RateLimited also carries Retry-After

@@ -25,6 +25,8 @@ class EndReason(models.TextChoices):
     LINE = "line"
     FULL_BOARD = "full_board"
     RESIGNATION = "resignation"
+    # Drawn: both players agreed (a draw offer accepted).
+    AGREEMENT = "agreement"
     # Abandoned games: the room was closed for idling, or by a moderator (or a log-in hand-over).
     IDLE = "idle"
     CLOSED = "closed"
@@ -68,6 +70,12 @@ class Game(models.Model):
     tournament = models.ForeignKey(
         "tournaments.Arena", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # The offers standing in a game being played (lobby.play.offers): the seat that offers a draw, the
+    # seat that asks to take its last move back (None: no offer); ``draw_offer_plies`` holds, by seat
+    # number, the ply at which that seat last offered a draw (one offer per 10 plies).
+    draw_offer_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    takeback_offer_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    draw_offer_plies = models.JSONField(default=dict, blank=True)
     ply = models.PositiveSmallIntegerField(default=0)
     record = models.CharField(max_length=200, blank=True, default="")
     stakes = models.JSONField(default=dict, blank=True)

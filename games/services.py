@@ -122,7 +122,8 @@ class Played:
 
 
 # The fields a move changes on a game still being played: written in one UPDATE.
-_MOVE_FIELDS = ["ply", "record", "lease_until", "turn_started_at", "deadline", "due_at"]
+_MOVE_FIELDS = ["ply", "record", "lease_until", "turn_started_at", "deadline", "due_at", "draw_offer_seat",
+                "takeback_offer_seat"]
 # A move's row, and the game row it changes, on every move's path: SQL written once (common.rows).
 _MOVE_COLUMNS = ["game_id", "ply", "peg", "seat", "cpu", "cpu_reason", "played_at"]
 _MOVES = Rows(Move)
@@ -157,6 +158,7 @@ def game_play(
     game.ply += 1
     game.record = after.record()
     game.lease_until = None
+    _offers_lapse(game, mover=seat)
     outcome = after.outcome
     if outcome is None:
         game.turn_started_at = now
@@ -170,6 +172,46 @@ def game_play(
         line = [{"peg": str(cell.peg), "level": cell.level} for cell in outcome.line or ()]
         game_finish(game, status=GameStatus.WON, reason=EndReason.LINE, winner_seat=seat, line=line, now=now)
     return Played(peg=peg, level=after.height(peg), seat=seat, cpu=bool(cpu_reason), position=after)
+
+
+def _offers_lapse(game: Game, *, mover: int) -> None:
+    """What a move by ``mover`` does to the offers standing: a draw offer lapses when the offering
+    side's opponent moves (the move is its answer); a takeback request lapses on any move (the move
+    it asked about is no longer the last)."""
+    if game.draw_offer_seat is not None and game.draw_offer_seat != mover:
+        game.draw_offer_seat = None
+    game.takeback_offer_seat = None
+
+
+def game_take_back(game: Game, *, plies: int, now: datetime,
+                   schedule: Callable[[Game], datetime | None] | None = None) -> None:
+    """Return ``game`` (being played) to the position before its last ``plies`` moves: the record, the
+    ply, the turn (which starts anew at ``now``, with its deadline) and the next due time
+    (``schedule``, as for :func:`game_play`) follow; the move rows are deleted in the caller's
+    transaction, and no offer stands afterwards. The caller holds the lock that serialises the game.
+
+    Raises:
+        Refused: game_over, nothing_to_take_back (fewer than ``plies`` moves were played).
+    """
+    if game.status != GameStatus.PLAYING:
+        raise Refused("game_over", "The game is over.")
+    if not 1 <= plies <= game.ply:
+        raise Refused("nothing_to_take_back", "There is no move of yours to take back.")
+    kept = game.record.split()[: game.ply - plies]
+    Move.objects.filter(game=game, ply__gte=len(kept)).delete()
+    game.ply = len(kept)
+    game.record = " ".join(kept)
+    game.lease_until = None
+    game.draw_offer_seat = game.takeback_offer_seat = None
+    game.turn_started_at = now
+    game.deadline = turn_deadline(game.turn_seconds_of(_to_move_colour(game)), now)
+    game.due_at = schedule(game) if schedule is not None else game.due_at
+    game.save(update_fields=_MOVE_FIELDS)
+
+
+def game_agree_draw(game: Game, *, now: datetime) -> None:
+    """Both players agreed to a draw: ``game`` ends drawn (``agreement``), rated as a draw if it counts."""
+    game_finish(game, status=GameStatus.DRAWN, reason=EndReason.AGREEMENT, winner_seat=None, line=None, now=now)
 
 
 def _to_move_colour(game: Game) -> str:
@@ -215,6 +257,7 @@ def game_finish(game: Game, *, status: GameStatus, reason: EndReason, winner_sea
     game.winner_seat = winner_seat
     game.line = line
     game.finished_at = now
+    game.draw_offer_seat = game.takeback_offer_seat = None
     game.deadline = None
     game.due_at = None
     game.lease_until = None

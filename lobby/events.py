@@ -123,6 +123,11 @@ def notice_on_commit(code: str, notice: str, seat: int) -> None:
     on_commit(ToGroup(room_group(code), messages.RoomNotice(notice, seat)))
 
 
+def offer_on_commit(code: str, kind: str, seat: int, action: str) -> None:
+    """Once committed, tell the room what ``seat`` did with a ``kind`` offer (an ``offer`` frame)."""
+    on_commit(ToGroup(room_group(code), messages.RoomOffer(kind, seat, action)))
+
+
 def chat_on_commit(code: str, message: dict[str, Any], *, game_number: int | None) -> None:
     """Once committed, send a chat message to the room's group; each connection decides whether its
     reader may see it. ``game_number``: the game being played when it was written (None between games)."""

@@ -105,7 +105,8 @@ class GameStream:
                 moves = [*self.state["moves"].split(), frame["peg"]]
                 winner = protocol.winner_colour(winner_seat=frame["winner_seat"], red_seat=self.red_seat)
                 return self._new_state(protocol.game_state(moves=moves, status=frame["status"], winner=winner,
-                                                           reason=frame["reason"], deadline=frame["deadline"]))
+                                                           reason=frame["reason"], deadline=frame["deadline"],
+                                                           offers=frame["offers"], red_seat=self.red_seat))
             case messages.RoomSnapshot(snapshot=snapshot):
                 return self.snapshot_seen(snapshot) + await self._game_in(snapshot)
             case messages.RoomChat(message=chat) if chat["player"]["id"] in self.hidden:
@@ -138,15 +139,24 @@ class GameStream:
         game = snapshot.get("game")
         if game is None or game["id"] != self.game_id:
             return []
-        if len(game["moves"]) > self.state["ply"] or game["status"] != self.state["status"]:
+        if (len(game["moves"]) != self.state["ply"] or game["status"] != self.state["status"]
+                or self._offers_of(game) != self._offers_of(self.state)):  # a takeback, an offer
             return await self._resync()
         return []
+
+    def _offers_of(self, game: dict[str, Any]) -> tuple[bool, ...]:
+        """The offers a snapshot's ``game`` (or a ``gameState``) shows, as the gameState's four flags."""
+        if "offers" in game:
+            game = protocol.game_state(moves=[], status="", winner=None, reason=None, deadline=None,
+                                       offers=game["offers"], red_seat=self.red_seat)
+        return tuple(bool(game[flag]) for flag in protocol.OFFER_FLAGS)
 
     async def _resync(self) -> list[dict[str, Any]]:
         return self._new_state(state_of(await offload(game_row)(self.game_id)))
 
     def _new_state(self, state: dict[str, Any]) -> list[dict[str, Any]]:
-        if (state["ply"], state["status"]) == (self.state["ply"], self.state["status"]):
+        if (state["moves"], state["status"], self._offers_of(state)) == (
+                self.state["moves"], self.state["status"], self._offers_of(self.state)):
             return []
         self.state = state
         return [state]

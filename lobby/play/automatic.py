@@ -80,7 +80,8 @@ def game_cpu_move(*, job: CpuJob, peg: str, now: datetime) -> bool:
     with transaction.atomic():
         room = lock_room(job.code)
         game = current_game(room)
-        if game is None or str(game.pk) != job.game_id or game.status != GameStatus.PLAYING or game.ply != job.ply:
+        if (game is None or str(game.pk) != job.game_id or game.status != GameStatus.PLAYING or game.ply != job.ply
+                or game.record != job.record):  # a takeback and a move since may bring the ply back
             return False
         seats = room_seats(room)
         due = timers.due_for(game, timers.seat_states(room, seats=seats))

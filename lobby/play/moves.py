@@ -27,7 +27,7 @@ from games.models import Game, GameStatus
 from lobby import events, timers
 from lobby.models import Room, Seat
 from lobby.protocol import room as protocol
-from lobby.protocol.snapshot import deadline_json, threats_json
+from lobby.protocol.snapshot import deadline_json, offers_json, threats_json
 from lobby.rooms.selectors import current_game, current_game_playing, live_seat_ratings, room_seats
 from lobby.rooms.services import lock_room, lock_room_for_change, room_broadcast, room_touch
 from players.models import Player
@@ -120,7 +120,7 @@ def _start_next_game(room: Room, *, now: datetime, tournament_id: int | None = N
 
 
 # --- a person's actions --------------------------------------------------------------------------
-def _playing_game_and_seat(game: Game | None, seats: list[Seat], player: Player) -> Seat:
+def playing_seat(game: Game | None, seats: list[Seat], player: Player) -> Seat:
     """The seat from which ``player`` plays ``game``, the room's current game.
 
     Raises:
@@ -136,7 +136,7 @@ def _playing_game_and_seat(game: Game | None, seats: list[Seat], player: Player)
     return seat
 
 
-def _player_acts(room: Room, seat: Seat) -> bool:
+def player_acts(room: Room, seat: Seat) -> bool:
     """A person acting ends their away status and their run of timeouts; returns whether the seat
     shows differently now (it was away)."""
     was_away = seat.away
@@ -164,13 +164,13 @@ def game_drop(*, code: str, player: Player, peg: str, ply: int, now: datetime) -
         room = lock_room_for_change(code, now=now)  # a refusal below rolls the version bump back
         seats = room_seats(room)
         game = current_game(room)
-        seat = _playing_game_and_seat(game, seats, player)
+        seat = playing_seat(game, seats, player)
         assert game is not None
         if ply != game.ply:
             raise Refused("stale", f"The game has moved on: it is at move {game.ply + 1}, not {ply + 1}.")
         if game.to_move_seat != seat.number:
             raise Refused("not_your_turn", "It is not your turn.")
-        seat_changed = _player_acts(room, seat)
+        seat_changed = player_acts(room, seat)
         play_move(room, seats, game, chosen, seat=seat.number, cpu_reason="", now=now, seat_changed=seat_changed)
         return game
 
@@ -184,9 +184,9 @@ def game_resign(*, code: str, player: Player, now: datetime) -> Game:
     with transaction.atomic():
         room = lock_room(code)
         game = current_game(room)
-        seat = _playing_game_and_seat(game, room_seats(room), player)
+        seat = playing_seat(game, room_seats(room), player)
         assert game is not None
-        _player_acts(room, seat)
+        player_acts(room, seat)
         games.game_resign(game, seat=seat.number, now=now)
         room_touch(room, now=now)
         return game
@@ -215,7 +215,7 @@ def play_move(
             version=room.version, game_id=str(game.id), ply=game.ply, peg=str(played.peg), level=played.level,
             seat=played.seat, cpu=played.cpu, to_move_seat=game.to_move_seat, deadline=deadline_json(game),
             status=game.status, winner_seat=game.winner_seat, line=game.line, reason=game.reason or None,
-            threats=threats_json(game, played.position),
+            threats=threats_json(game, played.position), offers=offers_json(game),
         ),
     )
     events.lists_changed_on_commit()  # the live games list shows each game's moves

@@ -55,6 +55,16 @@ class RoomNotice:
 
 
 @dataclass(frozen=True, slots=True)
+class RoomOffer:
+    """What a seat did with a draw or takeback offer (``kind``; ``action``: offer, accept, decline)."""
+
+    TYPE: ClassVar[str] = "room.offer"
+    kind: str
+    seat: int
+    action: str
+
+
+@dataclass(frozen=True, slots=True)
 class RoomChat:
     """A chat message; ``game``: the number of the game being played when it was written (None between)."""
 
@@ -147,8 +157,8 @@ class HealthPing:
     TYPE: ClassVar[str] = "health.ping"
 
 
-Message = (RoomSnapshot | RoomMove | RoomNotice | RoomChat | RoomBlocks | RoomRefuse | LobbyChanged | LobbyPaired
-           | LobbyEnded | PlayerNotification | AccountLine | TournamentChanged | TournamentPaired | HealthPing)
+Message = (RoomSnapshot | RoomMove | RoomNotice | RoomOffer | RoomChat | RoomBlocks | RoomRefuse | LobbyChanged
+           | LobbyPaired | LobbyEnded | PlayerNotification | AccountLine | TournamentChanged | TournamentPaired | HealthPing)
 
 _KINDS: tuple[type[Message], ...] = typing.get_args(Message)
 # Each kind by its type, with its fields' names and whether each must be on the wire (it has no default).

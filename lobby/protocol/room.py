@@ -74,7 +74,20 @@ class Say:
     phrase: str | None
 
 
-Command = Sit | Stand | SetRules | Start | Drop | Resign | Again | Ping | Sync | Say
+# What may be offered at the board, and what a seat may do with an offer (``docs/protocol.md``).
+OFFER_KINDS = ("draw", "takeback")
+OFFER_ACTIONS = ("offer", "accept", "decline")
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """A ``draw`` or ``takeback`` frame: ``kind`` is the frame's type, ``action`` what the seat does."""
+
+    kind: str
+    action: str
+
+
+Command = Sit | Stand | SetRules | Start | Drop | Resign | Again | Ping | Sync | Say | Offer
 
 _NO_FIELDS: dict[str, type[Sit | Stand | Start | Resign | Again | Ping | Sync]] = {
     "sit": Sit, "stand": Stand, "start": Start, "resign": Resign, "again": Again, "ping": Ping, "sync": Sync,
@@ -86,7 +99,7 @@ _TYPE_NAMES: dict[type[Command], str] = {
 
 def frame_type(command: Command) -> str:
     """The ``type`` of the frame ``command`` was parsed from (``rules`` for SetRules), for the logs."""
-    return _TYPE_NAMES[type(command)]
+    return command.kind if isinstance(command, Offer) else _TYPE_NAMES[type(command)]
 
 
 def parse_frame(text: str | None, data: bytes | None = None) -> Command:
@@ -116,6 +129,11 @@ def parse_frame(text: str | None, data: bytes | None = None) -> Command:
         return SetRules(changes=changes)
     if kind == "say":
         return _parse_say(frame)
+    if kind in OFFER_KINDS:
+        action = frame.get("action")
+        if not isinstance(action, str) or action not in OFFER_ACTIONS:
+            raise BadFrame(f'A {kind} frame needs "action": "offer", "accept" or "decline".')
+        return Offer(kind=kind, action=action)
     raise BadFrame(f'Unknown frame type "{kind[:40]}".')
 
 
@@ -160,13 +178,15 @@ def room_frame_text(body: str, snapshot: dict[str, Any], *, player_id: str | Non
 
 
 # The fields of a ``move`` frame that a client copies into ``game`` (``peg`` is appended to its moves).
-MOVE_GAME_FIELDS = ("ply", "to_move_seat", "deadline", "status", "winner_seat", "line", "reason", "threats")
+MOVE_GAME_FIELDS = ("ply", "to_move_seat", "deadline", "status", "winner_seat", "line", "reason", "threats",
+                    "offers")
 
 
 def move_frame(
     *, version: int, game_id: str, ply: int, peg: str, level: int, seat: int, cpu: bool,
     to_move_seat: int | None, deadline: str | None, status: str, winner_seat: int | None,
     line: list[dict[str, Any]] | None, reason: str | None, threats: dict[str, Any] | None,
+    offers: list[dict[str, Any]],
 ) -> dict[str, Any]:
     """A move, sent instead of the whole room when nothing but the game changed.
 
@@ -177,7 +197,7 @@ def move_frame(
     return {
         "type": "move", "version": version, "game": game_id, "ply": ply, "peg": peg, "level": level,
         "seat": seat, "cpu": cpu, "to_move_seat": to_move_seat, "deadline": deadline, "status": status,
-        "winner_seat": winner_seat, "line": line, "reason": reason, "threats": threats,
+        "winner_seat": winner_seat, "line": line, "reason": reason, "threats": threats, "offers": offers,
     }
 
 
@@ -202,6 +222,12 @@ def apply_move(room: dict[str, Any], move: dict[str, Any]) -> dict[str, Any] | N
 
 def notice_frame(code: str, seat: int) -> dict[str, Any]:
     return {"type": "notice", "code": code, "seat": seat}
+
+
+def offer_frame(kind: str, seat: int, action: str) -> dict[str, Any]:
+    """What a seat did with an offer (``action``: ``offer``, ``accept``, ``decline``); the standing offers
+    themselves are in the room frame's ``game.offers``."""
+    return {"type": "offer", "kind": kind, "seat": seat, "action": action}
 
 
 def message_json(message: MessageRow) -> dict[str, Any]:

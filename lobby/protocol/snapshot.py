@@ -92,7 +92,17 @@ def game_json(game: GameRow, position: Position | None = None) -> dict[str, Any]
         "ranked": game.ranked,
         "tournament": game.tournament_id,
         "threats": threats_json(game, position) if position is not None else None,
+        "offers": offers_json(game),
     }
+
+
+def offers_json(game: GameRow) -> list[dict[str, Any]]:
+    """The offers standing in a game being played, each ``{"kind": "draw" | "takeback", "seat": n}``
+    (the seat that made it); empty once the game is over."""
+    if game.status != PLAYING:
+        return []
+    return [{"kind": kind, "seat": seat} for kind, seat in (
+        ("draw", game.draw_offer_seat), ("takeback", game.takeback_offer_seat)) if seat is not None]
 
 
 def deadline_json(game: GameRow) -> str | None:

@@ -34,7 +34,7 @@ from lobby import events
 from lobby.chat import selectors as chat_selectors
 from lobby.chat import services as chat
 from lobby.chat.visibility import ChatView
-from lobby.play import moves
+from lobby.play import moves, offers
 from lobby.protocol import frames, messages
 from lobby.protocol import room as protocol
 from lobby.realtime import runtime
@@ -235,6 +235,8 @@ class RoomConsumer(Consumer):
                 moves.game_resign(code=code, player=player, now=now)
             case protocol.Again():
                 moves.game_again(code=code, player=player, now=now)
+            case protocol.Offer(kind=kind, action=action):
+                offers.game_offer(code=code, player=player, kind=kind, action=action, now=now)
             case protocol.Say(chat=chat_name, text=text, phrase=phrase):
                 chat.chat_say(code=code, player=player, chat=chat_name, text=text, phrase=phrase, now=now)
 
@@ -256,6 +258,9 @@ class RoomConsumer(Consumer):
 
     async def room_notice(self, notice: messages.RoomNotice) -> None:
         await self.send_frame(protocol.notice_frame(notice.code, notice.seat))
+
+    async def room_offer(self, offer: messages.RoomOffer) -> None:
+        await self.send_frame(protocol.offer_frame(offer.kind, offer.seat, offer.action))
 
     async def room_chat(self, chat: messages.RoomChat) -> None:
         """A new chat message: sent on if this connection may read it now."""

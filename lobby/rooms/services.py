@@ -87,27 +87,32 @@ def room_code(room_id: int) -> str:
     return str(Room.objects.values_list("code", flat=True).get(pk=room_id))
 
 
-def room_touch(room: Room, *, now: datetime, fields: tuple[str, ...] = (), recount: bool = True) -> dict[str, Any]:
+def room_touch(room: Room, *, now: datetime, fields: tuple[str, ...] = (), recount: bool = True,
+               extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Record that ``room`` changed: bump its version (saving ``fields`` of the row with it), build the
     snapshot and have it sent once committed; returns the snapshot.
 
     The spectator count is recounted here too: a change (someone sitting down or standing up) may
     change who counts as a spectator. Call it last in the transaction, after every other write, with
     the room locked: the snapshot is read now, under the lock, so that it is exactly the state its
-    version names. (``recount=False``: the caller has just recounted.)
+    version names. (``recount=False``: the caller has just recounted; ``extra``: keys the broadcast room
+    frame carries beside the snapshot, such as ``taken_back``.)
     """
     if recount:
         spectators_recount(room)
     room.version += 1
     room.last_activity_at = now
     room.save(update_fields=["version", "last_activity_at", "spectators", *(f for f in fields if f != "spectators")])
-    return room_broadcast(room, game=current_game(room), now=now)
+    return room_broadcast(room, game=current_game(room), now=now, extra=extra)
 
 
-def room_broadcast(room: Room, *, game: Game | None, now: datetime, seats: list[Seat] | None = None) -> dict[str, Any]:
-    """Build the snapshot of ``room`` at its (already bumped) version from the rows the caller holds,
-    and have it sent once committed; returns it."""
+def room_broadcast(room: Room, *, game: Game | None, now: datetime, seats: list[Seat] | None = None,
+                   extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Build the snapshot of ``room`` at its (already bumped) version from the rows the caller holds
+    (with the ``extra`` keys of this one broadcast), and have it sent once committed; returns it."""
     snapshot = snapshot_of(room, game=game, now=now, seats=seats)
+    if extra:
+        snapshot = {**snapshot, **extra}
     events.snapshot_on_commit(room.code, snapshot)
     events.lists_changed_on_commit()  # the lobby's lists (open rooms, live games) are built from rooms
     return snapshot

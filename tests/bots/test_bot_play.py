@@ -129,3 +129,16 @@ def test_the_leaderboard_marks_bots_and_can_hide_them():
     assert {row["player"]["name"]: row["player"].get("title") for row in shown} == {"robo": "BOT", "ann": None}
     hidden = Api(token_for(ann)).get("/api/ratings?bots=false").json()
     assert [row["player"]["name"] for row in hidden["results"]] == ["ann"] and hidden["count"] == 1
+
+
+def test_draw_offers_answered_through_the_bot_api(two_bots):
+    game_id, red, yellow = two_bots
+    assert code_of(red.post(f"/api/bot/game/{game_id}/draw/no")) == (409, "no_offer")
+    assert code_of(red.post(f"/api/bot/game/{game_id}/draw/yes")) == (200, "ok")
+    assert code_of(red.post(f"/api/bot/game/{game_id}/draw/yes")) == (400, "offer_limited")
+    assert code_of(yellow.post(f"/api/bot/game/{game_id}/draw/no")) == (200, "ok")
+    assert Game.objects.get(pk=game_id).draw_offer_seat is None
+    assert code_of(yellow.post(f"/api/bot/game/{game_id}/draw/yes")) == (200, "ok")
+    assert code_of(red.post(f"/api/bot/game/{game_id}/draw/yes")) == (200, "ok")  # offered back: agreed
+    assert Game.objects.get(pk=game_id).status == GameStatus.DRAWN
+    assert code_of(red.post(f"/api/bot/game/{game_id}/draw/yes")) == (400, "game_over")

@@ -16,7 +16,7 @@ from lobby.realtime import presence, runtime
 from lobby.realtime.offload import offload
 from lobby.rooms import connections
 from players.models import Player
-from tests.bots.botkit import Api, bot
+from tests.bots.botkit import Api, bot, token_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("runtime_cleanup")]
 
@@ -64,3 +64,21 @@ async def test_a_game_stream_joins_hears_and_leaves_its_room_like_a_room_socket(
     assert await connections_of(stream.channel_name) == 0 and stream.channel_name not in held
     await stream.close()  # once only
     assert len(calls) == 2
+
+
+async def test_the_game_stream_carries_the_draw_offers_as_lichess_does():
+    game_id, robo, red = await sync_to_async(bots_game)()
+    yellow = await sync_to_async(lambda: Api(token_for(Player.objects.get(user__username="bobo"))))()
+    stream = GameStream(await offload(my_game)(game_id=game_id, player=robo), robo)
+    lines = stream.lines()
+    full = await anext(lines)
+    assert not any(full["state"][flag] for flag in ("rdraw", "ydraw", "rtakeback", "ytakeback"))
+    await anext(lines)  # opponentGone
+    assert (await sync_to_async(yellow.post)(f"/api/bot/game/{game_id}/draw/yes")).status_code == 200
+    state = await anext(lines)
+    assert (state["type"], state["ydraw"], state["rdraw"]) == ("gameState", True, False)
+    answer = await sync_to_async(red.post)(f"/api/bot/game/{game_id}/draw/yes")  # accepts
+    assert answer.status_code == 200
+    state = await anext(lines)
+    assert (state["status"], state["reason"], state["ydraw"]) == ("drawn", "agreement", False)
+    await stream.close()

@@ -8,10 +8,12 @@ typed variant that also reports how the move was found. How the search works: ``
 from __future__ import annotations
 
 from games.engine.cpu.levels import LEVELS, Level, LevelSettings
-from games.engine.cpu.player import Decision, analyse, think
+from games.engine.cpu.player import Decision, analyse, sees_win, think
 from games.engine.position import Position
 
-__all__ = ["LEVELS", "Decision", "Level", "LevelSettings", "analyse", "choose_move", "default_budget_ms", "think"]
+__all__ = [
+    "LEVELS", "Decision", "Level", "LevelSettings", "analyse", "choose_move", "default_budget_ms", "sees_win", "think",
+]
 
 
 def choose_move(record: str, level: int, *, budget_ms: int | None = None, seed: int | None = None) -> str:

@@ -108,6 +108,28 @@ def analyse(position: Position, *, budget_ms: int, level: Level = Level.MASTER) 
     return root.decide()
 
 
+def sees_win(position: Position, colour: Colour, *, level: Level, max_nodes: int = 20_000) -> bool:
+    """Whether the CPU playing ``colour`` at ``level`` sees itself winning ``position``: a win on the spot,
+    a position where every move of the opponent loses at once, or (for the searching levels, 3 and up)
+    its search, bounded by ``max_nodes`` and seeded so that the answer is reproducible, proving a win.
+    How the CPU answers a draw offer: it declines only when this is true.
+    """
+    mover = position.to_move
+    if mover is None:
+        return False
+    settings = level.settings
+    node = Node.from_bits(position.bits(mover), position.bits(mover.other), settings.weights)
+    _, why = safe_moves(node)
+    if why in {"win", "lost"}:
+        return (why == "win") == (mover is colour)
+    if level <= Level.EASY:
+        return False
+    score = think(position, level, seed=0, max_nodes=max_nodes).score
+    if score is None:
+        return False
+    return score > MATE_BOUND if mover is colour else score < -MATE_BOUND
+
+
 def _decided(bit: int, reason: str, start: float, clock: Callable[[], float]) -> Decision:
     return Decision(Peg.from_index(bit & 15), reason, ms=(clock() - start) * 1000)
 

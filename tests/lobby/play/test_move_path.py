@@ -107,7 +107,7 @@ async def test_a_move_frame_applied_to_the_last_room_frame_is_the_room_the_serve
             frame = watcher.log[-1]
             assert set(frame) == {
                 "type", "version", "game", "ply", "peg", "level", "seat", "cpu", "to_move_seat", "deadline",
-                "status", "winner_seat", "line", "reason", "threats",
+                "status", "winner_seat", "line", "reason", "threats", "offers",
             }
             assert await synced(watcher) == watcher.rooms[-2]  # the applied move, exactly
     assert moves_seen >= 7  # every move of the game came as a move frame (the room is unranked)
@@ -141,7 +141,7 @@ def test_apply_move_refuses_a_frame_that_does_not_follow():
     room = {"version": 5, "game": {"id": "g", "moves": ["a1"], "ply": 1}}
     move = protocol.move_frame(
         version=6, game_id="g", ply=2, peg="b2", level=1, seat=2, cpu=False, to_move_seat=1, deadline=None,
-        status="playing", winner_seat=None, line=None, reason=None, threats=None,
+        status="playing", winner_seat=None, line=None, reason=None, threats=None, offers=[],
     )
     applied = protocol.apply_move(room, move)
     assert applied is not None and applied["game"]["moves"] == ["a1", "b2"] and applied["version"] == 6
