@@ -48,7 +48,8 @@ CODES_BY_STATUS: Mapping[int, tuple[str, ...]] = {
         "bad_query", "bad_reason", "bad_request", "bad_rules", "bad_username", "empty", "engine_error",
         "game_not_over", "game_over", "no_again", "no_berserk", "no_seat", "no_timer", "not_allowed", "not_host",
         "not_your_turn", "nothing_to_take_back", "offer_limited", "peg_full", "player_changed", "self_block",
-        "self_challenge", "self_follow", "stale", "timer_required", "too_late", "too_long", "too_many_blocks", "too_many_challenges", "too_many_follows",
+        "self_challenge", "self_follow", "stale", "timer_required", "too_late", "too_long", "too_many_blocks",
+        "too_many_challenges", "too_many_follows",
         "too_many_tokens", "weak_password",
     ),
     401: ("bad_credentials", "bad_token", "no_session", "no_token"),  # who is asking is unknown

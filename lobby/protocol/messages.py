@@ -158,7 +158,8 @@ class HealthPing:
 
 
 Message = (RoomSnapshot | RoomMove | RoomNotice | RoomOffer | RoomChat | RoomBlocks | RoomRefuse | LobbyChanged
-           | LobbyPaired | LobbyEnded | PlayerNotification | AccountLine | TournamentChanged | TournamentPaired | HealthPing)
+           | LobbyPaired | LobbyEnded | PlayerNotification | AccountLine | TournamentChanged | TournamentPaired
+           | HealthPing)
 
 _KINDS: tuple[type[Message], ...] = typing.get_args(Message)
 # Each kind by its type, with its fields' names and whether each must be on the wire (it has no default).
