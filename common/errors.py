@@ -45,7 +45,7 @@ class RateLimited(Refused):
 CODES_BY_STATUS: Mapping[int, tuple[str, ...]] = {
     400: (  # the request breaks a rule: fix it and send it again
         "already_halved", "bad_chat", "bad_description", "bad_frame", "bad_name", "bad_peg", "bad_ply",
-        "bad_query", "bad_reason", "bad_request", "bad_rules", "bad_username", "empty", "engine_error",
+        "bad_query", "bad_record", "bad_reason", "bad_request", "bad_rules", "bad_username", "empty", "engine_error",
         "game_not_over", "game_over", "no_again", "no_berserk", "no_seat", "no_timer", "not_allowed", "not_host",
         "not_your_turn", "nothing_to_take_back", "offer_limited", "peg_full", "player_changed", "self_block",
         "self_challenge", "self_follow", "stale", "timer_required", "too_late", "too_long", "too_many_blocks",

@@ -53,10 +53,13 @@ class BoundedJSONParser(JSONParser):
         BadRequestBody (400 ``bad_request``): too big, too deep, not JSON, or not in the declared charset.
     """
 
+    max_bytes: int | None = None
+    """The limit of this parser's bodies, when not ``API_MAX_BODY_BYTES`` (a subclass for one route)."""
+
     def parse(  # Any: DRF's signature (the context's values vary; the body is any JSON value)
         self, stream: IO[bytes], media_type: str | None = None, parser_context: Mapping[str, Any] | None = None
     ) -> Any:
-        limit: int = settings.API_MAX_BODY_BYTES
+        limit: int = self.max_bytes or settings.API_MAX_BODY_BYTES
         raw = stream.read(limit + 1) if stream is not None else b""
         if len(raw) > limit:
             raise BadRequestBody(f"The request body is larger than {limit} bytes.")
@@ -72,3 +75,10 @@ class BoundedJSONParser(JSONParser):
             return json.loads(text) if self.strict else json.loads(text, parse_constant=None)
         except ValueError as exc:
             raise BadRequestBody(f"The request body is not JSON: {exc}") from None
+
+
+class RecordBodyParser(BoundedJSONParser):
+    """``POST /api/records/parse``: a record of up to 64 KiB, which JSON's escapes may make up to six times
+    longer (``\\u0000``); the record's own limit is checked on the text (``study.recordfile``)."""
+
+    max_bytes = 6 * 64 * 1024 + 1024

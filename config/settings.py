@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "tournaments",
     "puzzles",
     "bots",
+    "study",
     "frontend",
 ]
 
@@ -276,6 +277,11 @@ CPU_TIME_SCALE = _env_float("CPU_TIME_SCALE", 1.0)
 # both multiplied by CPU_TIME_SCALE. It runs in its own low-priority worker, never in the CPU moves' pool.
 ANALYSIS_NODE_BUDGET = int(os.environ.get("ANALYSIS_NODE_BUDGET", "150000"))
 ANALYSIS_TIME_BUDGET_S = _env_float("ANALYSIS_TIME_BUDGET_S", 20.0)
+# The analysis board (docs/records.md): CPU milliseconds one answer may spend (a request may ask up to
+# ANALYSIS_BOARD_MAX_MS), and requests per client address a minute.
+ANALYSIS_BOARD_BUDGET_MS = int(os.environ.get("ANALYSIS_BOARD_BUDGET_MS", "300"))
+ANALYSIS_BOARD_MAX_MS = int(os.environ.get("ANALYSIS_BOARD_MAX_MS", "3000"))
+ANALYSIS_BOARD_PER_MINUTE = int(os.environ.get("ANALYSIS_BOARD_PER_MINUTE", "120"))
 # Rooms idle this long are closed by `manage.py close_idle_rooms`.
 ROOM_IDLE_HOURS = _env_float("ROOM_IDLE_HOURS", 24.0)
 # A closed room's chat is kept this many days, then deleted (each process's ticker, hourly; or

@@ -42,6 +42,9 @@ class Room(models.Model):
     # "Open to anyone": listed in the lobby while a seat is free; open_since is when the host opened it.
     open = models.BooleanField(default=False)
     open_since = models.DateTimeField(null=True, blank=True)
+    # Made for two (quick pairing, an accepted challenge: both seats filled at creation), not hosted as a
+    # party; what a player's list of games calls "online" (rooms from before the field count as parties).
+    made_for_two = models.BooleanField(default=False)
     version = models.PositiveIntegerField(default=1)
     spectators = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField()

@@ -33,11 +33,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TextIO, TypeVar
 
-from games.engine.bitboard import BOTTOM, CELLS, FULL, drop_bit, threat_cells
 from games.engine.cpu.search import INFINITY, MATE_BOUND, WIN, Node, Searcher, Weights, safe_moves
 from games.engine.errors import EngineError
 from games.engine.position import Position
-from games.engine.proof import ProofBudgetSpent, Prover, new_threats
+from games.engine.proof import Board, ProofBudgetSpent, Prover
 from games.engine.values import Colour, Peg
 
 ANALYSIS_VERSION = 2
@@ -184,53 +183,6 @@ class Analysis:
         }
 
 
-# -- boards as the proof search sees them ---------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Board:
-    """A position for the side to move: its beads, the other side's and both sides' threat cells."""
-
-    own: int
-    opp: int
-    t_own: int
-    t_opp: int
-
-    @classmethod
-    def of(cls, position: Position) -> _Board:
-        colour = position.to_move
-        assert colour is not None
-        own, opp = position.bits(colour), position.bits(colour.other)
-        occupied = own | opp
-        return cls(own, opp, threat_cells(own, occupied), threat_cells(opp, occupied))
-
-    @property
-    def empties(self) -> int:
-        return CELLS - (self.own | self.opp).bit_count()
-
-    def landing(self, peg: Peg) -> int:
-        """The single-bit mask a bead dropped on ``peg`` lands on (0 if the peg is full)."""
-        return drop_bit(self.own | self.opp, peg.index)
-
-    def legal(self) -> list[Peg]:
-        """The pegs with room, in peg-name order."""
-        return [peg for peg in Peg if self.landing(peg)]
-
-    def playable(self) -> int:
-        """The cells a bead can land on this move."""
-        occupied = self.own | self.opp
-        return ((occupied << 16) | BOTTOM) & ~occupied & FULL
-
-    def wins_at_once(self, peg: Peg) -> bool:
-        return bool(self.landing(peg) & self.t_own)
-
-    def child(self, peg: Peg) -> _Board:
-        """The board after the side to move plays ``peg`` (which must not win at once)."""
-        low = self.landing(peg)
-        threats = new_threats(low.bit_length() - 1, self.own, self.opp)
-        return _Board(self.opp, self.own | low, self.t_opp & ~low, self.t_own | threats)
-
-
 @dataclass(slots=True)
 class _Known:
     """Everything proved about one position so far (filled in while the analysis runs)."""
@@ -295,7 +247,7 @@ class _Analyser:
         self.prover = Prover(clock=clock)
         deadline = None if time_budget_s is None else clock() + time_budget_s
         self.budget = _Budget(self.prover, node_budget, deadline)
-        self.boards = [None if p.to_move is None else _Board.of(p) for p in positions]
+        self.boards = [None if p.to_move is None else Board.of(p) for p in positions]
         self.known: list[_Known] = [_Known(EvalKind.FINAL) for _ in positions]
 
     def evaluation(self, index: int) -> Evaluation:
@@ -334,20 +286,20 @@ class _Analyser:
 
     # -- proofs ----------------------------------------------------------------------------------
 
-    def _wins(self, board: _Board, depth: int) -> bool:
+    def _wins(self, board: Board, depth: int) -> bool:
         return self.prover.wins(board.own, board.opp, board.t_own, board.t_opp, depth)
 
-    def _loses(self, board: _Board, depth: int) -> bool:
+    def _loses(self, board: Board, depth: int) -> bool:
         return self.prover.loses(board.own, board.opp, board.t_own, board.t_opp, depth)
 
-    def _shortest_win(self, board: _Board, start: int, stop: int) -> int | None:
+    def _shortest_win(self, board: Board, start: int, stop: int) -> int | None:
         """The smallest odd depth in ``start..stop`` within which ``board`` is won, or None."""
         for depth in range(start | 1, stop + 1, 2):
             if self._wins(board, depth):
                 return depth
         return None
 
-    def _shortest_loss(self, board: _Board, start: int, stop: int) -> int | None:
+    def _shortest_loss(self, board: Board, start: int, stop: int) -> int | None:
         """The smallest even depth in ``start..stop`` within which ``board`` is lost, or None."""
         for depth in range(start + (start & 1), stop + 1, 2):
             if self._loses(board, depth):
@@ -363,7 +315,7 @@ class _Analyser:
         known = self._prove(index, board)
         return known if known.kind is not EvalKind.HEURISTIC else self._search(index, board, known)
 
-    def _prove(self, index: int, board: _Board) -> _Known:
+    def _prove(self, index: int, board: Board) -> _Known:
         """The guaranteed proofs, then (within the budget) the exact solution of an ending."""
         win = self._shortest_win(board, 1, WIN_PLIES)
         if win is not None:
@@ -379,7 +331,7 @@ class _Analyser:
             self.budget.run(index, lambda: self._solve(board, known))
         return known
 
-    def _solve(self, board: _Board, known: _Known) -> bool:
+    def _solve(self, board: Board, known: _Known) -> bool:
         """Settle ``board`` completely, recording every step in ``known`` as it is proved."""
         empties = board.empties
         if self._wins(board, empties):
@@ -404,7 +356,7 @@ class _Analyser:
             setattr(known, name, getattr(proved, name))
         known.nodes = nodes
 
-    def _won(self, board: _Board, plies: int) -> _Known:
+    def _won(self, board: Board, plies: int) -> _Known:
         cell = self.prover.winning_move(board.own, board.opp, board.t_own, board.t_opp, plies)
         return _Known(
             EvalKind.FORCED_WIN,
@@ -415,7 +367,7 @@ class _Analyser:
             no_loss=_UNBOUNDED,
         )
 
-    def _lost(self, board: _Board, plies: int) -> _Known:
+    def _lost(self, board: Board, plies: int) -> _Known:
         # The longest defence: a move after which the opponent needs all of plies - 1 to win, i.e. a
         # refutation of "lost within plies - 2" (proved false on the way to ``plies``).
         move: Peg | None
@@ -427,7 +379,7 @@ class _Analyser:
             move = _peg(self.prover.escape(board.own, board.opp, board.t_own, board.t_opp, plies - 2))
         return _Known(EvalKind.FORCED_LOSS, plies, move, depth=plies, no_win=_UNBOUNDED, no_loss=plies - 1)
 
-    def _drawn(self, board: _Board) -> _Known:
+    def _drawn(self, board: Board) -> _Known:
         empties = board.empties
         cell = self.prover.escape(board.own, board.opp, board.t_own, board.t_opp, empties)
         return _Known(
@@ -439,7 +391,7 @@ class _Analyser:
             no_loss=_UNBOUNDED,
         )
 
-    def _search(self, index: int, board: _Board, known: _Known) -> _Known:
+    def _search(self, index: int, board: Board, known: _Known) -> _Known:
         """The fixed-depth heuristic search over the moves that do not lose at once."""
         node = Node.from_bits(board.own, board.opp, _WEIGHTS)
         cells, _ = safe_moves(node)
@@ -466,7 +418,7 @@ class _Analyser:
                 break
         return known
 
-    def _verify(self, index: int, board: _Board, value: int) -> _Known | None:
+    def _verify(self, index: int, board: Board, value: int) -> _Known | None:
         """Prove a win or loss the heuristic search reported past the proof horizon (within the budget)."""
         if value > 0:
             plies = WIN - value
@@ -524,7 +476,7 @@ class _Analyser:
             return True
         return False
 
-    def _only_move(self, index: int, board: _Board, played: Peg) -> bool:
+    def _only_move(self, index: int, board: Board, played: Peg) -> bool:
         """Whether every move but ``played`` is proved to lose (``played`` itself is not proved to)."""
         values = self.known[index].values
         depth = board.empties - 1 if board.empties <= SOLVE_EMPTIES else WIN_PLIES

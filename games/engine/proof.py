@@ -37,9 +37,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from games.engine.bitboard import BOTTOM, FULL
+from games.engine.bitboard import BOTTOM, CELLS, FULL, drop_bit, threat_cells
 from games.engine.cpu.tables import REST, canonical
+from games.engine.position import Position
+from games.engine.values import Peg
 
 _CHECK_INTERVAL = 1024
 """Nodes between two looks at the budget."""
@@ -302,3 +305,64 @@ def _wins_in_three(own: int, opp: int, t_own: int, play: int, moves: int) -> boo
         elif after and not after & ~(threats >> 16):
             return True  # every defending move lands right beneath one of our threats
     return False
+
+
+# -- boards as the proof search sees them ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """A position for the side to move: its beads, the other side's and both sides' threat cells (the
+    arguments of every question of :class:`Prover`, in that order: ``prover.wins(*board.args, depth)``)."""
+
+    own: int
+    opp: int
+    t_own: int
+    t_opp: int
+
+    @classmethod
+    def of(cls, position: Position) -> Board:
+        colour = position.to_move
+        assert colour is not None
+        own, opp = position.bits(colour), position.bits(colour.other)
+        occupied = own | opp
+        return cls(own, opp, threat_cells(own, occupied), threat_cells(opp, occupied))
+
+    @property
+    def args(self) -> tuple[int, int, int, int]:
+        return self.own, self.opp, self.t_own, self.t_opp
+
+    @property
+    def empties(self) -> int:
+        return CELLS - (self.own | self.opp).bit_count()
+
+    def landing(self, peg: Peg) -> int:
+        """The single-bit mask a bead dropped on ``peg`` lands on (0 if the peg is full)."""
+        return drop_bit(self.own | self.opp, peg.index)
+
+    def legal(self) -> list[Peg]:
+        """The pegs with room, in peg-name order."""
+        return [peg for peg in Peg if self.landing(peg)]
+
+    def playable(self) -> int:
+        """The cells a bead can land on this move."""
+        occupied = self.own | self.opp
+        return ((occupied << 16) | BOTTOM) & ~occupied & FULL
+
+    def wins_at_once(self, peg: Peg) -> bool:
+        return bool(self.landing(peg) & self.t_own)
+
+    def any_move(self) -> int | None:
+        """A legal move's cell, blocking an opponent's threat if one is playable (None: the board is full)."""
+        play = self.playable()
+        cells = (play & self.t_opp) or play
+        return (cells & -cells).bit_length() - 1 if cells else None
+
+    def child(self, peg: Peg) -> Board:
+        """The board after the side to move plays ``peg`` (which must not win at once)."""
+        return self.child_at(self.landing(peg))
+
+    def child_at(self, low: int) -> Board:
+        """The board after the side to move fills the single-bit mask ``low`` (not a win at once)."""
+        threats = new_threats(low.bit_length() - 1, self.own, self.opp)
+        return Board(self.opp, self.own | low, self.t_opp & ~low, self.t_own | threats)

@@ -143,7 +143,7 @@ def room_create(*, host: Player, rules: Mapping[str, object], now: datetime, gue
             with transaction.atomic():
                 room = Room.objects.create(
                     code=new_room_code(), host=host, created_at=now, last_activity_at=now,
-                    open_since=now if house.open else None, **house.as_dict()
+                    open_since=now if house.open else None, made_for_two=guest is not None, **house.as_dict()
                 )
                 # Nobody has connected yet: a seated person counts as disconnected until they do.
                 Seat.objects.bulk_create([

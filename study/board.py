@@ -1,0 +1,87 @@
+"""The analysis board's answers (``GET /api/analysis``): the engine's verdict on a position and each of its
+moves (``games.engine.verdicts``), within a CPU budget, cached by the position's symmetry class.
+
+The cache is Django's (Redis when ``REDIS_URL`` is set, so every process shares it): an answer is stored in
+the canonical orientation under the class's key and turned back into the asked position's orientation
+when read. An answer that settled every move is final and kept for good; one that ran out of budget is
+kept a day and recomputed when a larger budget is asked than it had.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.core.cache import cache
+from redis.exceptions import RedisError
+
+from games.engine import Colour, Peg, Position
+from games.engine.verdicts import BoardVerdict, board_verdict
+from study.orientation import Oriented
+
+log = logging.getLogger(__name__)
+
+CACHE_VERSION = 1
+"""Bump when a change of the engine can change an answer."""
+UNSETTLED_SECONDS = 24 * 3600
+
+
+def _key(oriented: Oriented) -> str:
+    return f"study:analysis:{CACHE_VERSION}:{oriented.key}"
+
+
+def _stored(verdict: BoardVerdict, oriented: Oriented, budget_ms: int) -> dict[str, Any]:
+    """The answer in the canonical orientation (pegs as indices), as cached."""
+    to_canonical = oriented.symmetries[0]
+    return {
+        "verdict": verdict.verdict.value, "plies": verdict.plies,
+        "moves": sorted([to_canonical.apply_peg(m.peg).index, m.verdict.value, m.plies] for m in verdict.moves),
+        "best": [to_canonical.apply_peg(peg).index for peg in verdict.best],
+        "depth": verdict.depth, "complete": verdict.complete, "stopped": verdict.stopped,
+        "budget_ms": budget_ms, "spent_ms": round(verdict.spent_s * 1000, 1),
+    }
+
+
+def _threats(position: Position) -> list[dict[str, Any]]:
+    """Each side's threat cells (a line that one more bead completes), the playable ones marked."""
+    return [{"colour": str(threat.colour), "peg": str(threat.cell.peg), "level": threat.cell.level,
+             "playable": threat.playable} for colour in Colour for threat in position.threats(colour)]
+
+
+def _answer(position: Position, oriented: Oriented, stored: dict[str, Any], *, cached: bool) -> dict[str, Any]:
+    moves = [{"peg": str(oriented.asked_peg(index)), "verdict": verdict, "plies": plies}
+             for index, verdict, plies in stored["moves"]]
+    moves.sort(key=lambda move: Peg.from_name(str(move["peg"])).index)
+    return {
+        "ply": position.ply, "to_move": None if position.to_move is None else str(position.to_move),
+        "verdict": stored["verdict"], "plies": stored["plies"], "moves": moves,
+        "best": [str(oriented.asked_peg(index)) for index in stored["best"]],
+        "threats": _threats(position), "depth": stored["depth"], "complete": stored["complete"],
+        "stopped": stored["stopped"], "budget_ms": stored["budget_ms"], "spent_ms": stored["spent_ms"],
+        "cached": cached,
+    }
+
+
+def _cached(key: str) -> dict[str, Any] | None:
+    try:
+        found = cache.get(key)
+    except RedisError as exc:
+        log.warning("analysis cache unreachable (%s): computing", exc)
+        return None
+    return found if isinstance(found, dict) else None
+
+
+def analysis_answer(position: Position, *, budget_ms: int) -> dict[str, Any]:
+    """The analysis board's answer for ``position``: from the cache when it holds one computed with at
+    least ``budget_ms`` (or a final one), else computed now within ``budget_ms`` of this thread's CPU."""
+    oriented = Oriented.of(position)
+    key = _key(oriented)
+    found = _cached(key)
+    if found is not None and (found["complete"] or found["budget_ms"] >= budget_ms):
+        return _answer(position, oriented, found, cached=True)
+    stored = _stored(board_verdict(position, budget_s=budget_ms / 1000), oriented, budget_ms)
+    try:
+        cache.set(key, stored, timeout=None if stored["complete"] else UNSETTLED_SECONDS)
+    except RedisError as exc:
+        log.warning("analysis not cached: the cache is unreachable (%s)", exc)
+    return _answer(position, oriented, stored, cached=False)

@@ -1,0 +1,317 @@
+"""REST endpoints of the study tools' records and game lists. Views only translate HTTP; a refusal is raised
+and answered by the API's handler (``config.api``) as ``{"code", "message"}``; the one async view (the
+records stream) answers its refusals with the same body itself."""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse, StreamingHttpResponse
+from django.utils import timezone
+from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.timezone import make_aware
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from common.errors import Refused, status_for
+from games.engine import Position
+from games.engine.verdicts import Verdict
+from games.selectors import game_get
+from games.views import game_id_checked, no_game
+from lobby.realtime.offload import offload
+from players.identity import client_address
+from players.models import Player
+from study.board import analysis_answer
+from study.explorer import explorer_query
+from study.games import KINDS, RESULTS, GamesFilter, player_games
+from study.limits import analysis_quota_take, records_stream_release, records_stream_take
+from study.recordfile import MAX_RECORD_BYTES, RecordError, record_parse
+from study.records import STREAM_PAGE, game_record_file, records_page
+
+VERDICTS = [verdict.value for verdict in Verdict]
+MAX_STREAMED = 100_000
+"""The most records one ``games.txt`` download holds (``max`` defaults to it)."""
+
+
+def base_url(request: HttpRequest | Request) -> str:
+    return f"{request.scheme}://{request.get_host()}"
+
+
+def no_player() -> Refused:
+    return Refused("no_player", "There is no such player.")
+
+
+def _player_checked(player_id: str) -> str:
+    try:
+        uuid.UUID(player_id)
+    except ValueError:
+        raise no_player() from None
+    if not Player.objects.filter(pk=player_id).exists():
+        raise no_player()
+    return player_id
+
+
+class GameRecordView(APIView):
+    @extend_schema(operation_id="games_record_retrieve", responses={
+        (200, "text/plain"): OpenApiResponse(description="the game's record file (docs/records.md)"), 404: "no_game"})
+    def get(self, request: Request, game_id: str) -> HttpResponse:
+        """A game's record file, to download (``text/plain``, with a file name)."""
+        game = game_get(game_id_checked(game_id))
+        if game is None:
+            raise no_game()
+        response = HttpResponse(game_record_file(game, base_url=base_url(request)),
+                                content_type="text/plain; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="game-{game.pk}.txt"'
+        return response
+
+
+class RecordIn(serializers.Serializer[Any]):
+    text = serializers.CharField(allow_blank=True, trim_whitespace=False,
+                                 help_text=f"A record file or moves only, at most {MAX_RECORD_BYTES} bytes.")
+
+
+class RecordOut(serializers.Serializer[Any]):
+    headers = serializers.DictField(child=serializers.CharField())
+    moves = serializers.ListField(child=serializers.CharField())
+    result = serializers.ChoiceField(choices=["1-0", "0-1", "1/2-1/2", "*"])
+    status = serializers.ChoiceField(choices=["playing", "won", "drawn", "resigned", "abandoned"])
+    winner = serializers.ChoiceField(choices=["red", "yellow"], allow_null=True)
+    line = serializers.ListField(child=serializers.DictField(), allow_null=True,
+                                 help_text='The winning line\'s cells, [{"peg", "level"}], when a line ended it.')
+
+
+class RecordParseView(APIView):
+    @extend_schema(operation_id="records_parse", request=RecordIn,
+                   responses={200: RecordOut, 400: "bad_record: the move number and the reason"})
+    def post(self, request: Request) -> Response:
+        """Read a record (or moves only) and replay it with the engine."""
+        body = RecordIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            record = record_parse(body.validated_data["text"])
+        except RecordError as error:
+            raise Refused("bad_record", error.message) from None
+        return Response(record.to_json())
+
+
+class GamesQuery(serializers.Serializer[Any]):
+    page = serializers.IntegerField(min_value=1, max_value=10_000, default=1)
+    result = serializers.ChoiceField(choices=list(RESULTS), required=False)
+    ranked = serializers.BooleanField(required=False, allow_null=True, default=None)
+    opponent = serializers.UUIDField(required=False)
+    kind = serializers.ChoiceField(choices=list(KINDS), required=False)
+
+
+class SideOut(serializers.Serializer[Any]):
+    player = serializers.DictField(allow_null=True, help_text='{"id", "name", "title"?}; null for the CPU.')
+    cpu = serializers.BooleanField()
+
+
+class PlayedGameOut(serializers.Serializer[Any]):
+    game = serializers.UUIDField()
+    room = serializers.CharField()
+    kind = serializers.ChoiceField(choices=list(KINDS))
+    colour = serializers.ChoiceField(choices=["red", "yellow"], help_text="The player's colour in it.")
+    red = SideOut()
+    yellow = SideOut()
+    result = serializers.ChoiceField(choices=list(RESULTS), allow_null=True, help_text="null: abandoned.")
+    reason = serializers.CharField(allow_null=True)
+    plies = serializers.IntegerField()
+    ranked = serializers.BooleanField()
+    rating_change = serializers.FloatField(allow_null=True)
+    finished_at = serializers.DateTimeField()
+
+
+class PlayedGamesOut(serializers.Serializer[Any]):
+    page = serializers.IntegerField()
+    pages = serializers.IntegerField()
+    count = serializers.IntegerField()
+    games = PlayedGameOut(many=True)
+
+
+class PlayerGamesView(APIView):
+    @extend_schema(operation_id="players_games_list", parameters=[GamesQuery],
+                   responses={200: PlayedGamesOut, 400: "bad_request", 404: "no_player"})
+    def get(self, request: Request, player_id: str) -> Response:
+        """Every finished game of the player, newest first, 20 a page, with filters."""
+        query = GamesQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        data = query.validated_data
+        opponent = data.get("opponent")
+        narrow = GamesFilter(result=data.get("result"), ranked=data.get("ranked"),
+                             opponent=None if opponent is None else str(opponent), kind=data.get("kind"))
+        return Response(player_games(_player_checked(player_id), page=data["page"], narrow=narrow))
+
+
+def _instant(text: str | None, name: str) -> datetime | None:
+    """A ``since``/``until`` query value: an ISO date (midnight UTC) or date-time."""
+    if not text:
+        return None
+    try:
+        moment = parse_datetime(text)
+        if moment is None:
+            day = parse_date(text)
+            moment = None if day is None else datetime(day.year, day.month, day.day)
+    except ValueError:
+        moment = None
+    if moment is None:
+        raise Refused("bad_request", f"{name} is not a date (2026-12-01) or a date-time.")
+    return moment if moment.tzinfo is not None else make_aware(moment, timezone=UTC)
+
+
+def _stream_args(request: HttpRequest, player_id: str) -> tuple[datetime | None, datetime | None, int]:
+    since = _instant(request.GET.get("since"), "since")
+    until = _instant(request.GET.get("until"), "until")
+    text = request.GET.get("max", str(MAX_STREAMED))
+    if not text.isdigit() or not 1 <= int(text) <= MAX_STREAMED:
+        raise Refused("bad_request", f"max is a whole number from 1 to {MAX_STREAMED}.")
+    _player_checked(player_id)
+    return since, until, int(text)
+
+
+def _refusal(refused: Refused) -> JsonResponse:
+    response = JsonResponse({"code": refused.code, "message": refused.message}, status=status_for(refused.code))
+    retry = getattr(refused, "retry_after", None)
+    if retry is not None:
+        response["Retry-After"] = str(retry)
+    return response
+
+
+async def player_games_text(request: HttpRequest, player_id: str) -> HttpResponseBase:
+    """``GET /api/players/{id}/games.txt``: every finished game's record, newest first, separated by blank
+    lines, streamed a page of games at a time; ``since``/``until`` (dates or date-times, until excluded)
+    and ``max``; one such stream at a time per client address (429 while one is open)."""
+    if request.method != "GET":
+        return _refusal(Refused("method_not_allowed", "Only GET is allowed here."))
+    address, holder = client_address(request), secrets.token_hex(8)
+    try:
+        since, until, most = await offload(_stream_args, lane="request")(request, player_id)
+        await offload(records_stream_take, lane="request")(address=address, holder=holder)
+    except Refused as refused:
+        return _refusal(refused)
+    url = base_url(request)
+
+    async def body() -> AsyncIterator[str]:
+        try:
+            after: tuple[datetime, str] | None = None
+            left = most
+            while left > 0:
+                records, after = await offload(records_page)(
+                    player_id, since=since, until=until, limit=min(STREAM_PAGE, left), after=after, base_url=url)
+                for record in records:
+                    yield record + "\n"
+                left -= len(records)
+                if after is None:
+                    break
+        finally:
+            await offload(records_stream_release)(address=address, holder=holder)
+
+    response = StreamingHttpResponse(body(), content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="games-{player_id}.txt"'
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
+class ExplorerQuery(serializers.Serializer[Any]):
+    record = serializers.CharField(required=False, allow_blank=True, default="",
+                                   help_text="The position: pegs separated by commas or spaces, Red first.")
+    ranked = serializers.BooleanField(required=False, allow_null=True, default=None)
+
+
+class ExplorerMoveOut(serializers.Serializer[Any]):
+    peg = serializers.CharField(help_text="In the asked position's orientation.")
+    games = serializers.IntegerField()
+    red_wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    yellow_wins = serializers.IntegerField()
+    bot_games = serializers.IntegerField(help_text="Of its games, those a bot played.")
+    average_rating = serializers.IntegerField(allow_null=True)
+
+
+class ExplorerOut(serializers.Serializer[Any]):
+    games = serializers.IntegerField(help_text="Games that reached the position (any of its symmetric images).")
+    moves = ExplorerMoveOut(many=True)
+    recent = serializers.ListField(child=serializers.UUIDField())
+    depth = serializers.IntegerField(help_text="The plies of each game the explorer learns.")
+
+
+def position_of(text: str) -> Position:
+    """The position after a ``record`` query value (``a1,b1`` or ``a1 b1``; a whole record file too).
+
+    Raises:
+        Refused(bad_record): it does not replay.
+    """
+    try:
+        parsed = record_parse(text)
+    except RecordError as error:
+        raise Refused("bad_record", error.message) from None
+    return Position.from_record(" ".join(parsed.moves))
+
+
+class ExplorerView(APIView):
+    @extend_schema(operation_id="explorer_retrieve", parameters=[ExplorerQuery],
+                   responses={200: ExplorerOut, 400: "bad_record, bad_request"})
+    def get(self, request: Request) -> Response:
+        """The opening explorer: the moves the site's players played from a position and how they ended."""
+        query = ExplorerQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        position = position_of(query.validated_data["record"])
+        return Response(explorer_query(position, ranked=query.validated_data["ranked"]))
+
+
+class AnalysisQuery(serializers.Serializer[Any]):
+    record = serializers.CharField(required=False, allow_blank=True, default="",
+                                   help_text="The position: pegs separated by commas or spaces, Red first.")
+    budget = serializers.IntegerField(required=False, min_value=1,
+                                      help_text="CPU milliseconds (default and cap: settings).")
+
+
+class AnalysisMoveOut(serializers.Serializer[Any]):
+    peg = serializers.CharField()
+    verdict = serializers.ChoiceField(choices=list(VERDICTS))
+    plies = serializers.IntegerField(allow_null=True, help_text="Plies to the end from the position, when proved.")
+
+
+class ThreatOut(serializers.Serializer[Any]):
+    colour = serializers.CharField()
+    peg = serializers.CharField()
+    level = serializers.IntegerField()
+    playable = serializers.BooleanField()
+
+
+class AnalysisOut(serializers.Serializer[Any]):
+    ply = serializers.IntegerField()
+    to_move = serializers.CharField(allow_null=True, help_text='"red" or "yellow"; null once the game is over.')
+    verdict = serializers.ChoiceField(choices=list(VERDICTS), help_text="For the side to move.")
+    plies = serializers.IntegerField(allow_null=True)
+    moves = AnalysisMoveOut(many=True)
+    best = serializers.ListField(child=serializers.CharField(), help_text="The best move, then the proved line.")
+    threats = ThreatOut(many=True)
+    depth = serializers.IntegerField(help_text="The horizon every unsettled move was searched to.")
+    complete = serializers.BooleanField(help_text="Every move settled: a larger budget changes nothing.")
+    stopped = serializers.BooleanField(help_text="The budget ran out before every move was settled.")
+    budget_ms = serializers.IntegerField()
+    spent_ms = serializers.FloatField(help_text="CPU milliseconds the answer cost when it was computed.")
+    cached = serializers.BooleanField()
+
+
+class AnalysisView(APIView):
+    @extend_schema(operation_id="analysis_retrieve", parameters=[AnalysisQuery],
+                   responses={200: AnalysisOut, 400: "bad_record, bad_request", 429: "rate_limited"})
+    def get(self, request: Request) -> Response:
+        """The engine's word on a position and on each of its moves, within a CPU budget."""
+        query = AnalysisQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        analysis_quota_take(address=client_address(request), now=timezone.now())
+        position = position_of(query.validated_data["record"])
+        budget = min(query.validated_data.get("budget") or settings.ANALYSIS_BOARD_BUDGET_MS,
+                     settings.ANALYSIS_BOARD_MAX_MS)
+        return Response(analysis_answer(position, budget_ms=budget))
