@@ -73,6 +73,8 @@ INSTALLED_APPS = [
     "puzzles",
     "bots",
     "study",
+    "mail",
+    "accounts",
     "frontend",
 ]
 
@@ -313,3 +315,30 @@ SEEK_MAX_WAIT_SECONDS = _env_float("SEEK_MAX_WAIT_SECONDS", 120.0)
 # how many arenas one account may create in a day (staff create more in the admin).
 ARENA_WAVE_SECONDS = _env_float("ARENA_WAVE_SECONDS", 2.0)
 ARENAS_PER_DAY_PER_ACCOUNT = int(os.environ.get("ARENAS_PER_DAY_PER_ACCOUNT") or 3)
+
+# --- email (accounts/, mail/) ----------------------------------------------------------------------
+# Django's own settings; with no EMAIL_HOST the console backend prints each email, so nothing needs a mail
+# server to run. Emails go out from the outbox (mail/outbox.py), never from a request.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT") or 25)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = _env_bool("EMAIL_USE_TLS", False)
+EMAIL_TIMEOUT = _env_float("EMAIL_TIMEOUT", 10.0)
+EMAIL_BACKEND = ("django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST
+                 else "django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "").strip() or "3D Four in a Row <noreply@localhost>"
+# The site's address as people reach it, for the links in emails.
+SITE_URL = os.environ.get("SITE_URL", "").strip() or "http://127.0.0.1:8000"
+# An email that could not be sent waits this long, doubled after each failure (at most an hour), and is
+# given up EMAIL_GIVE_UP_HOURS after it was queued.
+EMAIL_RETRY_SECONDS = _env_float("EMAIL_RETRY_SECONDS", 30.0)
+EMAIL_GIVE_UP_HOURS = _env_float("EMAIL_GIVE_UP_HOURS", 24.0)
+# A password reset link is valid a day (Django's setting, read by its token generator).
+PASSWORD_RESET_TIMEOUT = 24 * 3600
+# Against scripts mailing strangers: confirmation emails per account and client address in a day, reset
+# requests per name asked for (existing or not) and per client address in an hour.
+EMAIL_CONFIRMATIONS_PER_DAY_PER_ACCOUNT = int(os.environ.get("EMAIL_CONFIRMATIONS_PER_DAY_PER_ACCOUNT") or 5)
+EMAIL_CONFIRMATIONS_PER_DAY_PER_ADDRESS = int(os.environ.get("EMAIL_CONFIRMATIONS_PER_DAY_PER_ADDRESS") or 20)
+PASSWORD_RESETS_PER_HOUR_PER_ACCOUNT = int(os.environ.get("PASSWORD_RESETS_PER_HOUR_PER_ACCOUNT") or 3)
+PASSWORD_RESETS_PER_HOUR_PER_ADDRESS = int(os.environ.get("PASSWORD_RESETS_PER_HOUR_PER_ADDRESS") or 10)

@@ -12,7 +12,7 @@ from games.views import GameAnalysisView, GameDetailView, PlayerDetailView
 from lobby.rooms.views import LiveGamesView, MyFollowingView, RoomDetailView, RoomsView, SeatView, SessionView
 from players.social_views import BlockView, FollowView, MyBlockedView, PlayerSearchView
 from players.token_views import TokensView, TokenView
-from players.views import LoginView, LogoutView, MeView, RegisterView
+from players.views import LoginView, LogoutView, RegisterView
 from study.views import AnalysisView, ExplorerView, GameRecordView, PlayerGamesView, RecordParseView, player_games_text
 from tournaments.views import ArenaActionView, ArenaDetailView, ArenaGamesView, ArenasView
 
@@ -27,7 +27,7 @@ urlpatterns = [
     path("api/accounts/register", RegisterView.as_view(), name="account-register"),
     path("api/accounts/login", LoginView.as_view(), name="account-login"),
     path("api/accounts/logout", LogoutView.as_view(), name="account-logout"),
-    path("api/accounts/me", MeView.as_view(), name="account-me"),
+    path("", include("accounts.urls")),
     path("api/accounts/tokens", TokensView.as_view(), name="account-tokens"),
     path("api/accounts/tokens/<str:token_id>", TokenView.as_view(), name="account-token"),
     path("api/", include("bots.urls")),

@@ -92,7 +92,12 @@ def username_key(username: str) -> str:
     return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", username).casefold())
 
 
-def _check_password(password: object, *, username: str) -> str:
+def clean_password(password: object, *, username: str) -> str:
+    """``password``, if ``AUTH_PASSWORD_VALIDATORS`` accept it for ``username``.
+
+    Raises:
+        Refused(weak_password): empty, or refused by a validator (the message says why).
+    """
     if not isinstance(password, str) or not password:
         raise Refused("weak_password", "Choose a password.")
     try:
@@ -119,7 +124,7 @@ def account_register(*, player: Player | None, username: object, password: objec
     # The user check also covers users without a player (made with createsuperuser, say).
     if Player.objects.filter(username_key=key).exists() or User.objects.filter(username__iexact=name).exists():
         raise Refused("name_taken", f"The username {name} is taken.")
-    secret = _check_password(password, username=name)
+    secret = clean_password(password, username=name)
     try:
         with transaction.atomic():
             user = User.objects.create_user(username=name, password=secret)

@@ -7,9 +7,11 @@ from __future__ import annotations
 from importlib import import_module
 
 from django.conf import settings
+from django.contrib.auth import HASH_SESSION_KEY
 from django.contrib.sessions.backends.base import SessionBase
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest
+from django.utils.crypto import constant_time_compare
 from rest_framework.request import Request
 
 from players.models import Player
@@ -18,14 +20,24 @@ SESSION_KEY = "player_id"
 
 
 def session_player(session: SessionBase | None) -> Player | None:
-    """The player this session (device) belongs to, or None before one exists."""
+    """The player this session (device) belongs to, or None before one exists.
+
+    A session signed into an account whose password has changed since (a reset, a closed account) has
+    no player any more: Django's session hash of the password no longer matches, as for its own users.
+    """
     player_id = session.get(SESSION_KEY) if session is not None else None
     if not player_id:
         return None
     try:
-        return Player.objects.filter(pk=player_id).first()
+        player = Player.objects.select_related("user").filter(pk=player_id).first()
     except (ValueError, TypeError, ValidationError):  # a malformed id in an old session: no player
         return None
+    signed = session.get(HASH_SESSION_KEY) if session is not None else None
+    if player is not None and player.user is not None and signed is not None and not constant_time_compare(
+        signed, player.user.get_session_auth_hash()
+    ):
+        return None
+    return player
 
 
 def device_player(session_key: str | None) -> Player | None:

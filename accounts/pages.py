@@ -1,0 +1,100 @@
+"""The account's web pages, rendered on the server (plain forms, no script): confirm an address, ask for
+and follow a password reset link, close the account. Each calls the same service as its REST endpoint."""
+
+from __future__ import annotations
+
+from django import forms
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods
+
+from accounts.address import email_confirm
+from accounts.deletion import DELETED_NAME, account_delete
+from accounts.reset import reset_confirm, reset_request
+from common.errors import Refused, status_for
+from players.identity import client_address, session_player
+
+
+class ResetRequestForm(forms.Form):
+    name = forms.CharField(label="Username or email address", max_length=254)
+
+
+class NewPasswordForm(forms.Form):
+    password = forms.CharField(label="New password", widget=forms.PasswordInput, max_length=128)
+
+
+class CloseForm(forms.Form):
+    password = forms.CharField(label="Your password", widget=forms.PasswordInput, max_length=128)
+    sure = forms.BooleanField(label=f"I understand: my account closes for good, my games stay as \"{DELETED_NAME}\"")
+
+
+def _message(request: HttpRequest, title: str, text: str, *, status: int = 200) -> HttpResponse:
+    return render(request, "accounts/message.html", {"page": "account", "title": title, "text": text}, status=status)
+
+
+def _form(request: HttpRequest, title: str, form: forms.Form, *, intro: str = "", error: str = "",
+          status: int = 200) -> HttpResponse:
+    response = render(request, "accounts/form.html",
+                      {"page": "account", "title": title, "form": form, "intro": intro, "error": error}, status=status)
+    response["Referrer-Policy"] = "no-referrer"  # the page's address may hold a secret link
+    return response
+
+
+@require_http_methods(["GET"])
+def confirm(request: HttpRequest, token: str) -> HttpResponse:
+    try:
+        email_confirm(token=token, now=timezone.now())
+    except Refused as exc:
+        return _message(request, "Address not confirmed", exc.message, status=status_for(exc.code))
+    return _message(request, "Address confirmed", "Thank you: your email address is confirmed.")
+
+
+@require_http_methods(["GET", "POST"])
+def reset_ask(request: HttpRequest) -> HttpResponse:
+    title = "Forgot your password?"
+    form = ResetRequestForm(request.POST or None)
+    if request.method != "POST" or not form.is_valid():
+        return _form(request, title, form, intro="We send a link to the account's confirmed email address.")
+    name = form.cleaned_data["name"]
+    try:
+        reset_request(username=None if "@" in name else name, email=name if "@" in name else None,
+                      client=client_address(request), now=timezone.now())
+    except Refused as exc:
+        return _form(request, title, form, error=exc.message, status=status_for(exc.code))
+    return _message(request, "Check your email", "If that account has a confirmed email address, a reset link "
+                    "is on its way to it.")
+
+
+@require_http_methods(["GET", "POST"])
+def reset(request: HttpRequest, token: str) -> HttpResponse:
+    title = "Choose a new password"
+    form = NewPasswordForm(request.POST or None)
+    if request.method != "POST" or not form.is_valid():
+        return _form(request, title, form)
+    try:
+        reset_confirm(token=token, password=form.cleaned_data["password"], now=timezone.now())
+    except Refused as exc:
+        return _form(request, title, form, error=exc.message, status=status_for(exc.code))
+    return _message(request, "Password changed", "Your new password is set, and every device was signed out: "
+                    "log in again.")
+
+
+@require_http_methods(["GET", "POST"])
+def close(request: HttpRequest) -> HttpResponse:
+    title = "Close your account"
+    player = session_player(request.session)
+    if player is None or player.user_id is None:
+        return _message(request, title, "Sign in to the account you want to close first.", status=403)
+    form = CloseForm(request.POST or None)
+    intro = ("Your password, email address, access tokens, chat messages and rating on the leaderboard are "
+             "erased at once; your games stay for your opponents, under \"deleted player\". Your username is "
+             "freed 30 days later. Download your data first: /api/accounts/me/export.")
+    if request.method != "POST" or not form.is_valid():
+        return _form(request, title, form, intro=intro)
+    try:
+        account_delete(player=player, password=form.cleaned_data["password"], now=timezone.now())
+    except Refused as exc:
+        return _form(request, title, form, intro=intro, error=exc.message, status=status_for(exc.code))
+    request.session.flush()
+    return _message(request, "Account closed", "Your account is closed. Thank you for playing.")

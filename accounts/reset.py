@@ -1,0 +1,113 @@
+"""Password reset: a link to the account's confirmed address, made and checked by Django's
+``PasswordResetTokenGenerator`` (valid ``PASSWORD_RESET_TIMEOUT`` seconds, and only until the password or
+the address changes or the account logs in: a used link is refused).
+
+The request always answers the same, whether or not the account exists or has a confirmed address, and
+both paths do the same work but the outbox row; its limits are counted per client address and per name
+asked for (existing or not), so a limit tells nothing either. Setting the new password ends every session
+of the account (:func:`players.identity.session_player` drops a session whose password hash is stale),
+and leaves the access tokens alone.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.contrib.auth.tokens import PasswordResetTokenGenerator
+from django.core.cache import cache
+from django.utils.encoding import force_str
+from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
+
+from accounts.address import email_key, site_url
+from accounts.models import AccountEmail
+from common.errors import Refused
+from common.ratelimit import Quota, quota_take
+from mail.outbox import email_queue
+from players.accounts import clean_password, username_key
+from players.models import Player
+
+log = logging.getLogger(__name__)
+
+
+class ClockedTokenGenerator(PasswordResetTokenGenerator):
+    """Django's generator, reading the time from the caller's ``now`` rather than the clock."""
+
+    def __init__(self, now: datetime) -> None:
+        super().__init__()
+        self._at = now.astimezone(UTC).replace(tzinfo=None)  # Django's generator counts naive UTC seconds
+
+    def _now(self) -> datetime:
+        return self._at
+
+
+def _quotas() -> tuple[Quota, Quota]:
+    return (Quota("reset-account", settings.PASSWORD_RESETS_PER_HOUR_PER_ACCOUNT, 3600),
+            Quota("reset-address", settings.PASSWORD_RESETS_PER_HOUR_PER_ADDRESS, 3600))
+
+
+def _account_of(username: object, email: object) -> tuple[str, User | None, str | None]:
+    """(the name asked for, in its compared form; the account's user, or None; its confirmed address)."""
+    if isinstance(email, str) and email.strip():
+        key = "email:" + email_key(email)
+        row = AccountEmail.objects.select_related("player__user").filter(
+            email_key=email_key(email), confirmed_at__isnull=False).first()
+        player = row.player if row is not None else None
+    else:
+        name = username_key(username.strip()) if isinstance(username, str) else ""
+        key = "name:" + name
+        player = Player.objects.select_related("user").filter(username_key=name).first() if name else None
+    user = player.user if player is not None else None
+    if user is None or not user.is_active:
+        return key, None, None
+    address = AccountEmail.objects.filter(player=player, confirmed_at__isnull=False).values_list(
+        "email", flat=True).first()
+    return key, user, address
+
+
+def reset_request(*, username: object, email: object, client: str, now: datetime) -> None:
+    """Send a reset link to the confirmed address of the account named by ``username`` or ``email``, if
+    there is one. Returns nothing either way.
+
+    Raises:
+        Refused(rate_limited): too many requests for this name or from this address (counted whether the
+            account exists or not).
+    """
+    key, user, address = _account_of(username, email)
+    account_quota, address_quota = _quotas()
+    quota_take(cache, [(account_quota, key), (address_quota, client)], now=now,
+               message="Too many password reset requests.")
+    # A token is made on both paths, so the time taken tells little.
+    generator = ClockedTokenGenerator(now)
+    token = generator.make_token(user if user is not None else User(password="!", username=key))
+    if user is None or address is None:
+        return
+    link = site_url(f"/accounts/reset/{urlsafe_base64_encode(str(user.pk).encode())}.{token}")
+    hours = settings.PASSWORD_RESET_TIMEOUT // 3600
+    email_queue(to=address, kind="reset", now=now, subject="3D Four in a Row: reset your password",
+                body=(f"Hello {user.username},\n\nsomeone (you, we hope) asked to reset the password of your "
+                      f"account. Follow this link within {hours} hours to choose a new one:\n\n{link}\n\n"
+                      "If you did not ask for it, ignore this email: your password stays as it is.\n"))
+    log.info("password reset link queued", extra={"player": str(user.player.pk)})
+
+
+def reset_confirm(*, token: object, password: object, now: datetime) -> Player:
+    """Set the password of the account ``token`` was made for; every session of the account ends.
+
+    Raises:
+        Refused: bad_link (forged, expired or already used), weak_password.
+    """
+    refused = Refused("bad_link", "This reset link is not valid (expired or used): ask for a new one.")
+    uid, _, secret = token.partition(".") if isinstance(token, str) else ("", "", "")
+    try:
+        user = User.objects.select_related("player").filter(pk=int(force_str(urlsafe_base64_decode(uid)))).first()
+    except (ValueError, TypeError, OverflowError):
+        raise refused from None
+    if user is None or not user.is_active or not ClockedTokenGenerator(now).check_token(user, secret):
+        raise refused
+    user.set_password(clean_password(password, username=user.username))
+    user.save(update_fields=["password"])
+    log.info("password reset", extra={"player": str(user.player.pk)})
+    return user.player

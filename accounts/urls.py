@@ -1,0 +1,20 @@
+"""The account's routes: the REST API (under /api/accounts/) and its pages (under /accounts/)."""
+
+from django.urls import path
+
+from accounts import pages, views
+
+api = [
+    path("api/accounts/me", views.MeView.as_view(), name="account-me"),
+    path("api/accounts/email", views.EmailView.as_view(), name="account-email"),
+    path("api/accounts/password/reset", views.ResetView.as_view(), name="account-password-reset"),
+    path("api/accounts/password/reset/confirm", views.ResetConfirmView.as_view(),
+         name="account-password-reset-confirm"),
+]
+pages_ = [
+    path("accounts/confirm/<str:token>", pages.confirm, name="account-confirm"),
+    path("accounts/reset", pages.reset_ask, name="account-reset-ask"),
+    path("accounts/reset/<str:token>", pages.reset, name="account-reset"),
+    path("accounts/delete", pages.close, name="account-delete"),
+]
+urlpatterns = [*api, *pages_]

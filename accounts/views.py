@@ -1,0 +1,114 @@
+"""REST endpoints of an account's email address, password reset, and closing the account. Views only
+translate HTTP; a refusal is raised and answered by the API's handler (``config.api``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.address import email_add, email_json
+from accounts.deletion import account_delete
+from accounts.reset import reset_confirm, reset_request
+from common.errors import Refused
+from players import views as player_views
+from players.identity import client_address, session_player
+from players.models import Player
+
+
+def _data(request: Request) -> dict[str, Any]:
+    return request.data if isinstance(request.data, dict) else {}
+
+
+def _account(request: Request) -> Player:
+    player = session_player(request.session)
+    if player is None or player.user_id is None:
+        raise Refused("no_account", "Sign in to an account first.")
+    return player
+
+
+class EmailIn(serializers.Serializer[Any]):
+    email = serializers.EmailField()
+
+
+class EmailOut(serializers.Serializer[Any]):
+    email = serializers.EmailField(allow_null=True, help_text="Waiting for confirmation if email_confirmed is false.")
+    email_confirmed = serializers.BooleanField()
+
+
+class MeOut(player_views.AccountOut, EmailOut):
+    pass
+
+
+class ResetIn(serializers.Serializer[Any]):
+    username = serializers.CharField(required=False)
+    email = serializers.EmailField(required=False)
+
+
+class ResetConfirmIn(serializers.Serializer[Any]):
+    token = serializers.CharField(help_text="From the link in the reset email.")
+    password = serializers.CharField()
+
+
+class PasswordIn(serializers.Serializer[Any]):
+    password = serializers.CharField()
+
+
+RESET_SENT = {"detail": "If that account has a confirmed email address, a reset link is on its way to it."}
+
+
+class EmailView(APIView):
+    @extend_schema(operation_id="accounts_email", request=EmailIn,
+                   responses={202: EmailOut, 400: "bad_email", 403: "no_account", 429: "rate_limited"})
+    def post(self, request: Request) -> Response:
+        """Send a confirmation link (valid 3 days) to this address; the account's confirmed address, if any,
+        stays until the link is followed."""
+        player = _account(request)
+        email_add(player=player, address=_data(request).get("email"), client=client_address(request),
+                  now=timezone.now())
+        return Response(email_json(player), status=status.HTTP_202_ACCEPTED)
+
+
+class ResetView(APIView):
+    @extend_schema(operation_id="accounts_password_reset", request=ResetIn,
+                   responses={202: dict, 429: "rate_limited"})
+    def post(self, request: Request) -> Response:
+        """Send a reset link to the confirmed address of the account named by ``username`` or ``email``.
+        The answer is the same whether or not there is one."""
+        data = _data(request)
+        reset_request(username=data.get("username"), email=data.get("email"), client=client_address(request),
+                      now=timezone.now())
+        return Response(RESET_SENT, status=status.HTTP_202_ACCEPTED)
+
+
+class ResetConfirmView(APIView):
+    @extend_schema(operation_id="accounts_password_reset_confirm", request=ResetConfirmIn,
+                   responses={200: dict, 400: "bad_link, weak_password"})
+    def post(self, request: Request) -> Response:
+        """Set the account's new password; every session of the account ends (log in again)."""
+        data = _data(request)
+        player = reset_confirm(token=data.get("token"), password=data.get("password"), now=timezone.now())
+        assert player.user is not None
+        return Response({"username": player.user.username})
+
+
+class MeView(player_views.MeView):
+    @extend_schema(operation_id="accounts_me", responses={200: MeOut})
+    def get(self, request: Request) -> Response:
+        """This device's player and, if it has one, its account's username, email address and whether it is
+        confirmed."""
+        player = session_player(request.session)
+        return Response({**player_views.account_json(player), **email_json(player)})
+
+    @extend_schema(operation_id="accounts_delete", request=PasswordIn,
+                   responses={204: None, 401: "bad_credentials", 403: "no_account"})
+    def delete(self, request: Request) -> Response:
+        """Close the account (the password confirms it): see docs/protocol.md for what is erased and kept."""
+        account_delete(player=_account(request), password=_data(request).get("password"), now=timezone.now())
+        request.session.flush()
+        return Response(status=status.HTTP_204_NO_CONTENT)

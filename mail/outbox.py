@@ -1,0 +1,131 @@
+"""The durable email outbox: queue an email in the transaction that decided it; any process sends it, once.
+
+- :func:`email_queue` adds a row (inside the caller's transaction: a rolled-back change sends nothing).
+- :func:`emails_claim` leases the due rows (``SELECT ... FOR UPDATE SKIP LOCKED`` on PostgreSQL, then a
+  lease on each row), so two processes never take one email; a process that dies mid-send leaves a lease
+  that runs out, and another process sends it then.
+- :func:`emails_send_due` claims a batch and sends each over one connection of Django's email backend
+  (``EMAIL_*`` settings; the console backend without ``EMAIL_HOST``). A failure (the SMTP server down,
+  a refusal) puts the email back with a delay that doubles from ``EMAIL_RETRY_SECONDS`` up to an hour;
+  an email still unsent ``EMAIL_GIVE_UP_HOURS`` after it was queued is given up, with a log line.
+
+Every process's mail loop (``accounts.loop``) calls :func:`emails_send_due` every second or so.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.core.mail import EmailMessage, get_connection
+from django.db import transaction
+from django.db.models import Q
+
+from mail.models import OutboundEmail
+
+log = logging.getLogger(__name__)
+
+# Longer than sending one batch can take (each SMTP call times out after EMAIL_TIMEOUT seconds).
+LEASE = timedelta(minutes=2)
+BATCH = 20
+MAX_RETRY_DELAY = timedelta(hours=1)
+
+
+def email_queue(*, to: str, kind: str, subject: str, body: str, now: datetime,
+                headers: Mapping[str, str] | None = None) -> OutboundEmail:
+    """Queue one email to ``to``, due at once; it is sent after the caller's transaction commits."""
+    return OutboundEmail.objects.create(to=to, kind=kind, subject=subject[:200], body=body,
+                                        headers=dict(headers or {}), created_at=now, due_at=now)
+
+
+def _pending() -> Q:
+    return Q(sent_at__isnull=True, failed_at__isnull=True)
+
+
+def emails_claim(*, now: datetime, limit: int = BATCH) -> list[OutboundEmail]:
+    """Lease up to ``limit`` due emails to this caller (until ``now + LEASE``), oldest first.
+
+    Rows another transaction holds are skipped, not waited for; a row leased by another live process is
+    not due. The caller must then :func:`email_sent` or :func:`email_failed` each one.
+    """
+    with transaction.atomic():
+        rows = list(
+            OutboundEmail.objects.select_for_update(skip_locked=True)
+            .filter(_pending(), due_at__lte=now)
+            .filter(Q(leased_until__isnull=True) | Q(leased_until__lte=now))
+            .order_by("due_at", "id")[:limit]
+        )
+        if rows:
+            OutboundEmail.objects.filter(pk__in=[row.pk for row in rows]).update(leased_until=now + LEASE)
+    return rows
+
+
+def retry_delay(attempts: int) -> timedelta:
+    """How long an email waits after its ``attempts``-th failure: ``EMAIL_RETRY_SECONDS`` doubled each time,
+    at most an hour."""
+    seconds = float(settings.EMAIL_RETRY_SECONDS) * 2 ** min(attempts - 1, 20)
+    return min(timedelta(seconds=seconds), MAX_RETRY_DELAY)
+
+
+def email_sent(email: OutboundEmail, *, now: datetime) -> None:
+    OutboundEmail.objects.filter(pk=email.pk).update(sent_at=now, leased_until=None, attempts=email.attempts + 1)
+
+
+def email_failed(email: OutboundEmail, error: str, *, now: datetime) -> None:
+    """Put ``email`` back to be tried later, or give it up once it has waited ``EMAIL_GIVE_UP_HOURS``."""
+    attempts = email.attempts + 1
+    if now - email.created_at >= timedelta(hours=float(settings.EMAIL_GIVE_UP_HOURS)):
+        OutboundEmail.objects.filter(pk=email.pk).update(failed_at=now, leased_until=None, attempts=attempts,
+                                                         last_error=error[:300])
+        log.error("gave up on %s email %s to %s after %d attempts: %s", email.kind, email.pk, email.to, attempts,
+                  error)
+        return
+    OutboundEmail.objects.filter(pk=email.pk).update(due_at=now + retry_delay(attempts), leased_until=None,
+                                                     attempts=attempts, last_error=error[:300])
+    log.warning("could not send %s email %s (attempt %d), retrying: %s", email.kind, email.pk, attempts, error)
+
+
+def _message(email: OutboundEmail) -> EmailMessage:
+    return EmailMessage(subject=email.subject, body=email.body, from_email=settings.DEFAULT_FROM_EMAIL,
+                        to=[email.to], headers={"X-Email-Kind": email.kind, **email.headers})
+
+
+def emails_send_due(*, now: datetime) -> int:
+    """Claim the due emails and send them over one connection; how many were sent.
+
+    A connection that cannot be opened fails the whole batch (each is retried later); a refused email
+    fails alone.
+    """
+    batch = emails_claim(now=now)
+    if not batch:
+        return 0
+    sent = 0
+    try:
+        connection = get_connection(fail_silently=False)
+        connection.open()
+    except Exception as exc:
+        for email in batch:
+            email_failed(email, f"{type(exc).__name__}: {exc}", now=now)
+        return 0
+    try:
+        for email in batch:
+            try:
+                connection.send_messages([_message(email)])
+            except Exception as exc:
+                email_failed(email, f"{type(exc).__name__}: {exc}", now=now)
+                continue
+            email_sent(email, now=now)
+            sent += 1
+    finally:
+        try:
+            connection.close()
+        except Exception:  # the server went away after the batch: what was sent stays sent
+            log.warning("could not close the mail connection", exc_info=True)
+    return sent
+
+
+def emails_next_due() -> datetime | None:
+    """When the earliest pending email is due (None: nothing is pending)."""
+    return OutboundEmail.objects.filter(_pending()).order_by("due_at").values_list("due_at", flat=True).first()

@@ -1,0 +1,55 @@
+"""A real SMTP server for the email tests: aiosmtpd on a free port of this machine, in a thread of the test.
+
+``SmtpServer.down()`` stops it (connections are refused, as from a mail server that is down) and ``up()``
+starts it again on the same port; ``messages`` is every email it accepted, parsed.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import logging
+import threading
+from email.message import EmailMessage
+from typing import Any
+
+from aiosmtpd.controller import Controller
+
+from harness.ports import free_port
+
+logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd logs every SMTP command at INFO
+
+
+class _Collect:
+    def __init__(self, server: SmtpServer) -> None:
+        self.server = server
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        message = email.message_from_bytes(envelope.content, policy=email.policy.default)
+        assert isinstance(message, EmailMessage)
+        with self.server.lock:
+            self.server.messages.append(message)
+        return "250 Message accepted for delivery"
+
+
+class SmtpServer:
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.messages: list[EmailMessage] = []
+        self.lock = threading.Lock()
+        self.controller: Controller | None = None
+
+    def up(self) -> SmtpServer:
+        if self.controller is None:
+            self.controller = Controller(_Collect(self), hostname="127.0.0.1", port=self.port)
+            self.controller.start()
+        return self
+
+    def down(self) -> None:
+        if self.controller is not None:
+            self.controller.stop()
+            self.controller = None
+
+    def received(self, kind: str | None = None) -> list[EmailMessage]:
+        with self.lock:
+            return [m for m in self.messages if kind is None or m["X-Email-Kind"] == kind]
