@@ -4,3 +4,11 @@ from django.apps import AppConfig
 class NotificationsConfig(AppConfig):
     name = "notifications"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # The players layer emits the hook, never importing the notifications: a new follow tells the
+        # followed account (in the follow's transaction).
+        from notifications.people import followed_notify
+        from players.social import FOLLOWED
+
+        FOLLOWED.register(followed_notify)

@@ -10,8 +10,9 @@ you".
 
 Every change is one transaction holding both players' rows (locked in one order), so a follow and a block
 of the same two never both commit half-seen. The layers above hear of a change through two hooks, never
-imported here: :data:`FOLLOWED` (after commit: a ``followed`` notification) and :data:`BLOCKS_CHANGED`
-(inside the transaction: the blocker's open room sockets re-read whom they hide).
+imported here, both inside the change's transaction: :data:`FOLLOWED` (the followed account's ``followed``
+notification, made once as the follow is) and :data:`BLOCKS_CHANGED` (the blocker's open room sockets
+re-read whom they hide once it commits).
 """
 
 from __future__ import annotations
@@ -57,9 +58,8 @@ class BlocksChanged:
     blocker: Player
 
 
-# After commit: a follow stands whatever its notification does.
-FOLLOWED: Hook[Followed] = Hook("followed", runs=Runs.AFTER_COMMIT, on_error=OnError.CONTAIN,
-                                defer=transaction.on_commit)
+# Inside the follow's transaction: its notification is stored with it (once, as the follow row is).
+FOLLOWED: Hook[Followed] = Hook("followed", runs=Runs.INSIDE_TRANSACTION, on_error=OnError.PROPAGATE)
 # Inside the transaction: the blocker's sockets are told once it commits (the lobby queues that).
 BLOCKS_CHANGED: Hook[BlocksChanged] = Hook("blocks changed", runs=Runs.INSIDE_TRANSACTION,
                                            on_error=OnError.PROPAGATE)
@@ -102,7 +102,7 @@ def _lock_both(a: Player, b: Player) -> None:
 # --- follows -----------------------------------------------------------------------------------------
 def follow_add(*, follower: Player | None, followed_id: object, now: datetime) -> bool:
     """``follower`` follows the account ``followed_id``; returns whether the follow is new (following
-    twice is no error). :data:`FOLLOWED` hears of a new one once committed.
+    twice is no error). :data:`FOLLOWED`'s handlers run in the transaction of a new one.
 
     Raises:
         Refused: no_account (the follower is a guest), no_player, self_follow, blocked (either blocked the

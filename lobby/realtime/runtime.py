@@ -29,6 +29,7 @@ from lobby import events
 from lobby.protocol import messages
 from lobby.realtime.feed import LobbyFeed
 from lobby.realtime.matchmaker import Matchmaker
+from lobby.realtime.online import Online
 from lobby.realtime.outbox import Outbox, send_now
 from lobby.realtime.presence import Presence
 from lobby.realtime.ticker import Ticker
@@ -60,6 +61,7 @@ class Runtime:
         self.loop = loop
         self.outbox = Outbox()
         self.presence = Presence()
+        self.online = Online()
         self.feed = LobbyFeed(loop)
         self.matchmaker = Matchmaker()
         self.ticker = Ticker(self.presence)
@@ -87,6 +89,7 @@ class Runtime:
         """Start (or restart, after a failure) the ticker and the matchmaker in this loop."""
         self.ticker.start()
         self.matchmaker.start()
+        self.online.start()
         for service in self.services:
             service.start()
         self.started = True
@@ -101,6 +104,7 @@ class Runtime:
                 log.exception("could not stop the loop service %r", service)
         await self.ticker.stop()
         await self.matchmaker.stop()
+        await self.online.stop()
         await self.feed.close()
         for group, (handle, message) in list(self._soon.items()):  # sent now rather than lost
             handle.cancel()

@@ -29,6 +29,7 @@ from common.ratelimit import TokenBucket
 from lobby.events import player_group
 from lobby.protocol import messages
 from lobby.protocol.frames import BadFrame, error_frame
+from lobby.realtime import runtime
 
 C = TypeVar("C")
 
@@ -45,17 +46,23 @@ class Consumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is unt
         super().__init__(*args, **kwargs)
         self.bucket = TokenBucket(rate=FRAMES_PER_SECOND, burst=FRAME_BURST)
         self.hearing: str | None = None  # the player group this socket is in, if any
+        self.online_as: str | None = None  # the player this socket shows online (lobby.realtime.online)
 
     async def hear_player(self, player_id: object | None) -> None:
         """Join the player's group (nothing for a page without a player): the page hears its notifications."""
         if player_id is None or self.hearing is not None:
             return
         self.hearing = player_group(player_id)
+        self.online_as = str(player_id)
+        runtime.of_this_loop().online.hold(self.online_as)  # the player counts as online from now on
         await self.channel_layer.group_add(self.hearing, self.channel_name)
 
     async def stop_hearing_player(self) -> None:
         """Leave the player's group, if in it (on disconnect)."""
         group, self.hearing = self.hearing, None
+        if self.online_as is not None:
+            runtime.of_this_loop().online.release(self.online_as)
+            self.online_as = None
         if group is not None:
             await self.channel_layer.group_discard(group, self.channel_name)
 

@@ -1,19 +1,27 @@
 """The friends list: the accounts a player follows, who of them is online and who is playing now.
 
-Online means a page of theirs is open on some server process: a room socket (or a bot's game stream) of a
-live process, as presence records them (:class:`lobby.models.Connection`, whose process's heartbeat has
-not lapsed). Playing means a seat in a game being played; the list gives its room to watch. Three
-queries for the whole list (the follows, the connections, the games) and one for the ratings.
+Online means a page of theirs is open on some server process: any page socket (room, lobby, arena, or the
+player socket of a page with none of those), or a bot's game stream. Each process publishes the players
+it holds a page socket of in the shared cache (Redis with ``REDIS_URL``): a key per player, set when
+their first socket on that process opens, renewed every ``ONLINE_RENEW_SECONDS`` while one is open, and
+deleted when the last one closes (``lobby.realtime.online``), so nothing is written per idle socket; a
+key a dead process left lapses after ``ONLINE_LAPSE_SECONDS``. A bot's game stream is a connection as
+presence records it (:class:`lobby.models.Connection` of a live process). Playing means a seat in a game
+being played; the list gives its room to watch. Three queries for the whole list (the follows, the
+connections, the games), one for the ratings and one read of the cache.
 """
 
 from __future__ import annotations
 
+import logging
 import uuid
 from collections.abc import Collection
 from datetime import datetime
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Q
+from redis.exceptions import RedisError
 
 from games.models import Game, GameStatus
 from lobby.models import Connection, ServerProcess
@@ -22,12 +30,43 @@ from players.models import Player
 from players.social import following_of
 from ratings.selectors import rating_json, ratings_of
 
+log = logging.getLogger(__name__)
+
+# A process renews the keys of the players it holds this often; a key not renewed lapses after the other.
+ONLINE_RENEW_SECONDS = 10.0
+ONLINE_LAPSE_SECONDS = 30
+
+
+def online_key(player_id: uuid.UUID | str) -> str:
+    return f"online:{player_id}"
+
+
+def online_publish(*, here: Collection[str], gone: Collection[str]) -> None:
+    """This process holds a page socket of the players ``here`` and no longer of those ``gone``. An
+    unreachable cache is logged and skipped (the next renewal puts it right)."""
+    try:
+        if here:
+            cache.set_many({online_key(player_id): 1 for player_id in here}, timeout=ONLINE_LAPSE_SECONDS)
+        if gone:
+            cache.delete_many([online_key(player_id) for player_id in gone])
+    except RedisError as exc:
+        log.warning("who is online not published: the cache is unreachable (%s)", exc)
+
 
 def online_among(player_ids: Collection[uuid.UUID], *, now: datetime) -> set[uuid.UUID]:
-    """Those of ``player_ids`` with a connection held by a live server process."""
+    """Those of ``player_ids`` with a page socket open on some process, or a bot's game stream."""
+    ids = list(player_ids)
+    if not ids:
+        return set()
+    try:
+        keys = cache.get_many([online_key(player_id) for player_id in ids])
+    except RedisError as exc:
+        log.warning("who is online not read: the cache is unreachable (%s)", exc)
+        keys = {}
+    online = {player_id for player_id in ids if online_key(player_id) in keys}
     live = ServerProcess.objects.filter(swept=False, beat_at__gte=now - heartbeat_lapse()).values("id")
-    rows = Connection.objects.filter(player_id__in=list(player_ids), process__in=live)
-    return set(rows.values_list("player_id", flat=True).distinct())
+    rows = Connection.objects.filter(player_id__in=[i for i in ids if i not in online], process__in=live)
+    return online | set(rows.values_list("player_id", flat=True).distinct())
 
 
 def playing_among(player_ids: Collection[uuid.UUID]) -> dict[uuid.UUID, dict[str, str]]:
