@@ -9,6 +9,7 @@ deleted when it ends; a process that dies leaves its slots to lapse within ``SLO
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime
 
 from django.conf import settings
@@ -17,10 +18,12 @@ from django.core.cache import cache
 from common.errors import RateLimited
 from common.ratelimit import Quota, quota_take
 
-# Per token and game: a bot moves once a turn, so two engines answering at once make about 7 a second each
-# (the round trips between them); more is a bot hammering a refusal. Many games at once are not slowed.
+# Per account and game: a bot moves once a turn, so two engines answering at once make about 7 a second each
+# (the round trips between them); more is a bot hammering a refusal. Many games at once are not slowed. The
+# account, not the token (an account has up to 20), and the game's parsed id, not its text (a UUID has many
+# spellings: upper case, braces, no dashes, ``urn:uuid:``), so neither opens a second bucket.
 MOVES_PER_SECOND = 10
-MOVES = Quota("bot-moves-by-token-game", MOVES_PER_SECOND, 1)
+MOVES = Quota("bot-moves-by-account-game", MOVES_PER_SECOND, 1)
 # Open streams per token, by kind: event streams (one a bot needs; a second covers a reconnect before the
 # first's end is noticed) and game streams (one per game played at once, and reconnects).
 STREAMS_PER_TOKEN = {"event": 2, "game": 16}
@@ -29,13 +32,18 @@ SLOT_RENEW_SECONDS = 10.0
 HOUR = 3600
 
 
-def move_quota_take(*, token_id: int, game_id: str, now: datetime) -> None:
-    """Count one move (refused ones too) of the token in one game.
+def move_quota_take(*, player_id: str, game_id: str, now: datetime) -> None:
+    """Count one move (refused ones too) of the account in one game. An id that names no game at all is
+    counted in one bucket of the account's (it is refused as ``no_game`` anyway).
 
     Raises:
         RateLimited: more than ``MOVES_PER_SECOND`` in a second.
     """
-    quota_take(cache, [(MOVES, f"{token_id}:{game_id[:40]}")], now=now, message="Too many moves.")
+    try:
+        game = str(uuid.UUID(game_id))
+    except ValueError:
+        game = "not-a-game"
+    quota_take(cache, [(MOVES, f"{player_id}:{game}")], now=now, message="Too many moves.")
 
 
 def challenge_create_quota_take(*, player_id: str, address: str | None, now: datetime) -> None:

@@ -65,9 +65,9 @@ class TokenOrSession(TokenOnly):
 
 class UpgradeView(TokenOnly):
     @extend_schema(operation_id="bot_account_upgrade", request=None,
-                   responses={200: None, 409: "already_bot, rated_games"})
+                   responses={200: None, 409: "already_bot, games_played"})
     def post(self, request: Request) -> Response:
-        """Turn the token's account into a bot, for good (refused once it has played a rated game)."""
+        """Turn the token's account into a bot, for good (refused once it has played a game)."""
         player = bot_upgrade(player=self.token(request).player, now=timezone.now())
         return Response({"ok": True, "title": player.title})
 
@@ -137,7 +137,7 @@ class MoveView(TokenOnly):
     def post(self, request: Request, game_id: str, peg: str) -> Response:
         """Drop a bead on ``peg`` (``?ply=N``: only if the game is still at move N, else ``stale``)."""
         token, now = self.token(request), timezone.now()
-        limits.move_quota_take(token_id=token.pk, game_id=game_id, now=now)
+        limits.move_quota_take(player_id=str(token.player_id), game_id=game_id, now=now)
         ply = request.query_params.get("ply")
         if ply is not None and not (ply.isdigit() and int(ply) <= 64):
             raise Refused("bad_ply", "ply is the number of moves you saw, 0 to 64.")

@@ -57,7 +57,7 @@ CODES_BY_STATUS: Mapping[int, tuple[str, ...]] = {
     405: ("method_not_allowed",),
     409: (  # the request is well formed but the thing it acts on is past it
         "already_bot", "already_registered", "challenge_over", "email_taken", "finished", "game_playing",
-        "guest_player", "inbox_full", "name_taken", "no_offer", "not_joined", "rated_games", "seat_taken",
+        "games_played", "guest_player", "inbox_full", "name_taken", "no_offer", "not_joined", "seat_taken",
     ),
     410: ("room_closed",),
     429: ("rate_limited",),  # a RateLimited also carries Retry-After

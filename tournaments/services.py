@@ -23,6 +23,7 @@ from lobby import timers
 from lobby.rooms.selectors import current_game
 from lobby.rooms.services import lock_room, room_code, room_touch
 from players.models import Player
+from players.services import refuse_bots
 from ratings.selectors import ratings_of
 from tournaments import events
 from tournaments.models import MAX_MINUTES, MIN_MINUTES, NAME_MAX_CHARS, TURN_SECONDS, Arena, ArenaGame, ArenaPlayer
@@ -90,13 +91,15 @@ def arena_create(*, spec: ArenaSpec, player: Player | None, now: datetime) -> Ar
     """A new arena created by ``player`` (an account), at most ``ARENAS_PER_DAY_PER_ACCOUNT`` a day.
 
     Raises:
-        Refused: no_account (a guest, or no player), banned, bad_request (a start in the past or more
-            than a week ahead); RateLimited: the day's arenas are created already.
+        Refused: no_account (a guest, or no player), banned, bot_account (bots play challenges only),
+            bad_request (a start in the past or more than a week ahead); RateLimited: the day's arenas are
+            created already.
     """
     if player is None or player.user_id is None:
         raise Refused("no_account", "Create an account (or log in) to create an arena.")
     if player.is_banned:
         raise Refused("banned", "This player is banned by a moderator.")
+    refuse_bots(player)
     starts_at = spec.starts_at or now
     if starts_at < now - START_SLACK or starts_at > now + MAX_AHEAD:
         raise _bad("starts_at: from now to a week ahead.")
@@ -145,13 +148,15 @@ def _changed(arena: Arena) -> None:
 
 
 def arena_join(*, arena_id: int, player: Player, now: datetime) -> ArenaPlayer:
-    """``player`` joins (or comes back to: after a pause or a withdrawal) the arena, before or during it.
+    """``player`` joins (or comes back to: after a pause or a withdrawal) the arena, before or during it. One
+    who is playing a game elsewhere joins at once and is paired once that game ends (:mod:`tournaments.waves`).
 
     Raises:
-        Refused: not_found, finished, banned.
+        Refused: not_found, finished, banned, bot_account (bots play challenges only).
     """
     if player.is_banned:
         raise Refused("banned", "This player is banned by a moderator.")
+    refuse_bots(player)
     with transaction.atomic():
         arena = lock_arena(arena_id)
         if arena.status == Status.FINISHED or arena.ends_at <= now:

@@ -58,7 +58,7 @@ class ArenasView(APIView):
         responses={
             201: OpenApiResponse(description="the arena (as GET /api/tournaments/{id})"),
             400: "bad_request",
-            403: "no_account (log in first), banned",
+            403: "no_account (log in first), banned, bot_account",
             429: "rate_limited: 3 arenas a day (see Retry-After)",
         },
     )
@@ -114,7 +114,7 @@ class ArenaActionView(APIView):
         request=None,
         responses={
             200: OpenApiResponse(description="the arena as you see it now"),
-            403: "no_account: this device has no player yet; banned",
+            403: "no_account: this device has no player yet; banned; bot_account",
             404: "not_found",
             409: "finished, not_joined",
         },

@@ -21,6 +21,7 @@ from django.db.models import Q
 
 from lobby.pairing.waves import WaveLease
 from lobby.play.pairs import GameSettings, room_for_two
+from lobby.rooms.selectors import players_in_play
 from players.models import Player
 from players.social import apart_among
 from ratings.selectors import ratings_of
@@ -54,12 +55,16 @@ class ArenaWave:
 
 
 def wave_waiting(*, arena_id: int, now: datetime) -> list[Waiting]:
-    """Who is waiting in the arena (joined, not paused, not withdrawn, not in a game), with their place
-    in the standings and their rating now."""
-    entries = list(ArenaPlayer.objects.filter(arena_id=arena_id))
+    """Who is waiting in the arena (joined, not paused, not withdrawn, not in a game: this arena's or any
+    other, as :func:`lobby.rooms.selectors.players_in_play` sees it; and not a bot), with their place in the
+    standings and their rating now. A player who joined while playing elsewhere waits for that game's end,
+    as on lichess, instead of being paired into a second game at once."""
+    entries = list(ArenaPlayer.objects.filter(arena_id=arena_id).select_related("player"))
     ranked = standings([Entrant(player_id=str(e.player_id), tally=tally_of(e), order=e.pk) for e in entries])
     rank = {entrant.player_id: place for place, entrant in enumerate(ranked, start=1)}
-    free = [e for e in entries if e.game_id is None and not e.paused and not e.withdrawn]
+    free = [e for e in entries if e.game_id is None and not e.paused and not e.withdrawn and not e.player.is_bot]
+    busy = players_in_play([e.player_id for e in free], now=now)
+    free = [e for e in free if e.player_id not in busy]
     ratings = ratings_of([e.player_id for e in free], now=now)
     apart = apart_among(e.player_id for e in free)
     return [
@@ -90,6 +95,8 @@ def arena_pair_write(*, arena_id: int, pair: Pair, now: datetime) -> str | None:
         if len(entries) != 2:
             return None
         players = Player.objects.in_bulk([red_id, yellow_id], field_name="pk")
+        if players_in_play(list(players), now=now) or any(p.is_bot for p in players.values()):
+            return None  # one of them sat down to a game (or turned bot) since the wave read them
         red, yellow = players[entries[red_id].player_id], players[entries[yellow_id].player_id]
         played = GameSettings(turn_seconds=arena.turn_seconds, ranked=arena.ranked, alternate_first=False,
                               tournament_id=arena.pk)

@@ -10,15 +10,19 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Collection
 from datetime import datetime, timedelta
 from typing import Any
+from uuid import UUID
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from common.rows import Rows
 from games.models import Game, GameStatus
 from games.selectors import room_latest_game
+from lobby import timers
 from lobby.models import Connection, Room, Seat
 from lobby.protocol.snapshot import room_json
 from lobby.rooms.rules import HouseRules
@@ -104,6 +108,17 @@ def current_game_playing(room: Room) -> Game | None:
     """The room's game being played now, if any."""
     game = current_game(room)
     return game if game is not None and game.status == GameStatus.PLAYING else None
+
+
+def players_in_play(player_ids: Collection[UUID], *, now: datetime) -> set[UUID]:
+    """Those of ``player_ids`` who are in a game being played now: seated in its room, there (a live
+    connection) or gone for less than the grace period, the CPU not standing in for them. A game left for
+    longer is not theirs to play any more (the CPU plays it, or it waits for them); arenas pair them again.
+    """
+    playing = Game.objects.filter(room_id=OuterRef("room_id"), status=GameStatus.PLAYING)
+    present = Q(disconnected_at__isnull=True) | Q(disconnected_at__gt=now - timers.grace_period())
+    seats = Seat.objects.filter(player_id__in=list(player_ids), cpu=False, away=False, room__closed_at=None)
+    return set(seats.filter(present).filter(Exists(playing)).values_list("player_id", flat=True))
 
 
 _SEATS = Rows(Seat)

@@ -3,6 +3,8 @@ the upgrade; bots stay out of quick pairing and other people's rooms."""
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 from django.core.cache import cache
 
@@ -12,6 +14,7 @@ from games.models import Game, GameStatus, Move
 from lobby.chat.selectors import chat_history
 from lobby.pairing.matching import Pool
 from lobby.pairing.seeks import seek_enter
+from lobby.play.moves import game_resign, game_start
 from lobby.rooms.services import room_create, room_sit
 from players.models import Player
 from ratings.models import PlayerRating
@@ -80,6 +83,20 @@ def test_moves_per_second_are_limited(two_bots, monkeypatch):
     assert int(yellow.post(f"/api/bot/game/{game_id}/move/a1")["Retry-After"]) >= 1
 
 
+def test_the_move_quota_is_one_per_account_and_game_however_the_id_is_spelt(two_bots, monkeypatch):
+    game_id, red, yellow = two_bots
+    monkeypatch.setattr("bots.views.timezone.now", lambda: NOW)
+    bobo = Player.objects.get(user__username="bobo")
+    another_token = Api(token_for(bobo))  # the same account's second token shares its bucket
+    plain = uuid.UUID(game_id)
+    spellings = [str(plain).upper(), "%7B" + str(plain) + "%7D", plain.hex, f"urn:uuid:{plain}", game_id]
+    answers = [code_of((yellow, another_token)[i % 2].post(f"/api/bot/game/{spellings[i % 5]}/move/a1"))
+               for i in range(limits.MOVES_PER_SECOND + 1)]
+    assert answers[:-1] == [(400, "not_your_turn")] * limits.MOVES_PER_SECOND
+    assert answers[-1] == (429, "rate_limited")
+    assert code_of(red.post(f"/api/bot/game/{game_id}/move/a1")) == (200, "ok")  # the opponent's own bucket
+
+
 def test_chat_goes_to_the_rooms_chat(two_bots):
     game_id, red, yellow = two_bots
     assert code_of(red.post(f"/api/bot/game/{game_id}/chat", {"room": "player", "text": "good luck"})) == (200, "ok")
@@ -100,8 +117,22 @@ def test_upgrade_is_for_good_and_not_after_rated_games():
 
     bob = account("bob")
     PlayerRating.objects.create(player=bob, games=1)
-    assert code_of(Api(token_for(bob)).post("/api/bot/account/upgrade")) == (409, "rated_games")
+    assert code_of(Api(token_for(bob)).post("/api/bot/account/upgrade")) == (409, "games_played")
     assert Player.objects.get(pk=bob.pk).title is None
+
+
+def test_no_upgrade_in_the_middle_of_a_game_nor_after_any_game_as_a_person():
+    cyd, dan, eve = account("cyd"), account("dan"), account("eve")
+    ranked = room_create(host=cyd, rules={"ranked": True}, now=NOW)
+    room_sit(code=ranked.code, player=dan, now=NOW)
+    game_start(code=ranked.code, player=cyd, now=NOW)  # being played: nothing is rated yet
+    for person in (cyd, dan):
+        assert code_of(Api(token_for(person)).post("/api/bot/account/upgrade")) == (409, "games_played")
+    casual = room_create(host=eve, rules={"ranked": False}, now=NOW)
+    game_start(code=casual.code, player=eve, now=NOW)  # against the CPU, unrated
+    game_resign(code=casual.code, player=eve, now=NOW)
+    assert code_of(Api(token_for(eve)).post("/api/bot/account/upgrade")) == (409, "games_played")
+    assert not Player.objects.filter(bot_at__isnull=False).exists()
 
 
 def test_bots_play_challenges_only():

@@ -8,12 +8,14 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from bots.accounts import bot_upgrade
 from common.errors import RateLimited, Refused
 from games.models import Game
 from games.selectors import game_record
 from lobby.models import Room
-from lobby.play.moves import game_again
+from lobby.play.moves import game_again, game_start
 from lobby.rooms.selectors import room_snapshot
+from lobby.rooms.services import room_create, room_sit
 from players.services import player_create
 from players.social import block_add
 from tests.arenakit import (
@@ -228,3 +230,54 @@ def test_a_wave_does_not_pair_two_kept_apart_by_a_block_while_another_pairing_is
     [code] = run_wave(the_arena.pk)
     _, red, yellow = sides(code)
     assert {red.pk, yellow.pk} == {ann.pk, cyd.pk}
+
+
+def test_bots_neither_join_nor_create_arenas():
+    robo = account("robo")
+    bot_upgrade(player=robo, now=timezone.now())
+    the_arena = arena()
+    for attempt in (lambda: arena_join(arena_id=the_arena.pk, player=robo, now=timezone.now()),
+                    lambda: arena_create(spec=SPEC, player=robo, now=timezone.now())):
+        with pytest.raises(Refused) as refused:
+            attempt()
+        assert refused.value.code == "bot_account"
+    assert not ArenaPlayer.objects.exists() and Arena.objects.count() == 1
+
+
+def test_an_entry_that_became_a_bot_is_not_paired():
+    the_arena = arena()
+    ann, robo = account("ann"), account("robo")
+    for player in (ann, robo):
+        arena_join(arena_id=the_arena.pk, player=player, now=timezone.now())
+    bot_upgrade(player=robo, now=timezone.now())  # joined before its first game, then upgraded
+    assert run_wave(the_arena.pk) == []
+
+
+def test_joining_while_playing_elsewhere_waits_for_that_game_to_end():
+    the_arena = arena()
+    now = timezone.now()
+    ann, bob, cat = guest("ann"), guest("bob"), guest("cat")
+    elsewhere = room_create(host=ann, rules={}, now=now)
+    room_sit(code=elsewhere.code, player=bob, now=now)
+    game_start(code=elsewhere.code, player=ann, now=now)  # ann plays bob in a room of their own
+    for player in (ann, cat):
+        arena_join(arena_id=the_arena.pk, player=player, now=now)
+    assert run_wave(the_arena.pk, now=now) == []  # not into a second game at once
+    assert Arena.objects.get(pk=the_arena.pk).wave_at == now  # (the wave ran: it found nobody to pair)
+    resign(elsewhere.code, bob)
+    later = now + timedelta(seconds=10)
+    [code] = run_wave(the_arena.pk, now=later)
+    _, red, yellow = sides(code)
+    assert {red.pk, yellow.pk} == {ann.pk, cat.pk}
+
+
+def test_a_game_left_for_longer_than_the_grace_period_does_not_hold_a_player_back(settings):
+    then = timezone.now() - timedelta(hours=1)
+    the_arena = arena()
+    ann, bob, cat = guest("ann"), guest("bob"), guest("cat")
+    left = room_create(host=ann, rules={}, now=then)
+    room_sit(code=left.code, player=bob, now=then)
+    game_start(code=left.code, player=ann, now=then)  # nobody has been there for an hour
+    for player in (ann, cat):
+        arena_join(arena_id=the_arena.pk, player=player, now=timezone.now())
+    assert len(run_wave(the_arena.pk)) == 1
