@@ -72,6 +72,8 @@ async function request(method, url, body) {
 export const apiGet = (url) => request("GET", url);
 /** @param {string} url @param {object} [body] */
 export const apiPost = (url, body = {}) => request("POST", url, body);
+/** @param {string} url */
+export const apiDelete = (url) => request("DELETE", url);
 
 /**
  * The device's session or null when the device has no player yet:

@@ -18,6 +18,7 @@ import {
 } from "./api.js";
 import { startArenas } from "./arenas.js";
 import { $ } from "./dom.js";
+import { startFriends } from "./friends.js";
 import { capitalise, replay } from "./game.js";
 import { startLobby } from "./lobby.js";
 import { forgetRoom, recentRooms } from "./recent.js";
@@ -327,6 +328,7 @@ async function showDaily() {
 async function init() {
   showDaily();
   await reloadSession();
+  startFriends(() => !!session?.username);
   lobby.rerender();
   await findRunningGames();
 }

@@ -4,6 +4,7 @@
 import { ApiError, apiGet, errorText, PROVISIONAL_NOTE, shownName, signedPoints } from "./api.js";
 import { mountChallenge } from "./challenge.js";
 import { $ } from "./dom.js";
+import { mountFollow } from "./follow.js";
 
 /** @typedef {import("./api.js").Json} Json */
 /** @typedef {{at?: string, rating: number, rd: number}} HistoryPoint */
@@ -201,6 +202,7 @@ async function load() {
         ? "Registered player"
         : "Guest player";
   mountChallenge(data);
+  mountFollow(data);
   $("#player-status").textContent = "";
 
   $("#player-rating").textContent = data.display;
