@@ -12,15 +12,25 @@ at once, and a player's inbox holds at most ``CHALLENGES_WAITING_PER_PLAYER`` wa
 challenge is a new room: it counts against the room quotas (:mod:`lobby.rooms.limits`) of the challenger and,
 unless a bot accepts, of the accepter and their address. Accepting checks again what may have changed since
 the challenge was made: a banned player, a bot (a game with a bot has a turn timer).
+
+A challenge is live while it waits for an answer (``created``) and is younger than
+``CHALLENGE_TTL_SECONDS``; then it expires: every process's loop (:mod:`bots.sweep`) marks those past
+their time ``expired`` and tells the challenger, each under its row lock, so once. Until that sweep has
+run, a challenge past its time already counts as over: it is not listed, not counted against the
+challenger's open ones, and cannot be answered.
+
+Besides the event streams, the people are told by notification (:func:`notifications.services.notify`,
+in the same transaction): the challenged of a challenge, the challenger of its answer or its expiry.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import QuerySet
 
 from bots import protocol
 from bots.events import line_on_commit
@@ -29,6 +39,7 @@ from bots.models import Challenge, ChallengeStatus, ColourChoice, DeclineReason
 from common.errors import Refused
 from lobby.play.pairs import Colour, GameSettings, room_for_two
 from lobby.rooms.limits import rooms_create_quota_take
+from notifications.services import notifications_read_key, notify
 from players.accounts import username_key
 from players.models import Player
 from players.social import refuse_blocked_challenge
@@ -37,6 +48,18 @@ from ratings.selectors import rating_json, ratings_of
 TURN_SECONDS = (30, 60)
 # Challenges one player may have waiting for an answer at once.
 MAX_OPEN = 10
+# Challenges expired by one sweep transaction at most (the rest in the next, a second later).
+EXPIRE_BATCH = 100
+
+
+def challenge_ttl() -> timedelta:
+    """How long a challenge waits for an answer (``CHALLENGE_TTL_SECONDS``, read at each call)."""
+    return timedelta(seconds=settings.CHALLENGE_TTL_SECONDS)
+
+
+def live_challenges(*, now: datetime) -> QuerySet[Challenge]:
+    """The challenges waiting for an answer and not past their time."""
+    return Challenge.objects.filter(status=ChallengeStatus.CREATED, created_at__gt=now - challenge_ttl())
 
 
 def _player_by_username(username: str) -> Player | None:
@@ -53,12 +76,30 @@ def challenge_out(challenge: Challenge, *, now: datetime) -> dict[str, Any]:
     ratings = ratings_of([challenge.challenger_id, challenge.dest_id], now=now)
     shown = {pid: protocol.player_json(player, rating=rating_json(ratings[pid]), username=username_of(player))
              for pid, player in ((challenge.challenger_id, challenge.challenger), (challenge.dest_id, challenge.dest))}
-    return protocol.challenge_json(challenge, challenger=shown[challenge.challenger_id], dest=shown[challenge.dest_id])
+    return protocol.challenge_json(challenge, challenger=shown[challenge.challenger_id], dest=shown[challenge.dest_id],
+                                   expires_at=challenge.created_at + challenge_ttl())
 
 
 def _tell(line: dict[str, Any], *players: object) -> None:
     for player_id in players:
         line_on_commit(player_id, line)
+
+
+def _rules_text(shown: dict[str, Any]) -> str:
+    timer = f"{shown['turn_seconds']} s a move" if shown["turn_seconds"] else "no turn timer"
+    return f"{timer}, {'ranked' if shown['ranked'] else 'casual'}"
+
+
+def _key(challenge: Challenge) -> str:
+    """The key of the challenged's ``challenge`` notification (marked read once the challenge is over)."""
+    return f"challenge:{challenge.pk}"
+
+
+def _notify_answer(challenge: Challenge, shown: dict[str, Any], *, kind: str, text: str, url: str,
+                   now: datetime) -> None:
+    """Tell the challenger what became of their challenge; the challenged's notification of it is read."""
+    notify(player_id=challenge.challenger_id, kind=kind, text=text, url=url, data={"challenge": shown}, now=now)
+    notifications_read_key(player_id=challenge.dest_id, key=_key(challenge), now=now)
 
 
 def _clean_rules(turn_seconds: object, ranked: object, colour: object) -> tuple[int | None, bool, str]:
@@ -108,7 +149,7 @@ def challenge_create(*, challenger: Player, username: str, turn_seconds: object 
         # challenger's open challenges and the inbox are counted under them.
         list(Player.objects.select_for_update().filter(pk__in=[challenger.pk, dest.pk]).order_by("pk")
              .values_list("pk", flat=True))
-        waiting = Challenge.objects.filter(status=ChallengeStatus.CREATED)
+        waiting = live_challenges(now=now)
         if waiting.filter(challenger=challenger).count() >= MAX_OPEN:
             raise Refused("too_many_challenges", f"At most {MAX_OPEN} challenges wait for an answer at once.")
         if waiting.filter(dest=dest).count() >= settings.CHALLENGES_WAITING_PER_PLAYER:
@@ -117,15 +158,20 @@ def challenge_create(*, challenger: Player, username: str, turn_seconds: object 
             challenger=challenger, dest=dest, turn_seconds=seconds, ranked=is_ranked, colour=wanted,
             created_at=now, updated_at=now,
         )
-        _tell(protocol.challenge_line(challenge_out(challenge, now=now)), challenger.pk, dest.pk)
+        shown = challenge_out(challenge, now=now)
+        _tell(protocol.challenge_line(shown), challenger.pk, dest.pk)
+        rating = shown["challenger"].get("rating")
+        notify(player_id=dest.pk, kind="challenge", url="/challenges", data={"challenge": shown}, key=_key(challenge),
+               text=f"{challenger.name}{f' ({rating})' if rating else ''} challenges you: {_rules_text(shown)}.",
+               now=now)
     return challenge
 
 
-def _lock(challenge_id: str, *, player: Player) -> Challenge:
-    """The challenge, locked, that ``player`` sent or received.
+def _lock(challenge_id: str, *, player: Player, now: datetime) -> Challenge:
+    """The challenge, locked, that ``player`` sent or received, still live.
 
     Raises:
-        Refused: no_challenge (none, or not theirs to see), challenge_over (answered or canceled already).
+        Refused: no_challenge (none, or not theirs to see), challenge_over (answered, canceled or expired).
     """
     challenge = (Challenge.objects.select_for_update(of=("self",)).select_related("challenger__user", "dest__user")
                  .filter(pk=str(challenge_id)[:16]).first())
@@ -133,6 +179,8 @@ def _lock(challenge_id: str, *, player: Player) -> Challenge:
         raise Refused("no_challenge", "There is no such challenge.")
     if challenge.status != ChallengeStatus.CREATED:
         raise Refused("challenge_over", f"This challenge was {challenge.status} already.")
+    if challenge.created_at <= now - challenge_ttl():
+        raise Refused("challenge_over", "This challenge expired.")
     return challenge
 
 
@@ -148,7 +196,7 @@ def challenge_accept(*, challenge_id: str, player: Player, now: datetime, addres
             RateLimited: a room quota is spent.
     """
     with transaction.atomic():
-        challenge = _lock(challenge_id, player=player)
+        challenge = _lock(challenge_id, player=player, now=now)
         if challenge.dest_id != player.pk:
             raise Refused("not_yours", "Only the challenged player accepts a challenge.")
         challenger, dest = challenge.challenger, challenge.dest
@@ -164,6 +212,8 @@ def challenge_accept(*, challenge_id: str, player: Player, now: datetime, addres
         challenge.save(update_fields=["status", "room_code", "game_id", "updated_at"])
         for colour, who in (("red", made.red), ("yellow", made.yellow)):
             line_on_commit(who.pk, protocol.game_start_line(game_id=str(game.pk), room=code, colour=colour))
+        _notify_answer(challenge, challenge_out(challenge, now=now), kind="challenge_accepted", url=f"/r/{code}",
+                       text=f"{challenge.dest.name} accepted your challenge: to the game!", now=now)
     return challenge
 
 
@@ -180,14 +230,26 @@ def challenge_decline(*, challenge_id: str, player: Player, reason: object = "ge
     if reason not in DeclineReason.values:
         raise Refused("bad_reason", f"The reason is one of {', '.join(DeclineReason.values)}.")
     with transaction.atomic():
-        challenge = _lock(challenge_id, player=player)
+        challenge = _lock(challenge_id, player=player, now=now)
         if challenge.dest_id != player.pk:
             raise Refused("not_yours", "Only the challenged player declines a challenge; the challenger cancels.")
         challenge.status, challenge.decline_reason, challenge.updated_at = ChallengeStatus.DECLINED, str(reason), now
         challenge.save(update_fields=["status", "decline_reason", "updated_at"])
-        line = protocol.challenge_line(challenge_out(challenge, now=now))
-        _tell(line, challenge.challenger_id, challenge.dest_id)
+        shown = challenge_out(challenge, now=now)
+        _tell(protocol.challenge_line(shown), challenge.challenger_id, challenge.dest_id)
+        _notify_answer(challenge, shown, kind="challenge_declined", url=f"/players/{challenge.dest_id}",
+                       text=f"{challenge.dest.name} {DECLINED[challenge.decline_reason]}.", now=now)
     return challenge
+
+
+# What a decline tells the challenger, by reason (after the challenged's name).
+DECLINED: dict[str, str] = {
+    DeclineReason.GENERIC: "declined your challenge",
+    DeclineReason.LATER: "cannot play now: try later",
+    DeclineReason.RATED: "plays rated games only",
+    DeclineReason.CASUAL: "plays casual games only",
+    DeclineReason.TIMER: "does not play with this turn timer",
+}
 
 
 def challenge_cancel(*, challenge_id: str, player: Player, now: datetime) -> Challenge:
@@ -197,14 +259,35 @@ def challenge_cancel(*, challenge_id: str, player: Player, now: datetime) -> Cha
         Refused: no_challenge, challenge_over, not_yours (only the challenger cancels).
     """
     with transaction.atomic():
-        challenge = _lock(challenge_id, player=player)
+        challenge = _lock(challenge_id, player=player, now=now)
         if challenge.challenger_id != player.pk:
             raise Refused("not_yours", "Only the challenger cancels a challenge; the challenged declines.")
         challenge.status, challenge.updated_at = ChallengeStatus.CANCELED, now
         challenge.save(update_fields=["status", "updated_at"])
         line = protocol.challenge_line(challenge_out(challenge, now=now))
         _tell(line, challenge.challenger_id, challenge.dest_id)
+        notifications_read_key(player_id=challenge.dest_id, key=_key(challenge), now=now)
     return challenge
+
+
+def challenges_expire(*, now: datetime) -> int:
+    """Expire the live challenges past their time (at most ``EXPIRE_BATCH``), each once however many
+    processes sweep: their rows are locked and skipped by another sweep holding them, and only a waiting
+    one changes. Both event streams hear ``challengeCanceled`` (status ``expired``); the challenger is
+    notified. Returns how many expired."""
+    with transaction.atomic():
+        due = list(Challenge.objects.select_for_update(of=("self",), skip_locked=True)
+                   .select_related("challenger__user", "dest__user")
+                   .filter(status=ChallengeStatus.CREATED, created_at__lte=now - challenge_ttl())
+                   .order_by("created_at")[:EXPIRE_BATCH])
+        for challenge in due:
+            challenge.status, challenge.updated_at = ChallengeStatus.EXPIRED, now
+            challenge.save(update_fields=["status", "updated_at"])
+            shown = challenge_out(challenge, now=now)
+            _tell(protocol.challenge_line(shown), challenge.challenger_id, challenge.dest_id)
+            _notify_answer(challenge, shown, kind="challenge_expired", url="/challenges",
+                           text=f"Your challenge to {challenge.dest.name} expired unanswered.", now=now)
+    return len(due)
 
 
 def challenge_get(*, challenge_id: str, player: Player) -> Challenge:
@@ -220,7 +303,8 @@ def challenge_get(*, challenge_id: str, player: Player) -> Challenge:
     return challenge
 
 
-def challenges_open(*, player: Player) -> list[Challenge]:
-    """The challenges waiting for an answer that ``player`` sent or received, oldest first."""
-    rows = Challenge.objects.select_related("challenger__user", "dest__user").filter(status=ChallengeStatus.CREATED)
+def challenges_open(*, player: Player, now: datetime) -> list[Challenge]:
+    """The live challenges (waiting for an answer, not past their time) that ``player`` sent or received,
+    oldest first."""
+    rows = live_challenges(now=now).select_related("challenger__user", "dest__user")
     return list((rows.filter(dest=player) | rows.filter(challenger=player)).order_by("created_at", "pk"))

@@ -23,6 +23,7 @@ class ChallengeStatus(models.TextChoices):
     ACCEPTED = "accepted"
     DECLINED = "declined"
     CANCELED = "canceled"
+    EXPIRED = "expired"  # not answered within CHALLENGE_TTL_SECONDS
 
 
 class DeclineReason(models.TextChoices):
@@ -62,6 +63,7 @@ class Challenge(models.Model):
         indexes = [
             models.Index(fields=["dest", "status"]),
             models.Index(fields=["challenger", "status"]),
+            models.Index(fields=["status", "created_at"]),  # the live ones past their time (the sweep)
         ]
 
     def __str__(self) -> str:

@@ -8,6 +8,7 @@ A stream line has a ``type``: ``challenge``, ``challengeCanceled``, ``challengeD
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from common.iso import iso
@@ -47,8 +48,10 @@ def player_json(player: PlayerRow, *, rating: dict[str, Any] | None = None,
 
 
 # --- challenges ----------------------------------------------------------------------------------------
-def challenge_json(challenge: Challenge, *, challenger: dict[str, Any], dest: dict[str, Any]) -> dict[str, Any]:
-    """A challenge (a ``bots.models.Challenge`` row) with its two players as :func:`player_json` made them."""
+def challenge_json(challenge: Challenge, *, challenger: dict[str, Any], dest: dict[str, Any],
+                   expires_at: datetime) -> dict[str, Any]:
+    """A challenge (a ``bots.models.Challenge`` row) with its two players as :func:`player_json` made them,
+    and when it expires if nobody answers."""
     return {
         "id": challenge.pk,
         "status": challenge.status,
@@ -61,10 +64,13 @@ def challenge_json(challenge: Challenge, *, challenger: dict[str, Any], dest: di
         "room": challenge.room_code or None,
         "game": None if challenge.game_id is None else str(challenge.game_id),
         "created_at": iso(challenge.created_at),
+        "expires_at": iso(expires_at),
     }
 
 
-CHALLENGE_LINE_TYPES = {"created": "challenge", "canceled": "challengeCanceled", "declined": "challengeDeclined"}
+# An expired challenge is told as canceled (by the clock): its status says which.
+CHALLENGE_LINE_TYPES = {"created": "challenge", "canceled": "challengeCanceled", "expired": "challengeCanceled",
+                        "declined": "challengeDeclined"}
 
 
 def challenge_line(challenge: dict[str, Any]) -> dict[str, Any]:

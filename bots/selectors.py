@@ -54,5 +54,5 @@ def event_stream_opening(*, player: Player, now: datetime) -> list[dict[str, Any
     for colour, games in (("red", playing.filter(red_player=player, red_cpu=False)),
                           ("yellow", playing.filter(yellow_player=player, yellow_cpu=False))):
         lines += [protocol.game_start_line(game_id=str(g.pk), room=g.room.code, colour=colour) for g in games]
-    lines += [protocol.challenge_line(challenge_out(c, now=now)) for c in challenges_open(player=player)]
+    lines += [protocol.challenge_line(challenge_out(c, now=now)) for c in challenges_open(player=player, now=now)]
     return lines

@@ -93,7 +93,7 @@ class ChallengeListView(TokenOrSession):
     def get(self, request: Request) -> Response:
         """The challenges waiting for an answer that this account sent (``out``) or received (``in``)."""
         player, now = actor(request), timezone.now()
-        rows = challenges.challenges_open(player=player)
+        rows = challenges.challenges_open(player=player, now=now)
         return Response({
             "in": [challenges.challenge_out(c, now=now) for c in rows if c.dest_id == player.pk],
             "out": [challenges.challenge_out(c, now=now) for c in rows if c.challenger_id == player.pk],

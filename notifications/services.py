@@ -87,3 +87,9 @@ def notifications_read(*, player_id: PlayerId, ids: Iterable[int] | None = None,
         rows = rows.filter(pk__in=list(ids))
     rows.update(read_at=now)
     return unread_count(player_id)
+
+
+def notifications_read_key(*, player_id: PlayerId, key: str, now: datetime) -> None:
+    """Mark read the player's notification of the event ``key``, if unread (the event is over: a
+    challenge answered, so its notification no longer waits for the player)."""
+    Notification.objects.filter(player_id=player_id, key=key[:KEY_LENGTH], read_at__isnull=True).update(read_at=now)

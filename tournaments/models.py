@@ -41,6 +41,8 @@ class Arena(models.Model):
     wave_at = models.DateTimeField(null=True, blank=True)
     wave_until = models.DateTimeField(null=True, blank=True)
     version = models.PositiveIntegerField(default=1)
+    # When its players were told it starts soon (an arena_starting notification each), once.
+    starting_told_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["status", "starts_at"])]

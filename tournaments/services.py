@@ -15,6 +15,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from common.errors import RateLimited, Refused
+from common.iso import iso
 from games import services as games
 from games.models import GameStatus
 from games.selectors import game_get, seat_last_move_reason
@@ -22,6 +23,7 @@ from games.services import GameFinished
 from lobby import timers
 from lobby.rooms.selectors import current_game
 from lobby.rooms.services import lock_room, room_code, room_touch
+from notifications.services import notify
 from players.models import Player
 from players.services import refuse_bots
 from ratings.selectors import ratings_of
@@ -312,6 +314,7 @@ def arena_game_score(*, game_id: str, now: datetime) -> bool:
 def arenas_sweep(*, now: datetime) -> list[int]:
     """Move arenas on with the clock, and score arena games whose end no hook scored (their process
     died in between); returns the ids of the arenas running now. Idempotent: any process may call it."""
+    arenas_starting_notify(now=now)
     for arena_id in Arena.objects.filter(status=Status.CREATED, starts_at__lte=now).values_list("pk", flat=True):
         with transaction.atomic():
             if Arena.objects.filter(pk=arena_id, status=Status.CREATED).update(status=Status.STARTED):
@@ -327,3 +330,31 @@ def arenas_sweep(*, now: datetime) -> list[int]:
                                                                                  finished_at=now):
                 _changed(Arena(pk=arena_id))
     return list(Arena.objects.filter(status=Status.STARTED, ends_at__gt=now).values_list("pk", flat=True))
+
+
+# An arena's players are told this long before it starts.
+STARTING_SOON = timedelta(minutes=5)
+
+
+def arenas_starting_notify(*, now: datetime) -> int:
+    """Tell the players of each arena starting within ``STARTING_SOON`` (an ``arena_starting``
+    notification each), once per arena however many processes sweep: the arena's ``starting_told_at`` is
+    set by one conditional update, in the transaction that notifies. A player who joins after that was
+    told by joining. Returns how many arenas were told of."""
+    told = 0
+    soon = Arena.objects.filter(status=Status.CREATED, starting_told_at=None, starts_at__gt=now,
+                                starts_at__lte=now + STARTING_SOON)
+    for arena_id in soon.values_list("pk", flat=True):
+        with transaction.atomic():
+            if not Arena.objects.filter(pk=arena_id, starting_told_at=None).update(starting_told_at=now):
+                continue
+            arena = Arena.objects.get(pk=arena_id)
+            minutes = max(1, -(-int((arena.starts_at - now).total_seconds()) // 60))
+            data = {"tournament": {"id": arena.pk, "name": arena.name, "starts_at": iso(arena.starts_at)}}
+            entries = ArenaPlayer.objects.filter(arena=arena, withdrawn=False).values_list("player_id", flat=True)
+            for player_id in entries:
+                notify(player_id=player_id, kind="arena_starting", url=f"/tournaments/{arena.pk}", data=data,
+                       text=f"{arena.name} starts in {minutes} minute{'s' if minutes > 1 else ''}.",
+                       key=f"arena_starting:{arena.pk}", now=now)
+            told += 1
+    return told
