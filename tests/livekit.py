@@ -17,6 +17,7 @@ from harness import server as _server
 from harness.database import postgres_database, sqlite_database
 from harness.device import Device
 from harness.lobby import LobbySocket
+from harness.player import PlayerSocket
 from harness.ports import free_port
 from harness.room import RoomSocket
 from harness.server import (
@@ -33,7 +34,8 @@ from harness.server import (
 )
 
 __all__ = [
-    "BIN", "LOG_ERROR", "ROOM_QUOTAS", "ROOT", "Device", "LiveServer", "LobbySocket", "RoomSocket", "free_port",
+    "BIN", "LOG_ERROR", "ROOM_QUOTAS", "ROOT", "Device", "LiveServer", "LobbySocket", "PlayerSocket", "RoomSocket",
+    "free_port",
     "migrate", "postgres_database", "postgres_redis_servers", "read_metric", "running", "server_env", "sqlite_database",
     "terminate",
     "wait_healthy",
@@ -50,10 +52,12 @@ def server_env(**overrides: str) -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def postgres_redis_servers(log_dir: Path, count: int = 2) -> Iterator[tuple[LiveServer, ...]]:
+def postgres_redis_servers(log_dir: Path, count: int = 2, **settings: str) -> Iterator[tuple[LiveServer, ...]]:
     """``count`` test servers on a throwaway PostgreSQL database (of ``DATABASE_URL``'s server) and on
-    ``REDIS_URL`` with a channel prefix of their own, stopped afterwards."""
+    ``REDIS_URL`` with a channel prefix of their own (and these ``settings`` in their environment),
+    stopped afterwards."""
     with postgres_database(os.environ["DATABASE_URL"]) as url:
-        env = server_env(DATABASE_URL=url, REDIS_URL=os.environ["REDIS_URL"], CHANNEL_PREFIX=f"t{uuid.uuid4().hex[:8]}")
+        env = server_env(DATABASE_URL=url, REDIS_URL=os.environ["REDIS_URL"], CHANNEL_PREFIX=f"t{uuid.uuid4().hex[:8]}",
+                         **settings)
         with running(env, count, log_dir=log_dir) as servers:
             yield servers
