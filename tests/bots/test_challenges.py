@@ -222,7 +222,8 @@ def test_a_banned_players_waiting_challenge_cannot_be_accepted():
 
 def test_a_timerless_challenge_is_refused_once_its_target_became_a_bot():
     ann, robo = account("ann"), account("robo")
-    made = challenges.challenge_create(challenger=ann, username="robo", turn_seconds=None, now=NOW)
+    # Made now: accepted over HTTP (at the clock's time), it must not have expired yet.
+    made = challenges.challenge_create(challenger=ann, username="robo", turn_seconds=None, now=timezone.now())
     bot_upgrade(player=robo, now=NOW)
     answer = Api(token_for(robo)).post(f"/api/challenge/{made.pk}/accept")
     assert (answer.status_code, answer.json()["code"]) == (400, "timer_required")
