@@ -11,6 +11,7 @@ urlpatterns = [
     path("favicon.ico", views.favicon, name="favicon"),
     path("r/<slug:code>", views.room, name="room"),
     path("ratings", views.ratings, name="ratings"),
+    path("challenges", views.challenges, name="challenges"),
     path("players/<str:player_id>", views.player, name="player"),
     path("games/<str:game_id>", views.replay, name="replay"),
     path("tournaments/<int:arena_id>", views.arena, name="arena"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from django.conf import settings
 from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -46,6 +47,13 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
 def arena(request: HttpRequest, arena_id: int) -> HttpResponse:
     """An arena: countdown, live standings, join / pause / withdraw, the podium at the end."""
     return render(request, "frontend/arena.html", {"page": "arena", "arena_id": arena_id})
+
+
+@ensure_csrf_cookie
+def challenges(request: HttpRequest) -> HttpResponse:
+    """Your open challenges, in (Accept / Decline) and out (Cancel)."""
+    minutes = round(settings.CHALLENGE_TTL_SECONDS / 60)
+    return render(request, "frontend/challenges.html", {"page": "challenges", "ttl_minutes": minutes})
 
 
 def puzzle(request: HttpRequest, puzzle_id: str = "") -> HttpResponse:

@@ -52,7 +52,9 @@ async function poll(player) {
     say(
       challenge.status === "declined"
         ? `${shownName(player)} ${DECLINED[challenge.decline_reason] || DECLINED.generic}.`
-        : "The challenge was canceled.",
+        : challenge.status === "expired"
+          ? "The challenge expired unanswered."
+          : "The challenge was canceled.",
     );
     idle();
     return;

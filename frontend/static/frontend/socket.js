@@ -4,6 +4,11 @@
 // may stop reconnecting for good (a close code after which retrying cannot help).
 
 const MIN_DELAY = 500;
+
+// Every `notification` frame of any socket of the page (docs/protocol.md, "Notifications"), as a
+// "notification" CustomEvent whose detail is the frame: the bell (notify.js) listens, whichever socket the
+// page has. A subclass's onFrame does not see them.
+export const notificationFrames = new EventTarget();
 const MAX_DELAY = 10000;
 
 export class ReconnectingSocket {
@@ -58,7 +63,10 @@ export class ReconnectingSocket {
       } catch {
         return;
       }
-      if (frame && typeof frame === "object") this.onFrame(frame);
+      if (!frame || typeof frame !== "object") return;
+      if (frame.type === "notification")
+        notificationFrames.dispatchEvent(new CustomEvent("notification", { detail: frame }));
+      else this.onFrame(frame);
     };
     ws.onclose = (ev) => {
       if (this.ws !== ws) return;
