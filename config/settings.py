@@ -315,6 +315,8 @@ SEEK_MAX_WAIT_SECONDS = _env_float("SEEK_MAX_WAIT_SECONDS", 120.0)
 # how many arenas one account may create in a day (staff create more in the admin).
 ARENA_WAVE_SECONDS = _env_float("ARENA_WAVE_SECONDS", 2.0)
 ARENAS_PER_DAY_PER_ACCOUNT = int(os.environ.get("ARENAS_PER_DAY_PER_ACCOUNT") or 3)
+# A challenge not answered this long expires (its challenger is told; it no longer counts as open).
+CHALLENGE_TTL_SECONDS = _env_float("CHALLENGE_TTL_SECONDS", 1200.0)
 
 # --- email (accounts/, mail/) ----------------------------------------------------------------------
 # Django's own settings; with no EMAIL_HOST the console backend prints each email, so nothing needs a mail
@@ -342,5 +344,3 @@ EMAIL_CONFIRMATIONS_PER_DAY_PER_ACCOUNT = int(os.environ.get("EMAIL_CONFIRMATION
 EMAIL_CONFIRMATIONS_PER_DAY_PER_ADDRESS = int(os.environ.get("EMAIL_CONFIRMATIONS_PER_DAY_PER_ADDRESS") or 20)
 PASSWORD_RESETS_PER_HOUR_PER_ACCOUNT = int(os.environ.get("PASSWORD_RESETS_PER_HOUR_PER_ACCOUNT") or 3)
 PASSWORD_RESETS_PER_HOUR_PER_ADDRESS = int(os.environ.get("PASSWORD_RESETS_PER_HOUR_PER_ADDRESS") or 10)
-# A challenge not answered this long expires (its challenger is told; it no longer counts as open).
-CHALLENGE_TTL_SECONDS = _env_float("CHALLENGE_TTL_SECONDS", 1200.0)
