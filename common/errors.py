@@ -44,15 +44,16 @@ class RateLimited(Refused):
 # status wherever it is raised (a test checks that no code is listed twice and that every code raised is).
 CODES_BY_STATUS: Mapping[int, tuple[str, ...]] = {
     400: (  # the request breaks a rule: fix it and send it again
-        "already_halved", "bad_chat", "bad_description", "bad_email", "bad_frame", "bad_link", "bad_name",
-        "bad_peg", "bad_ply", "bad_query", "bad_record", "bad_reason", "bad_request", "bad_rules", "bad_username",
+        "already_halved", "bad_chat", "bad_description", "bad_email", "bad_frame", "bad_link", "bad_name", "bad_peg",
+        "bad_ply", "bad_query", "bad_reason", "bad_record", "bad_report", "bad_request", "bad_rules", "bad_username",
         "empty", "engine_error", "game_not_over", "game_over", "no_again", "no_berserk", "no_seat", "no_timer",
         "not_allowed", "not_host", "not_your_turn", "nothing_to_take_back", "offer_limited", "peg_full",
-        "player_changed", "self_block", "self_challenge", "self_follow", "stale", "timer_required", "too_late",
-        "too_long", "too_many_blocks", "too_many_challenges", "too_many_follows", "too_many_tokens", "weak_password",
+        "player_changed", "self_block", "self_challenge", "self_follow", "self_report", "stale", "timer_required",
+        "too_late", "too_long", "too_many_blocks", "too_many_challenges", "too_many_follows", "too_many_tokens",
+        "weak_password",
     ),
     401: ("bad_credentials", "bad_token", "no_session", "no_token"),  # who is asking is unknown
-    403: ("account_required", "banned", "blocked", "bot_account", "no_account", "not_your_game", "not_yours"),
+    403: ("account_required", "banned", "blocked", "bot_account", "muted", "no_account", "not_your_game", "not_yours"),
     404: ("no_analysis", "no_challenge", "no_game", "no_player", "no_room", "not_found"),
     405: ("method_not_allowed",),
     409: (  # the request is well formed but the thing it acts on is past it

@@ -75,6 +75,7 @@ INSTALLED_APPS = [
     "study",
     "mail",
     "accounts",
+    "moderation",
     "frontend",
 ]
 
@@ -86,6 +87,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "moderation.middleware.WarningMiddleware",  # a warned player's next page is the warning
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
@@ -344,3 +346,5 @@ EMAIL_CONFIRMATIONS_PER_DAY_PER_ACCOUNT = int(os.environ.get("EMAIL_CONFIRMATION
 EMAIL_CONFIRMATIONS_PER_DAY_PER_ADDRESS = int(os.environ.get("EMAIL_CONFIRMATIONS_PER_DAY_PER_ADDRESS") or 20)
 PASSWORD_RESETS_PER_HOUR_PER_ACCOUNT = int(os.environ.get("PASSWORD_RESETS_PER_HOUR_PER_ACCOUNT") or 3)
 PASSWORD_RESETS_PER_HOUR_PER_ADDRESS = int(os.environ.get("PASSWORD_RESETS_PER_HOUR_PER_ADDRESS") or 10)
+# Reports one player (device) may make in a day (moderation/).
+REPORTS_PER_DAY = int(os.environ.get("REPORTS_PER_DAY") or 10)

@@ -28,6 +28,7 @@ urlpatterns = [
     path("api/accounts/login", LoginView.as_view(), name="account-login"),
     path("api/accounts/logout", LogoutView.as_view(), name="account-logout"),
     path("", include("accounts.urls")),
+    path("", include("moderation.urls")),
     path("api/accounts/tokens", TokensView.as_view(), name="account-tokens"),
     path("api/accounts/tokens/<str:token_id>", TokenView.as_view(), name="account-token"),
     path("api/", include("bots.urls")),

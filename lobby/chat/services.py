@@ -15,12 +15,14 @@ connection was sent); the history is read by :mod:`lobby.chat.selectors`.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
 
 from common.errors import Refused
+from common.hooks import Registry
 from lobby import events
 from lobby.models import CHAT_MAX_CHARS, ChatMessage, Connection, Room, Seat
 from lobby.protocol import messages
@@ -76,6 +78,11 @@ def _check_may_write(room: Room, *, seated: bool, chat: str) -> None:
 
 
 # --- saying something ------------------------------------------------------------------------------
+# Checks of the layers above that may refuse a message (moderation: a muted player), each called with the
+# player and ``now`` under the lock on the player's row; one raises Refused to refuse it.
+SAY_CHECKS: Registry[Callable[[Player, datetime], None]] = Registry("say checks")
+
+
 def chat_say(
     *, code: str, player: Player, chat: str, text: str | None = None, phrase: str | None = None, now: datetime
 ) -> dict[str, Any]:
@@ -90,7 +97,7 @@ def chat_say(
 
     Raises:
         Refused: no_room, not_allowed, bad_frame (an unknown chat or phrase), empty, too_long,
-            rate_limited.
+            rate_limited, or a refusal of one of the ``SAY_CHECKS`` (muted).
     """
     if chat not in CHATS:
         raise Refused("bad_frame", 'The chat is "players" or "spectators".')
@@ -109,6 +116,8 @@ def chat_say(
     with transaction.atomic():
         # The player's row serialises their messages (every tab, every process) while counting them.
         name = Player.objects.select_for_update().values_list("name", flat=True).get(pk=player.pk)
+        for check in SAY_CHECKS:
+            check(player, now)
         recent = ChatMessage.objects.filter(player=player, created_at__gt=now - RATE_WINDOW).count()
         if recent >= RATE_MESSAGES:
             seconds = int(RATE_WINDOW.total_seconds())
