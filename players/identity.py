@@ -4,6 +4,7 @@ the client's, for per-address limits.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from importlib import import_module
 
 from django.conf import settings
@@ -14,9 +15,24 @@ from django.http import HttpRequest
 from django.utils.crypto import constant_time_compare
 from rest_framework.request import Request
 
+from common.hooks import Hook, OnError, Runs
 from players.models import Player
 
 SESSION_KEY = "player_id"
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceAttached:
+    """The device whose session this is now has ``player`` as its player (a new guest, a registration, a
+    login): what the layers above kept in the session for the device may now be the player's too."""
+
+    session: SessionBase
+    player: Player
+
+
+# At once, in the caller's request: a handler that raises fails it (and rolls back its transaction, if any).
+DEVICE_ATTACHED: Hook[DeviceAttached] = Hook("device attached", runs=Runs.INSIDE_TRANSACTION,
+                                             on_error=OnError.PROPAGATE)
 
 
 def session_player(session: SessionBase | None) -> Player | None:
@@ -49,8 +65,9 @@ def device_player(session_key: str | None) -> Player | None:
 
 
 def session_attach(session: SessionBase, player: Player) -> None:
-    """Make ``player`` this device's player."""
+    """Make ``player`` this device's player; :data:`DEVICE_ATTACHED`'s handlers hear of it."""
     session[SESSION_KEY] = str(player.id)
+    DEVICE_ATTACHED.emit(DeviceAttached(session=session, player=player))
 
 
 def client_address(request: HttpRequest | Request) -> str:

@@ -91,6 +91,18 @@ class PuzzleAttempt(models.Model):
         constraints = [models.UniqueConstraint(fields=["player", "puzzle"], name="puzzle_attempt_once")]
 
 
+class PuzzleSeen(models.Model):
+    """A puzzle whose solution ``player`` has been shown without a rated attempt of theirs: on a device before
+    it had a player (``puzzles.device``), or as the guest their account replaced. Never rated for them."""
+
+    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="+")
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="+")
+    at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["player", "puzzle"], name="puzzle_seen_once")]
+
+
 class DailyPuzzle(models.Model):
     """The puzzle of one UTC day, the same for everyone; chosen by the first request of the day."""
 

@@ -16,7 +16,7 @@ from django.db.models.functions import Abs
 
 from games.engine.values import Colour
 from players.models import Player
-from puzzles.models import Puzzle, PuzzleAttempt, PuzzleRating, PuzzleSource
+from puzzles.models import Puzzle, PuzzleAttempt, PuzzleRating, PuzzleSeen, PuzzleSource
 from puzzles.pool import themes_of
 from ratings import glicko2
 from ratings.selectors import idle_days, rating_json
@@ -83,7 +83,8 @@ def player_puzzles_part(player: Player, *, now: datetime) -> dict[str, Any]:
 
 
 def puzzle_next(*, player: Player | None, plies: int | None, now: datetime, rng: random.Random) -> Puzzle | None:
-    """A puzzle near the player's puzzle rating that they have not attempted (of ``plies`` if given).
+    """A puzzle near the player's puzzle rating that they have neither attempted nor seen solved (of
+    ``plies`` if given).
 
     The window around the rating widens (:data:`NEXT_WINDOWS`) until it holds an unseen puzzle; one of
     the :data:`NEXT_CHOICES` nearest is picked at random. When the player has attempted every puzzle
@@ -92,7 +93,8 @@ def puzzle_next(*, player: Player | None, plies: int | None, now: datetime, rng:
     target = player_puzzle_rating(player, now=now).rating
     pool = Puzzle.objects.all() if plies is None else Puzzle.objects.filter(plies=plies)
     unseen = pool if player is None else pool.exclude(
-        id__in=PuzzleAttempt.objects.filter(player=player).values("puzzle_id"))
+        id__in=PuzzleAttempt.objects.filter(player=player).values("puzzle_id")).exclude(
+        id__in=PuzzleSeen.objects.filter(player=player).values("puzzle_id"))
     for candidates in (unseen, pool):
         for window in NEXT_WINDOWS:
             near = candidates if window is None else candidates.filter(

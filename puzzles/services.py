@@ -8,7 +8,7 @@ written is the player's first finished attempt at a puzzle and the two ratings i
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -21,8 +21,9 @@ from games.engine.position import Position
 from games.engine.proof import ProofBudgetSpent, Prover
 from games.engine.puzzle import PUZZLE_PLIES, Judgement, Verdict, judge_attempt
 from games.engine.values import Peg
+from players.accounts import GuestReplaced
 from players.models import Player
-from puzzles.models import DailyPuzzle, Puzzle, PuzzleAttempt, PuzzleOrigin, PuzzleRating, PuzzleSource
+from puzzles.models import DailyPuzzle, Puzzle, PuzzleAttempt, PuzzleOrigin, PuzzleRating, PuzzleSeen, PuzzleSource
 from puzzles.pool import START_RATING, START_RD, board_key, puzzle_id
 from puzzles.selectors import puzzle_get, puzzle_rating_now
 from ratings import glicko2
@@ -100,7 +101,8 @@ class MoveOutcome:
 
     judgement: Judgement
     rated: RatedAttempt | None
-    """None while the attempt goes on, for a device without a player, and for a puzzle attempted before."""
+    """None while the attempt goes on, for a device without a player, and for a puzzle attempted or seen
+    before."""
 
 
 def parse_moves(moves: object, *, most: int) -> list[Peg]:
@@ -117,8 +119,11 @@ def parse_moves(moves: object, *, most: int) -> list[Peg]:
         raise Refused(error.code, error.message) from None
 
 
-def puzzle_move(*, puzzle_id: str, moves: object, player: Player | None, now: datetime) -> MoveOutcome:
-    """Judge the solver's moves so far on a puzzle; a finished attempt (solved or failed) is rated once.
+def puzzle_move(*, puzzle_id: str, moves: object, player: Player | None, now: datetime,
+                seen: Collection[str] = ()) -> MoveOutcome:
+    """Judge the solver's moves so far on a puzzle; a finished attempt (solved or failed) is rated once,
+    unless the puzzle is in ``seen`` (the puzzles whose solution the device was shown: ``puzzles.device``)
+    or the player has seen its solution before (:func:`attempt_rate`).
 
     Raises:
         Refused: ``not_found`` (no such puzzle), ``bad_request``, ``bad_peg``, ``peg_full`` (a move the rules
@@ -137,8 +142,8 @@ def puzzle_move(*, puzzle_id: str, moves: object, player: Player | None, now: da
         raise Refused(error.code, error.message) from None
     rated = None
     if judgement.verdict is not Verdict.CONTINUE and player is not None:
-        rated = attempt_rate(player=player, puzzle=puzzle, solved=judgement.verdict is Verdict.SOLVED,
-                             moves=pegs, now=now)
+        rated = None if puzzle.pk in seen else attempt_rate(
+            player=player, puzzle=puzzle, solved=judgement.verdict is Verdict.SOLVED, moves=pegs, now=now)
     return MoveOutcome(judgement, rated)
 
 
@@ -146,15 +151,17 @@ def attempt_rate(*, player: Player, puzzle: Puzzle, solved: bool, moves: Sequenc
                  now: datetime) -> RatedAttempt | None:
     """Rate a player's finished attempt (a solve is the player's win against the puzzle), exactly once.
 
-    Returns None, changing nothing, when the player attempted this puzzle before: only the first finished
-    attempt counts, however often it is replayed. Concurrent attempts of one player queue on the lock of
-    their puzzle-rating row; the unique (player, puzzle) constraint is the last line of defence.
+    Returns None, changing nothing, when the player attempted this puzzle before (only the first finished
+    attempt counts, however often it is replayed) or was shown its solution otherwise (:class:`PuzzleSeen`).
+    Concurrent attempts of one player queue on the lock of their puzzle-rating row; the unique (player,
+    puzzle) constraint is the last line of defence.
     """
     try:
         with transaction.atomic():
             PuzzleRating.objects.bulk_create([PuzzleRating(player=player)], ignore_conflicts=True)
             row = PuzzleRating.objects.select_for_update().get(player=player)
-            if PuzzleAttempt.objects.filter(player=player, puzzle=puzzle).exists():
+            if (PuzzleAttempt.objects.filter(player=player, puzzle=puzzle).exists()
+                    or PuzzleSeen.objects.filter(player=player, puzzle=puzzle).exists()):
                 return None
             locked = Puzzle.objects.select_for_update().get(pk=puzzle.pk)
             before, puzzle_before = puzzle_rating_now(row, now=now), locked.as_glicko()
@@ -176,6 +183,22 @@ def attempt_rate(*, player: Player, puzzle: Puzzle, solved: bool, moves: Sequenc
     except IntegrityError:
         return None  # a concurrent first attempt won (only without the row lock, e.g. SQLite's deferred locks)
     return RatedAttempt(before, after, puzzle_after)
+
+
+def puzzles_seen_add(*, player: Player, puzzle_ids: Collection[str], now: datetime) -> None:
+    """Mark the puzzles ``puzzle_ids`` (those that exist) seen by ``player``: none of them is rated for them."""
+    known = Puzzle.objects.filter(pk__in=list(puzzle_ids)).values_list("pk", flat=True)
+    PuzzleSeen.objects.bulk_create([PuzzleSeen(player=player, puzzle_id=pk, at=now) for pk in known],
+                                   ignore_conflicts=True)
+
+
+def puzzles_guest_replaced(replaced: GuestReplaced) -> None:
+    """``players.accounts.GUEST_REPLACED``'s handler: what the device's guest attempted or saw, the account
+    it logs into has seen (the guest was shown those solutions on this very device)."""
+    guest = replaced.guest
+    attempted = PuzzleAttempt.objects.filter(player=guest).values_list("puzzle_id", flat=True)
+    seen = PuzzleSeen.objects.filter(player=guest).values_list("puzzle_id", flat=True)
+    puzzles_seen_add(player=replaced.account, puzzle_ids={*attempted, *seen}, now=replaced.now)
 
 
 # --- the daily puzzle --------------------------------------------------------------------------------

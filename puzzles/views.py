@@ -18,6 +18,7 @@ from rest_framework.views import APIView
 from common.errors import Refused
 from players.identity import client_address, session_player
 from players.models import Player
+from puzzles.device import device_seen_mark, seen_on_device
 from puzzles.limits import puzzle_move_quota_take
 from puzzles.models import Puzzle
 from puzzles.pool import THEMES, plies_of_theme
@@ -156,7 +157,10 @@ class PuzzleMoveView(APIView):
         moves = request.data.get("moves") if isinstance(request.data, dict) else None
         player = _player(request)
         puzzle_move_quota_take(address=client_address(request), now=timezone.now())
-        outcome = puzzle_move(puzzle_id=puzzle_id, moves=moves, player=player, now=timezone.now())
+        outcome = puzzle_move(puzzle_id=puzzle_id, moves=moves, player=player, now=timezone.now(),
+                              seen=seen_on_device(request.session))
+        if outcome.judgement.verdict.value != "continue" and player is None:
+            device_seen_mark(request.session, puzzle_id)  # shown the solution: never rated on this device
         body = move_json(outcome)
         if outcome.judgement.verdict.value != "continue" and outcome.rated is None and player is not None:
             body["rating"] = rating_json(player_puzzle_rating(player, now=timezone.now()))

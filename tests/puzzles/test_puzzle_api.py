@@ -8,7 +8,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.test import Client
 
-from puzzles.models import DailyPuzzle, Puzzle, PuzzleAttempt, PuzzleRating
+from players.accounts import account_register
+from players.models import Player
+from puzzles.models import DailyPuzzle, Puzzle, PuzzleAttempt, PuzzleRating, PuzzleSeen
 from puzzles.selectors import puzzle_next
 from puzzles.services import puzzle_daily
 from tests.puzzles.puzzlekit import losing_move, move, player_client, pool_puzzle, solver_line
@@ -88,6 +90,46 @@ def test_a_device_without_a_player_is_judged_but_not_rated():
     status, body = move(Client(), puzzle.id, solver_line(puzzle))
     assert body["result"] == "solved" and body["rating_change"] is None and body["rating"] is None
     assert PuzzleAttempt.objects.count() == 0
+
+
+def test_a_solution_shown_to_a_device_without_a_player_is_never_rated_for_the_player_it_becomes():
+    seen, other = pool_puzzle(3, 0), pool_puzzle(3, 1)
+    device = Client()
+    status, body = move(device, seen.id, [losing_move(seen)])  # failed, unrated: the solution is shown
+    assert body["result"] == "failed" and body["solution"] and body["rating_change"] is None
+    answer = device.post("/api/session", {"name": "Farmer"}, content_type="application/json")
+    guest_id = answer.json()["player"]["id"]
+    status, body = move(device, seen.id, solver_line(seen))
+    assert body["result"] == "solved" and body["rating_change"] is None  # on this device, as this player
+    assert PuzzleSeen.objects.filter(player_id=guest_id, puzzle=seen).exists()
+    # A puzzle not seen is rated as ever.
+    assert move(device, other.id, solver_line(other))[1]["rating_change"] > 0
+    assert not PuzzleAttempt.objects.filter(player_id=guest_id, puzzle=seen).exists()
+
+
+def test_an_account_logged_into_from_a_device_has_seen_what_the_device_and_its_guest_saw(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # the hash is not tested here
+    before_guest, as_guest = pool_puzzle(5, 0), pool_puzzle(5, 1)
+    account_register(player=None, username="farmer", password="four-in-a-row-3d!", now=datetime.now(UTC))
+    device = Client()
+    move(device, before_guest.id, [losing_move(before_guest)])  # no player yet
+    device.post("/api/session", {"name": "Guest"}, content_type="application/json")
+    move(device, as_guest.id, [losing_move(as_guest)])  # rated for the guest
+    login = device.post("/api/accounts/login", {"username": "farmer", "password": "four-in-a-row-3d!"},
+                        content_type="application/json")
+    assert login.status_code == 200, login.content
+    account_id = login.json()["player"]["id"]
+    assert set(PuzzleSeen.objects.filter(player_id=account_id).values_list("puzzle_id", flat=True)) == {
+        before_guest.id, as_guest.id}
+    # Another device signed into the account: neither is rated, nor offered as the next puzzle.
+    other = Client()
+    other.post("/api/accounts/login", {"username": "farmer", "password": "four-in-a-row-3d!"},
+               content_type="application/json")
+    for puzzle in (before_guest, as_guest):
+        assert move(other, puzzle.id, solver_line(puzzle))[1]["rating_change"] is None
+    assert not PuzzleAttempt.objects.filter(player_id=account_id).exists()
+    assert puzzle_next(player=Player.objects.get(pk=account_id), plies=5, now=datetime.now(UTC),
+                       rng=random.Random(1)).pk not in {before_guest.id, as_guest.id}
 
 
 @pytest.mark.parametrize(
