@@ -98,7 +98,7 @@ def bot_chat(*, game_id: str, player: Player, room: object, text: object, now: d
             rate_limited).
     """
     mine = my_game(game_id=game_id, player=player)
-    if room not in CHAT_ROOMS:
+    if not isinstance(room, str) or room not in CHAT_ROOMS:  # a list or object is no key of it
         raise Refused("bad_chat", 'The chat room is "player" or "spectator".')
     if not isinstance(text, str):
         raise Refused("empty", "Write something first: a message cannot be empty.")

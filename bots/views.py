@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -21,9 +21,12 @@ from bots import challenges, limits, play, protocol
 from bots.accounts import bot_upgrade
 from bots.models import ColourChoice
 from common.errors import Refused
+from common.params import query_int_or_none
 from players.auth import BearerTokenAuthentication, DeviceSessionAuthentication
 from players.identity import client_address, session_player
 from players.models import AccessToken, Player
+
+MAX_PLY = 64  # a full board
 
 
 class ChallengeIn(serializers.Serializer[Any]):
@@ -132,16 +135,19 @@ class ChallengeActionView(TokenOrSession):
 
 class MoveView(TokenOnly):
     @extend_schema(operation_id="bot_game_move", request=None,
+                   parameters=[OpenApiParameter("ply", {"type": "integer", "minimum": 0, "maximum": MAX_PLY},
+                                                description="The number of moves you saw (else stale).")],
                    responses={200: None, 400: "not_your_turn, peg_full, bad_peg, game_over, stale, bad_ply",
                               403: "not_your_game", 404: "no_game", 429: "rate_limited"})
     def post(self, request: Request, game_id: str, peg: str) -> Response:
         """Drop a bead on ``peg`` (``?ply=N``: only if the game is still at move N, else ``stale``)."""
         token, now = self.token(request), timezone.now()
         limits.move_quota_take(player_id=str(token.player_id), game_id=game_id, now=now)
-        ply = request.query_params.get("ply")
-        if ply is not None and not (ply.isdigit() and int(ply) <= 64):
-            raise Refused("bad_ply", "ply is the number of moves you saw, 0 to 64.")
-        play.bot_move(game_id=game_id, player=token.player, peg=peg, ply=None if ply is None else int(ply), now=now)
+        try:
+            ply = query_int_or_none(request.query_params, "ply", low=0, high=MAX_PLY)
+        except Refused:
+            raise Refused("bad_ply", f"ply is the number of moves you saw, 0 to {MAX_PLY}.") from None
+        play.bot_move(game_id=game_id, player=token.player, peg=peg, ply=ply, now=now)
         return Response({"ok": True})
 
 

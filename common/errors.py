@@ -51,6 +51,7 @@ CODES_BY_STATUS: Mapping[int, tuple[str, ...]] = {
         "player_changed", "self_block", "self_challenge", "self_follow", "self_report", "stale", "timer_required",
         "too_late", "too_long", "too_many_blocks", "too_many_challenges", "too_many_follows", "too_many_tokens",
         "weak_password",
+        "bad_text",  # text with a NUL or a lone surrogate (common.text), over REST and on every socket
     ),
     401: ("bad_credentials", "bad_token", "no_session", "no_token"),  # who is asking is unknown
     403: ("account_required", "banned", "blocked", "bot_account", "muted", "no_account", "not_your_game", "not_yours"),

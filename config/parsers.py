@@ -17,6 +17,8 @@ from rest_framework import exceptions
 from rest_framework.parsers import JSONParser, get_encoding  # type: ignore[attr-defined]  # not in its stubs yet
 from rest_framework.utils import json
 
+from common.text import refuse_bad_text
+
 # A JSON string (escapes included) or a bracket outside one: enough to measure nesting without parsing.
 _STRING_OR_BRACKET = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
 
@@ -49,8 +51,12 @@ class BoundedJSONParser(JSONParser):
     Both are checked before the body is parsed: Python's parser recurses once per level, and a body of
     ``[[[[...`` would exhaust the stack (a RecursionError, which would be a 500).
 
+    A parsed body is then held to :func:`common.text.refuse_bad_text`: no string in it (nor key) holds a
+    NUL character or a lone surrogate, which no view then needs to check.
+
     Raises:
         BadRequestBody (400 ``bad_request``): too big, too deep, not JSON, or not in the declared charset.
+        Refused (400 ``bad_text``): a string or key of the body holds a NUL or a lone surrogate.
     """
 
     max_bytes: int | None = None
@@ -72,9 +78,11 @@ class BoundedJSONParser(JSONParser):
             raise BadRequestBody(f"JSON nested more than {settings.API_MAX_JSON_DEPTH} deep is refused.")
         try:
             # DRF's loads refuses NaN and Infinity, which are not JSON (STRICT_JSON, on by default).
-            return json.loads(text) if self.strict else json.loads(text, parse_constant=None)
+            value = json.loads(text) if self.strict else json.loads(text, parse_constant=None)
         except ValueError as exc:
             raise BadRequestBody(f"The request body is not JSON: {exc}") from None
+        refuse_bad_text(value)
+        return value
 
 
 class RecordBodyParser(BoundedJSONParser):

@@ -15,13 +15,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.params import MAX_OFFSET
 from ratings.selectors import leaderboard
 
 DEFAULT_PAGE = 50
 MAX_PAGE = 100
-# Far past any real leaderboard, and well inside every database's integer range: an unbounded offset
-# overflowed the SQL OFFSET (a 500).
-MAX_OFFSET = 1_000_000_000
 
 
 class PlayerRefOut(serializers.Serializer[Any]):

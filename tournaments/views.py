@@ -3,7 +3,7 @@ answered by the API's handler (``config.api``)."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.utils import timezone
@@ -15,18 +15,26 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.errors import Refused
+from common.params import MAX_OFFSET, query_int
 from players.identity import session_player
 from tournaments.models import ArenaStatus
 from tournaments.selectors import arena_games, arena_view, arenas_list
 from tournaments.services import arena_create, arena_join, arena_pause, arena_spec_from, arena_withdraw
 
+MAX_PAGE = 10_000  # of the standings (a page past the last shows the last)
+
 
 def _instant(text: str) -> datetime | None:
+    """``text`` as an aware instant in UTC; None if it is not an ISO-8601 instant with its offset.
+
+    In UTC because an offset is any up to ±23:59 here and PostgreSQL refuses one past ±15:59; the
+    instant is the same.
+    """
     try:
         moment = parse_datetime(text)
-    except ValueError:
+        return None if moment is None or moment.tzinfo is None else moment.astimezone(UTC)
+    except (ValueError, OverflowError):  # not one; or its UTC instant falls outside years 1 to 9999
         return None
-    return moment if moment is not None and moment.tzinfo is not None else None
 
 
 def _arena_out(arena_id: int, request: Request, *, page: int = 1) -> Response:
@@ -49,7 +57,7 @@ class ArenaIn(serializers.Serializer[Any]):
 class ArenasQuery(serializers.Serializer[Any]):
     status = serializers.ChoiceField(choices=ArenaStatus.values, required=False)
     limit = serializers.IntegerField(required=False, default=20, min_value=1, max_value=100)
-    offset = serializers.IntegerField(required=False, default=0, min_value=0)
+    offset = serializers.IntegerField(required=False, default=0, min_value=0, max_value=MAX_OFFSET)
 
 
 class ArenasView(APIView):
@@ -82,16 +90,15 @@ class ArenasView(APIView):
 class ArenaDetailView(APIView):
     @extend_schema(
         operation_id="tournaments_retrieve",
-        parameters=[OpenApiParameter("page", int, description="The standings' page (20 rows each), from 1.")],
+        parameters=[OpenApiParameter("page", {"type": "integer", "minimum": 1, "maximum": MAX_PAGE},
+                                     description="The standings' page (20 rows each), from 1.")],
         responses={200: OpenApiResponse(description="the arena"), 400: "bad_request",
                    404: "not_found"},
     )
     def get(self, request: Request, arena_id: int) -> Response:
         """The arena, a page of its standings, your own row (``me``) and, once finished, the podium."""
-        page = request.query_params.get("page", "1")
-        if not page.isdigit():
-            raise Refused("bad_request", "page: a whole number from 1.")
-        return _arena_out(arena_id, request, page=int(page))
+        page = query_int(request.query_params, "page", default=1, low=1, high=MAX_PAGE)
+        return _arena_out(arena_id, request, page=page)
 
 
 class ArenaGamesView(APIView):

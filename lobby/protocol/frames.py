@@ -10,6 +10,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from common.text import BAD_TEXT, text_refusal
+
 MAX_FRAME_BYTES = 4096
 # The turn timers a room or a seek may have (seconds per move; None: no timer).
 TURN_SECONDS_CHOICES = (None, 30, 60)
@@ -45,7 +47,8 @@ def decode_frame(text: str | None, data: bytes | None = None) -> tuple[str, dict
 
     Raises:
         BadFrame: too large (``too_large``), binary, not JSON, not an object, or without a ``type``
-            string (``bad_frame``).
+            string (``bad_frame``); a string or key holding a NUL or a lone surrogate (``bad_text``:
+            ``common.text``, the same check as the REST API's bodies).
     """
     if text is None:
         if data is not None and len(data) > MAX_FRAME_BYTES:
@@ -59,6 +62,9 @@ def decode_frame(text: str | None, data: bytes | None = None) -> tuple[str, dict
         raise BadFrame("A frame must be valid JSON.") from None
     if not isinstance(frame, dict):
         raise BadFrame("A frame must be a JSON object.")
+    refusal = text_refusal(frame)
+    if refusal is not None:
+        raise BadFrame(refusal.message, code=BAD_TEXT)
     kind = frame.get("type")
     if not isinstance(kind, str):
         raise BadFrame('A frame needs a "type" string.')

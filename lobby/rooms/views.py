@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.errors import Refused
+from common.params import MAX_OFFSET
 from lobby.protocol.room import room_frame
 from lobby.rooms.limits import room_lookup_quota_take, rooms_create_quota_take
 from lobby.rooms.listings import live_games
@@ -218,7 +219,7 @@ class LiveGamesOut(serializers.Serializer[Any]):
 
 class LiveGamesQuery(serializers.Serializer[Any]):
     limit = serializers.IntegerField(required=False, default=20, min_value=1, max_value=100)
-    offset = serializers.IntegerField(required=False, default=0, min_value=0)
+    offset = serializers.IntegerField(required=False, default=0, min_value=0, max_value=MAX_OFFSET)
 
 
 class LiveGamesView(APIView):
