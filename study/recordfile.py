@@ -30,7 +30,7 @@ _TAG_PATTERNS: Mapping[str, re.Pattern[str]] = {
     "Date": re.compile(r"\d{4}\.\d{2}\.\d{2}"), "TimeControl": re.compile(r"-|\d{1,5}[smhd]"),
 }
 _TAG_LINE = re.compile(r'\[([A-Za-z]+)\s+"((?:[^"\\]|\\.)*)"\]')
-_MOVE_NUMBER = re.compile(r"(\d+)\.")
+_MOVE_NUMBER = re.compile(r"([0-9]{1,3})\.")  # a game has at most 32 numbered moves; int() of 5,000 digits fails
 _PEG = re.compile(r"[a-dA-D][1-4]")
 _STATUS_OF_TERMINATION = {"resign": "resigned", "timeout": "resigned", "abandoned": "abandoned"}
 

@@ -22,6 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.errors import Refused, status_for
+from common.params import query_int
 from games.engine import Position
 from games.engine.verdicts import Verdict
 from games.selectors import game_get
@@ -160,21 +161,22 @@ def _instant(text: str | None, name: str) -> datetime | None:
         if moment is None:
             day = parse_date(text)
             moment = None if day is None else datetime(day.year, day.month, day.day)
-    except ValueError:
+        # In UTC: PostgreSQL refuses an offset past ±15:59, which ISO 8601 allows (to ±23:59).
+        moment = None if moment is None else (
+            moment.astimezone(UTC) if moment.tzinfo is not None else make_aware(moment, timezone=UTC))
+    except (ValueError, OverflowError):  # not one; or its UTC instant is outside years 1 to 9999
         moment = None
     if moment is None:
         raise Refused("bad_request", f"{name} is not a date (2026-12-01) or a date-time.")
-    return moment if moment.tzinfo is not None else make_aware(moment, timezone=UTC)
+    return moment
 
 
 def _stream_args(request: HttpRequest, player_id: str) -> tuple[datetime | None, datetime | None, int]:
     since = _instant(request.GET.get("since"), "since")
     until = _instant(request.GET.get("until"), "until")
-    text = request.GET.get("max", str(MAX_STREAMED))
-    if not text.isdigit() or not 1 <= int(text) <= MAX_STREAMED:
-        raise Refused("bad_request", f"max is a whole number from 1 to {MAX_STREAMED}.")
+    most = query_int(request.GET, "max", default=MAX_STREAMED, low=1, high=MAX_STREAMED)
     _player_checked(player_id)
-    return since, until, int(text)
+    return since, until, most
 
 
 def _refusal(refused: Refused) -> JsonResponse:

@@ -11,12 +11,14 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 from django.core.cache import cache
 from django.test import Client
+from django.utils import timezone as django_timezone
 from django.utils.dateparse import parse_datetime
 
 from common.errors import Refused
 from common.params import parse_int
 from common.text import text_fault, value_fault
 from lobby.protocol.frames import BadFrame, decode_frame
+from players.services import player_create
 from tests.bots.botkit import Api, account, bot, session_post, signed_in
 from tests.puzzles.puzzlekit import pool_puzzle
 
@@ -191,3 +193,20 @@ def test_a_websocket_frame_with_bad_text_is_refused_as_it_is_decoded(frame):
     with pytest.raises(BadFrame) as refusal:
         decode_frame(frame)
     assert refusal.value.code == "bad_text" and "\x00" not in refusal.value.message
+
+
+# --- the study's queries and records ---------------------------------------------------------------
+@pytest.fixture
+def player_id() -> str:
+    return str(player_create(name="Ann", now=django_timezone.now()).pk)
+
+
+@pytest.mark.parametrize("most", ["%C2%B2", "9" * 5000, "0", "100001"])
+def test_a_record_streams_max(quiet, player_id, most):
+    body = refused(Client().get(f"/api/players/{player_id}/games.txt?max={most}"), code="bad_request")
+    assert body["message"] == "max: a whole number from 1 to 100000."
+
+
+def test_a_record_with_a_move_number_of_5000_digits(quiet):
+    answer = Client().post("/api/records/parse", {"text": "9" * 5000 + ". a1"}, content_type="application/json")
+    refused(answer, code="bad_record")
