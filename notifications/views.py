@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.errors import Refused
+from common.params import query_int
 from notifications import limits
 from notifications.protocol import page_json
 from notifications.selectors import notifications_page, unread_count
@@ -52,14 +53,6 @@ class UnreadOut(serializers.Serializer[Any]):
     unread = serializers.IntegerField()
 
 
-def _page_number(raw: str | None) -> int:
-    if raw is None:
-        return 1
-    if not (raw.isdigit() and 1 <= int(raw) <= MAX_PAGE):
-        raise Refused("bad_request", f"page is a number from 1 to {MAX_PAGE}.")
-    return int(raw)
-
-
 def _read_ids(data: object) -> list[int] | None:
     """The ids to mark read, or None for all of them.
 
@@ -82,7 +75,7 @@ class NotificationsView(APIView):
     def get(self, request: Request) -> Response:
         """This device's player's notifications, newest first, 20 a page, with the unread count (a device
         with no player yet has none)."""
-        page = _page_number(request.query_params.get("page"))
+        page = query_int(request.query_params, "page", default=1, low=1, high=MAX_PAGE)
         player = session_player(request.session)
         if player is None:
             return Response(page_json([], unread=0, next_url=None))

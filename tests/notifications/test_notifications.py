@@ -70,7 +70,7 @@ def test_a_bad_read_body_is_a_400(body):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("page", ["0", "x", "51", "-1"])
+@pytest.mark.parametrize("page", ["0", "x", "51", "-1", "%C2%B2", "9" * 5000])  # "²".isdigit() is true
 def test_a_bad_page_is_a_400(page):
     _, key = make_player()
     answer = http_for(key).get(f"/api/notifications?page={page}")
