@@ -32,6 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--only-from", default="", help="usernames to accept challenges from (comma-separated)")
     parser.add_argument("--no-bots", action="store_true", help="decline challenges from bots")
     parser.add_argument("--no-people", action="store_true", help="decline challenges from people")
+    parser.add_argument("--no-correspondence", action="store_true",
+                        help="decline correspondence challenges (days per move)")
     parser.add_argument("--challenge", action="append", default=[], metavar="USERNAME",
                         help="challenge this account once connected (repeatable)")
     parser.add_argument("--challenge-timer", type=int, choices=[30, 60], default=30)
@@ -51,7 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         timers=frozenset(int(t) for t in args.timers.split(",") if t.strip()),
         rated=args.rated,
         only_from=frozenset(name.strip().casefold() for name in args.only_from.split(",") if name.strip()),
-        bots=not args.no_bots, people=not args.no_people,
+        bots=not args.no_bots, people=not args.no_people, correspondence=not args.no_correspondence,
     )
     bot = Bot(
         Api(args.server, args.token),

@@ -9,13 +9,15 @@ from typing import Any
 @dataclass(frozen=True)
 class Policy:
     """``timers``: the turn timers accepted; ``rated``: ``any``, ``rated`` or ``casual``; ``only_from``:
-    usernames accepted (empty: anyone); ``bots``, ``people``: whether bots, people may challenge."""
+    usernames accepted (empty: anyone); ``bots``, ``people``: whether bots, people may challenge;
+    ``correspondence``: whether correspondence games (days per move, no turn timer) are accepted."""
 
     timers: frozenset[int] = frozenset({30, 60})
     rated: str = "any"
     only_from: frozenset[str] = field(default_factory=frozenset)
     bots: bool = True
     people: bool = True
+    correspondence: bool = True
 
     def decline_reason(self, challenge: dict[str, Any]) -> str | None:
         """None to accept ``challenge`` (a challenge line's ``challenge``), else the reason to decline."""
@@ -25,7 +27,10 @@ class Policy:
             return "generic"
         if (is_bot and not self.bots) or (not is_bot and not self.people):
             return "generic"
-        if challenge["turn_seconds"] not in self.timers:
+        if challenge.get("days_per_move") is not None:
+            if not self.correspondence:
+                return "timer"
+        elif challenge["turn_seconds"] not in self.timers:
             return "timer"
         if self.rated == "rated" and not challenge["ranked"]:
             return "rated"

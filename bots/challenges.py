@@ -38,6 +38,7 @@ from bots.limits import challenge_create_quota_take
 from bots.models import Challenge, ChallengeStatus, ColourChoice, DeclineReason
 from common.errors import Refused
 from lobby.play.pairs import Colour, GameSettings, room_for_two
+from lobby.protocol.frames import DAYS_PER_MOVE_CHOICES
 from lobby.rooms.limits import rooms_create_quota_take
 from notifications.services import notifications_read_key, notify
 from players.accounts import username_key
@@ -102,32 +103,40 @@ def _notify_answer(challenge: Challenge, shown: dict[str, Any], *, kind: str, te
     notifications_read_key(player_id=challenge.dest_id, key=_key(challenge), now=now)
 
 
-def _clean_rules(turn_seconds: object, ranked: object, colour: object) -> tuple[int | None, bool, str]:
+def _clean_rules(turn_seconds: object, ranked: object, colour: object,
+                 days_per_move: object = None) -> tuple[int | None, bool, str, int | None]:
     if turn_seconds is not None and (isinstance(turn_seconds, bool) or turn_seconds not in TURN_SECONDS):
         raise Refused("bad_rules", "turn_seconds is 30 or 60 (or null, between people).")
+    if days_per_move is not None and (isinstance(days_per_move, bool) or days_per_move not in DAYS_PER_MOVE_CHOICES):
+        raise Refused("bad_rules", "days_per_move is 1, 2, 3, 5 or 7 (or null: a live game).")
+    if turn_seconds is not None and days_per_move is not None:
+        raise Refused("bad_rules", "A game has a turn timer or days per move, not both.")
     if not isinstance(ranked, bool):
         raise Refused("bad_rules", "ranked is true or false.")
     if colour not in ColourChoice.values:
         raise Refused("bad_rules", "colour is random, red or yellow.")
-    return turn_seconds, ranked, str(colour)
+    return turn_seconds, ranked, str(colour), days_per_move
 
 
-def _refuse_unplayable(*, challenger: Player, dest: Player, turn_seconds: int | None) -> None:
+def _refuse_unplayable(*, challenger: Player, dest: Player, turn_seconds: int | None,
+                       days_per_move: int | None = None) -> None:
     """Refuse a game these two may not play (checked on creating and again on accepting).
 
     Raises:
-        Refused: timer_required (a game with a bot needs a turn timer), banned.
+        Refused: timer_required (a game with a bot needs a turn timer or days per move), banned.
     """
-    if turn_seconds is None and (dest.is_bot or challenger.is_bot):
-        raise Refused("timer_required", "A game with a bot needs a turn timer: 30 or 60 seconds.")
+    if turn_seconds is None and days_per_move is None and (dest.is_bot or challenger.is_bot):
+        raise Refused("timer_required", "A game with a bot needs a turn timer (30 or 60 seconds) or days per move.")
     if challenger.is_banned or dest.is_banned:
         raise Refused("banned", "A banned player cannot play challenges.")
 
 
 def challenge_create(*, challenger: Player, username: str, turn_seconds: object = 60, ranked: object = False,
-                     colour: object = "random", now: datetime, address: str | None = None) -> Challenge:
+                     colour: object = "random", now: datetime, address: str | None = None,
+                     days_per_move: object = None) -> Challenge:
     """``challenger`` invites the account ``username`` to a game; both event streams hear ``challenge``.
-    ``address``: the client's, counted with the challenger (module docstring, limits).
+    ``address``: the client's, counted with the challenger (module docstring, limits). ``days_per_move``:
+    a correspondence game (then without a turn timer).
 
     Raises:
         Refused: no_player (no such account), self_challenge, blocked (``dest`` blocked ``challenger``),
@@ -142,8 +151,8 @@ def challenge_create(*, challenger: Player, username: str, turn_seconds: object 
     if dest.pk == challenger.pk:
         raise Refused("self_challenge", "You cannot challenge yourself.")
     refuse_blocked_challenge(challenger=challenger, dest=dest)
-    seconds, is_ranked, wanted = _clean_rules(turn_seconds, ranked, colour)
-    _refuse_unplayable(challenger=challenger, dest=dest, turn_seconds=seconds)
+    seconds, is_ranked, wanted, days = _clean_rules(turn_seconds, ranked, colour, days_per_move)
+    _refuse_unplayable(challenger=challenger, dest=dest, turn_seconds=seconds, days_per_move=days)
     with transaction.atomic():
         # Both rows, in one order (two players challenging each other at once must not deadlock): the
         # challenger's open challenges and the inbox are counted under them.
@@ -156,7 +165,7 @@ def challenge_create(*, challenger: Player, username: str, turn_seconds: object 
             raise Refused("inbox_full", f"{username[:24]} has too many challenges waiting; try again later.")
         challenge = Challenge.objects.create(
             challenger=challenger, dest=dest, turn_seconds=seconds, ranked=is_ranked, colour=wanted,
-            created_at=now, updated_at=now,
+            days_per_move=days, created_at=now, updated_at=now,
         )
         shown = challenge_out(challenge, now=now)
         _tell(protocol.challenge_line(shown), challenger.pk, dest.pk)
@@ -200,11 +209,13 @@ def challenge_accept(*, challenge_id: str, player: Player, now: datetime, addres
         if challenge.dest_id != player.pk:
             raise Refused("not_yours", "Only the challenged player accepts a challenge.")
         challenger, dest = challenge.challenger, challenge.dest
-        _refuse_unplayable(challenger=challenger, dest=dest, turn_seconds=challenge.turn_seconds)
+        _refuse_unplayable(challenger=challenger, dest=dest, turn_seconds=challenge.turn_seconds,
+                           days_per_move=challenge.days_per_move)
         counted = [str(challenger.pk)] + ([] if dest.is_bot else [str(dest.pk)])
         rooms_create_quota_take(address=None if dest.is_bot else address, player_ids=counted, now=now)
         made = room_for_two(first=challenger, second=dest, colour=_CHOSEN[challenge.colour],
-                            settings=GameSettings(turn_seconds=challenge.turn_seconds, ranked=challenge.ranked),
+                            settings=GameSettings(turn_seconds=challenge.turn_seconds, ranked=challenge.ranked,
+                                                  days_per_move=challenge.days_per_move),
                             now=now)
         code, game = made.room.code, made.game
         challenge.status = ChallengeStatus.ACCEPTED

@@ -50,6 +50,8 @@ class Challenge(models.Model):
     challenger = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="challenges_sent")
     dest = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="challenges_received")
     turn_seconds = models.PositiveSmallIntegerField(null=True, blank=True)
+    # A correspondence game's days per move (None: a live game); never with ``turn_seconds``.
+    days_per_move = models.PositiveSmallIntegerField(null=True, blank=True)
     ranked = models.BooleanField()
     colour = models.CharField(max_length=6, choices=ColourChoice.choices)
     status = models.CharField(max_length=8, choices=ChallengeStatus.choices, default=ChallengeStatus.CREATED)

@@ -22,7 +22,6 @@ urlpatterns = [
     path("bot/game/stream/<str:game_id>", game_stream, name="bot-game-stream"),
     path("bot/game/<str:game_id>/move/<str:peg>", views.MoveView.as_view(), name="bot-move"),
     path("bot/game/<str:game_id>/chat", views.ChatView.as_view(), name="bot-chat"),
-    path("bot/game/<str:game_id>/draw/yes", views.DrawView.as_view(answer="yes"), name="bot-draw-yes"),
-    path("bot/game/<str:game_id>/draw/no", views.DrawView.as_view(answer="no"), name="bot-draw-no"),
+    path("bot/game/<str:game_id>/draw/<str:answer>", views.DrawView.as_view(), name="bot-draw"),
     path("bot/game/<str:game_id>/resign", views.ResignView.as_view(), name="bot-resign"),
 ]

@@ -30,7 +30,11 @@ MAX_PLY = 64  # a full board
 
 
 class ChallengeIn(serializers.Serializer[Any]):
-    turn_seconds = serializers.IntegerField(required=False, allow_null=True, help_text="30 or 60 (needed with a bot).")
+    turn_seconds = serializers.IntegerField(required=False, allow_null=True,
+                                            help_text="30 or 60 (a bot needs this or days_per_move); default 60.")
+    days_per_move = serializers.IntegerField(required=False, allow_null=True,
+                                             help_text="A correspondence game: 1, 2, 3, 5 or 7 (turn_seconds then "
+                                                       "defaults to null).")
     ranked = serializers.BooleanField(required=False)
     colour = serializers.ChoiceField(choices=ColourChoice.choices, required=False)
 
@@ -84,7 +88,9 @@ class ChallengeCreateView(TokenOrSession):
         """Challenge the account ``username`` (a person or a bot) to a game with these rules."""
         data, now = body(request), timezone.now()
         challenge = challenges.challenge_create(
-            challenger=actor(request), username=username, turn_seconds=data.get("turn_seconds", 60),
+            challenger=actor(request), username=username,
+            turn_seconds=data.get("turn_seconds", 60 if data.get("days_per_move") is None else None),
+            days_per_move=data.get("days_per_move"),
             ranked=data.get("ranked", False), colour=data.get("colour", "random"), now=now,
             address=client_address(request),
         )
@@ -152,14 +158,15 @@ class MoveView(TokenOnly):
 
 
 class DrawView(TokenOnly):
-    answer = "yes"
-
-    @extend_schema(operation_id="bot_game_draw", request=None, responses={
-        200: None, 400: "game_over, not_allowed, offer_limited", 403: "not_your_game", 404: "no_game",
+    @extend_schema(operation_id="bot_game_draw", request=None, parameters=[
+        OpenApiParameter("answer", str, OpenApiParameter.PATH, enum=["yes", "no"])], responses={
+        200: None, 400: "game_over, not_allowed, offer_limited", 403: "not_your_game", 404: "no_game, not_found",
         409: "no_offer"})
-    def post(self, request: Request, game_id: str) -> Response:
+    def post(self, request: Request, game_id: str, answer: str) -> Response:
         """``yes``: offer a draw, or accept the opponent's offer; ``no``: decline it."""
-        play.bot_draw(game_id=game_id, player=self.token(request).player, yes=self.answer == "yes",
+        if answer not in ("yes", "no"):
+            raise Refused("not_found", "The answer is yes or no: /draw/yes or /draw/no.")
+        play.bot_draw(game_id=game_id, player=self.token(request).player, yes=answer == "yes",
                       now=timezone.now())
         return Response({"ok": True})
 

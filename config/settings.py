@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "mail",
     "accounts",
     "moderation",
+    "correspondence",
     "frontend",
 ]
 
@@ -227,7 +228,9 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # The colour a challenger asks for (random too), apart from a game's red or yellow.
-    "ENUM_NAME_OVERRIDES": {"ChallengeColourEnum": "bots.models.ColourChoice", "GameColourEnum": ["red", "yellow"]},
+    "ENUM_NAME_OVERRIDES": {"ChallengeColourEnum": "bots.models.ColourChoice", "GameColourEnum": ["red", "yellow"],
+                            "RecordResultEnum": "study.recordfile.RESULTS", "GameResultEnum": "study.games.RESULTS",
+                            "PuzzleResultEnum": ["continue", "solved", "failed"]},
 }
 
 # LOG_FORMAT=json: one JSON object per line (config/logformat.py); the default is readable text.
@@ -274,6 +277,9 @@ GC_THRESHOLDS = tuple(int(x) for x in os.environ.get("GC_THRESHOLDS", "50000,20,
 PING_TIMEOUT_SECONDS = _env_float("PING_TIMEOUT_SECONDS", 30.0)
 # Multiplies every turn timer: a turn of 30 s runs out after 30 * TURN_TIME_SCALE s (the live tests' are short).
 TURN_TIME_SCALE = _env_float("TURN_TIME_SCALE", 1.0)
+# The length of a correspondence game's day, in seconds: a move is due days_per_move such days after the
+# opponent's. Tests, demonstrations and outside checks play days in seconds.
+CORRESPONDENCE_DAY_SECONDS = _env_float("CORRESPONDENCE_DAY_SECONDS", 86400.0)
 # Worker processes that compute CPU moves (0 = compute in a thread; tests use that).
 CPU_WORKERS = int(os.environ.get("CPU_WORKERS", "1"))
 # Multiplies every CPU time budget (tests make the CPU quick).

@@ -33,6 +33,7 @@ urlpatterns = [
     path("api/accounts/tokens/<str:token_id>", TokenView.as_view(), name="account-token"),
     path("api/", include("bots.urls")),
     path("api/", include("notifications.urls")),
+    path("api/", include("correspondence.urls")),
     path("api/rooms", RoomsView.as_view(), name="rooms"),
     path("api/rooms/<str:code>", RoomDetailView.as_view(), name="room"),
     path("api/rooms/<str:code>/seat", SeatView.as_view(), name="room-seat"),

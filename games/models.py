@@ -30,6 +30,10 @@ class EndReason(models.TextChoices):
     # Abandoned games: the room was closed for idling, or by a moderator (or a log-in hand-over).
     IDLE = "idle"
     CLOSED = "closed"
+    # A correspondence game: the player to move let their days per move pass (a loss on time), or let
+    # them pass before their first move (the game is aborted: abandoned, unrated).
+    TIMEOUT = "timeout"
+    ABORTED = "aborted"
 
 
 class Game(models.Model):
@@ -63,6 +67,12 @@ class Game(models.Model):
     cpu_level = models.PositiveSmallIntegerField(default=3)
     ranked = models.BooleanField(default=False)
     turn_seconds = models.PositiveSmallIntegerField(null=True, blank=True)
+    # A correspondence game: each move is due this many correspondence days after the opponent's
+    # (``CORRESPONDENCE_DAY_SECONDS``); None: a live game (``turn_seconds`` or no timer). Never both.
+    days_per_move = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Correspondence: when the player to move is told their time is running out (a fifth of it left);
+    # None once told, or in a live game.
+    warn_at = models.DateTimeField(null=True, blank=True)
     # A colour that plays this game on half the turn timer (it chose so before its first move: berserk).
     red_halved = models.BooleanField(default=False)
     yellow_halved = models.BooleanField(default=False)
@@ -90,7 +100,8 @@ class Game(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["room", "number"], name="game_unique_number")]
-        indexes = [models.Index(fields=["status", "due_at"])]
+        indexes = [models.Index(fields=["status", "due_at"]),
+                   models.Index(fields=["warn_at"], condition=models.Q(warn_at__isnull=False), name="game_warn_at")]
 
     def __str__(self) -> str:
         return f"{self.room_id} game {self.number}"

@@ -42,6 +42,25 @@ def turn_deadline(turn_seconds: int | None, start: datetime) -> datetime | None:
     return None if turn_seconds is None else start + timedelta(seconds=turn_seconds * settings.TURN_TIME_SCALE)
 
 
+def correspondence_period(days_per_move: int) -> timedelta:
+    """A correspondence move's time: ``days_per_move`` days of ``CORRESPONDENCE_DAY_SECONDS`` each."""
+    return timedelta(seconds=days_per_move * settings.CORRESPONDENCE_DAY_SECONDS)
+
+
+# Correspondence: the player to move is told once when this fraction of their time is left.
+WARN_FRACTION = 5
+
+
+def _move_times(game: Game, start: datetime) -> tuple[datetime | None, datetime | None]:
+    """The deadline and the time-running-out warning of the turn that starts at ``start``: the turn
+    timer of the colour to move, or the days per move of a correspondence game (warned when a fifth of
+    the time is left)."""
+    if game.days_per_move is not None:
+        period = correspondence_period(game.days_per_move)
+        return start + period, start + period - period / WARN_FRACTION
+    return turn_deadline(game.turn_seconds_of(_to_move_colour(game)), start), None
+
+
 @dataclass(frozen=True, slots=True)
 class GameFinished:
     """A game that ended (any way: a line, a full board, a resignation, abandoned), as the layers above
@@ -57,6 +76,7 @@ class GameFinished:
     red_player_id: str | None
     yellow_player_id: str | None
     red_seat: int
+    days_per_move: int | None = None  # a correspondence game's
 
 
 # Once the transaction that ended the game has committed; a handler that raises is logged and does not
@@ -71,6 +91,7 @@ def _finished_on_commit(game: Game) -> None:
         reason=str(game.reason), ply=game.ply, red_seat=game.red_seat,
         red_player_id=None if game.red_player_id is None else str(game.red_player_id),
         yellow_player_id=None if game.yellow_player_id is None else str(game.yellow_player_id),
+        days_per_move=game.days_per_move,
     )
     GAME_FINISHED.emit(finished)
 
@@ -83,14 +104,16 @@ def game_is_ranked(*, ranked: bool, red_cpu: bool, yellow_cpu: bool) -> bool:
 def game_begin(
     *, room_id: int, number: int, red_seat: int, red_player_id: UUID | None, yellow_player_id: UUID | None,
     red_cpu: bool, yellow_cpu: bool, cpu_level: int, ranked: bool, turn_seconds: int | None, now: datetime,
-    stakes: dict[str, Any] | None = None, tournament_id: int | None = None,
+    stakes: dict[str, Any] | None = None, tournament_id: int | None = None, days_per_move: int | None = None,
 ) -> Game:
     """A new game, Red to move. ``ranked`` is forced off when a CPU plays a seat.
+
+    ``days_per_move``: a correspondence game (Red's first move is due that many days from now).
 
     ``stakes``: what the room shows of the seats' ratings during the game (see ``Game.stakes``).
     ``tournament_id``: the arena that paired the game, if one did.
     """
-    return Game.objects.create(
+    game = Game(
         room_id=room_id,
         number=number,
         red_seat=red_seat,
@@ -101,12 +124,15 @@ def game_begin(
         cpu_level=cpu_level,
         ranked=game_is_ranked(ranked=ranked, red_cpu=red_cpu, yellow_cpu=yellow_cpu),
         turn_seconds=turn_seconds,
+        days_per_move=days_per_move,
         started_at=now,
         turn_started_at=now,
-        deadline=turn_deadline(turn_seconds, now),
         stakes=stakes or {},
         tournament_id=tournament_id,
     )
+    game.deadline, game.warn_at = _move_times(game, now)
+    game.save(force_insert=True)
+    return game
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +150,7 @@ class Played:
 # The fields a move changes on a game still being played: written in one UPDATE.
 _MOVE_FIELDS = ["ply", "record", "lease_until", "turn_started_at", "deadline", "due_at", "draw_offer_seat",
                 "takeback_offer_seat"]
+_CORRESPONDENCE_MOVE_FIELDS = [*_MOVE_FIELDS, "warn_at"]
 # A move's row, and the game row it changes, on every move's path: SQL written once (common.rows).
 _MOVE_COLUMNS = ["game_id", "ply", "peg", "seat", "cpu", "cpu_reason", "played_at"]
 _MOVES = Rows(Move)
@@ -162,9 +189,10 @@ def game_play(
     outcome = after.outcome
     if outcome is None:
         game.turn_started_at = now
-        game.deadline = turn_deadline(game.turn_seconds_of(_to_move_colour(game)), now)
+        game.deadline, game.warn_at = _move_times(game, now)
         game.due_at = schedule(game) if schedule is not None else game.due_at
-        _GAMES.execute(_GAMES.update_sql(_MOVE_FIELDS), _GAMES.update_params(game, _MOVE_FIELDS))
+        fields = _MOVE_FIELDS if game.days_per_move is None else _CORRESPONDENCE_MOVE_FIELDS
+        _GAMES.execute(_GAMES.update_sql(fields), _GAMES.update_params(game, fields))
     elif outcome.winner is None:
         game_finish(game, status=GameStatus.DRAWN, reason=EndReason.FULL_BOARD, winner_seat=None, line=None,
                     now=now)
@@ -259,6 +287,7 @@ def game_finish(game: Game, *, status: GameStatus, reason: EndReason, winner_sea
     game.finished_at = now
     game.draw_offer_seat = game.takeback_offer_seat = None
     game.deadline = None
+    game.warn_at = None
     game.due_at = None
     game.lease_until = None
     game.save()
@@ -267,6 +296,19 @@ def game_finish(game: Game, *, status: GameStatus, reason: EndReason, winner_sea
         rating_apply_result(result=result, now=now)
     analysis_queue(game, now=now)
     _finished_on_commit(game)
+
+
+def game_time_out(game: Game, *, now: datetime) -> None:
+    """The player to move in a correspondence game let their time pass (the caller checked the deadline):
+    they lose on time (rated if the game is), or, if they never moved in this game, it is aborted
+    (abandoned, unrated: nobody lost a game that never began for them)."""
+    seat = game.to_move_seat
+    if seat is None:
+        return
+    if game.ply < 2:  # Red at ply 0, or Yellow at ply 1: the late player has not moved yet
+        game_finish(game, status=GameStatus.ABANDONED, reason=EndReason.ABORTED, winner_seat=None, line=None, now=now)
+    else:
+        game_finish(game, status=GameStatus.WON, reason=EndReason.TIMEOUT, winner_seat=3 - seat, line=None, now=now)
 
 
 def game_abandon(game: Game, *, reason: EndReason, now: datetime) -> None:

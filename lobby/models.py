@@ -34,6 +34,8 @@ class Room(models.Model):
     code = models.CharField(max_length=ROOM_CODE_LENGTH, unique=True)
     host = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="hosted_rooms")
     turn_seconds = models.PositiveSmallIntegerField(null=True, blank=True)
+    # House rule: a correspondence room (days per move; None: live). Never set with ``turn_seconds``.
+    days_per_move = models.PositiveSmallIntegerField(null=True, blank=True)
     alternate_first = models.BooleanField(default=True)
     ranked = models.BooleanField(default=True)
     cpu_level = models.PositiveSmallIntegerField(default=3)

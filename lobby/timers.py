@@ -30,6 +30,7 @@ class DueReason(enum.StrEnum):
     AWAY = "away"  # the CPU stands in for an absent player
     TIMEOUT = "timeout"  # the turn timer ran out
     GRACE = "grace"  # a disconnected seat's grace period ended: it becomes away
+    FLAG = "flag"  # a correspondence game's days per move ran out: the player to move loses on time
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,11 +51,14 @@ class Due:
 
 
 def next_due(
-    *, to_move: SeatState, other: SeatState, turn_started_at: datetime, deadline: datetime | None, grace: timedelta
+    *, to_move: SeatState, other: SeatState, turn_started_at: datetime, deadline: datetime | None, grace: timedelta,
+    correspondence: bool = False,
 ) -> Due | None:
     """The next automatic action of a game being played, or None when it simply waits.
 
     - A CPU seat moves at once. Against the CPU alone, nothing else ever moves for the person.
+    - A correspondence game: being away is normal, so nobody is stood in for; when the deadline passes
+      the player to move loses on time (``FLAG``), connected or not.
     - While neither seated person is connected, the game waits: the CPU does not play a game out
       with nobody there.
     - An away seat is played by the CPU at once.
@@ -64,6 +68,8 @@ def next_due(
     """
     if to_move.cpu:
         return Due(turn_started_at, DueReason.CPU_SEAT)
+    if correspondence:
+        return None if deadline is None else Due(deadline, DueReason.FLAG)
     solo = other.cpu
     if not solo and not (to_move.connected or other.connected):
         return None
@@ -110,6 +116,7 @@ def due_for(game: Game, seats: dict[int, SeatState]) -> Due | None:
         turn_started_at=game.turn_started_at,
         deadline=game.deadline,
         grace=grace_period(),
+        correspondence=game.days_per_move is not None,
     )
 
 

@@ -15,7 +15,7 @@ from ratings.selectors import CHANGE_DECIMALS, changes_of
 
 PAGE_SIZE = 20
 KINDS = ("party", "online", "cpu", "arena", "bot")
-RESULTS = ("win", "loss", "draw")
+RESULTS = ("win", "draw", "loss")
 
 
 @dataclass(frozen=True, slots=True)

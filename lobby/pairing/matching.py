@@ -30,10 +30,12 @@ WAIT_UNITS_PER_SECOND = 10
 
 @dataclass(frozen=True, slots=True)
 class Pool:
-    """What a seeker asked for: the turn timer (None, 30 or 60 seconds) and ranked or casual."""
+    """What a seeker asked for: the turn timer (None, 30 or 60 seconds) and ranked or casual; for a
+    correspondence seek, its days per move."""
 
     turn_seconds: int | None
     ranked: bool
+    days_per_move: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from datetime import datetime
 from django.db import transaction
 
 from common import metrics
+from games import services as games
 from games.engine import Peg
 from games.models import GameStatus
 from games.selectors import game_get
@@ -41,9 +42,10 @@ class CpuJob:
 
 
 def game_due_job(*, game_id: str, now: datetime) -> CpuJob | None:
-    """What the CPU must do for a leased game now. A grace period ending turns the seat away here.
+    """What the CPU must do for a leased game now. A grace period ending turns the seat away here, and
+    a correspondence game's deadline ends the game on time here (the CPU has nothing to compute).
 
-    Returns None (and releases the lease) when nothing is due any more.
+    Returns None (and releases the lease) when nothing is due any more, or nothing is left to compute.
     """
     with transaction.atomic():
         found = game_get(game_id)
@@ -60,6 +62,10 @@ def game_due_job(*, game_id: str, now: datetime) -> CpuJob | None:
             return None
         metrics.TICKER_LATENESS_SECONDS.labels(reason=str(due.reason)).observe((now - due.at).total_seconds())
         seat = game.to_move_seat
+        if due.reason == DueReason.FLAG:
+            games.game_time_out(game, now=now)  # ends the lease with the game
+            room_touch(room, now=now)
+            return None
         if due.reason == DueReason.GRACE:
             room.seats.filter(number=seat).update(away=True)
             events.notice_on_commit(room.code, "away", seat)

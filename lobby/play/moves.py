@@ -15,12 +15,14 @@ built from those rows: a small ``move`` frame when nothing but the game changed,
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import transaction
 
 from common import metrics
 from common.errors import Refused
+from common.hooks import Hook, OnError, Runs
 from games import services as games
 from games.engine import EngineError, Peg
 from games.models import Game, GameStatus
@@ -34,6 +36,24 @@ from players.models import Player
 
 # Two timeouts in a row and a seat counts as away until its player acts again.
 TIMEOUTS_BEFORE_AWAY = 2
+
+
+@dataclass(frozen=True, slots=True)
+class CorrespondenceMoved:
+    """A move in a correspondence game that goes on: ``to_move`` (a person) is due to answer ``peg`` by
+    ``deadline``."""
+
+    game: Game
+    code: str
+    peg: str
+    to_move_id: str
+    mover_id: str | None
+
+
+# Inside the move's transaction (so its notification is made exactly when the move is): the correspondence
+# part tells the player to move that it is their turn. Emitted only in correspondence games.
+CORRESPONDENCE_MOVED: Hook[CorrespondenceMoved] = Hook(
+    "correspondence moved", runs=Runs.INSIDE_TRANSACTION, on_error=OnError.PROPAGATE)
 
 
 # --- starting games ------------------------------------------------------------------------------
@@ -110,6 +130,7 @@ def _start_next_game(room: Room, *, now: datetime, tournament_id: int | None = N
         cpu_level=room.cpu_level,
         ranked=room.ranked,
         turn_seconds=room.turn_seconds,
+        days_per_move=room.days_per_move,
         now=now,
         stakes={str(number): entry for number, entry in stakes.items()},
         tournament_id=tournament_id,
@@ -206,6 +227,8 @@ def play_move(
         game, peg, seat=seat, cpu_reason=cpu_reason, now=now,
         schedule=lambda after: timers.due_at(after, states, now=now),
     )
+    if game.days_per_move is not None and game.status == GameStatus.PLAYING:
+        _correspondence_moved(room, game, played)
     if seat_changed or not _only_the_game_changed(room, seats, game):
         room_broadcast(room, game=game, now=now, seats=seats)
         return
@@ -219,6 +242,16 @@ def play_move(
         ),
     )
     events.lists_changed_on_commit()  # the live games list shows each game's moves
+
+
+def _correspondence_moved(room: Room, game: Game, played: games.Played) -> None:
+    to_move, mover = ((game.red_player_id, game.yellow_player_id) if game.to_move_colour == "red"
+                      else (game.yellow_player_id, game.red_player_id))
+    if to_move is None or (game.red_cpu if game.to_move_colour == "red" else game.yellow_cpu):
+        return  # the CPU answers at once: nobody to tell
+    CORRESPONDENCE_MOVED.emit(CorrespondenceMoved(game=game, code=room.code, peg=str(played.peg),
+                                                  to_move_id=str(to_move),
+                                                  mover_id=None if mover is None else str(mover)))
 
 
 def _only_the_game_changed(room: Room, seats: list[Seat], game: Game) -> bool:

@@ -4,8 +4,8 @@ Quick pairing (:mod:`lobby.pairing.seeks`), arenas (:mod:`tournaments.waves`) an
 (:mod:`bots.challenges`) decide who plays whom, each in its own way and under its own locks; then each
 calls :func:`room_for_two` with the game's :class:`GameSettings`. The room is an ordinary room (Red
 hosts it in seat 1, Yellow sits in seat 2) and the game an ordinary game: watchable, with its chat and
-analysis, rated when the settings say so. A caller with settings of its own (a correspondence game's
-days per move) adds them to :class:`GameSettings`, the one place they become the room's rules.
+analysis, rated when the settings say so. A caller's settings (a turn timer or a correspondence game's
+days per move, ranked) are :class:`GameSettings`, the one place they become the room's rules.
 """
 
 from __future__ import annotations
@@ -36,16 +36,19 @@ class GameSettings:
         ranked: whether the game is rated (a game with a CPU seat never is).
         alternate_first: whether the room's next game swaps who starts (an arena's room plays one game).
         tournament_id: the arena the game is played for (its room's games have no "again").
+        days_per_move: a correspondence game's days per move (None: a live game).
     """
 
     turn_seconds: int | None
     ranked: bool
     alternate_first: bool = True
     tournament_id: int | None = None
+    days_per_move: int | None = None
 
     def rules(self) -> dict[str, Any]:
         """The room's house rules (the rest are the defaults)."""
-        return {"turn_seconds": self.turn_seconds, "ranked": self.ranked, "alternate_first": self.alternate_first}
+        return {"turn_seconds": self.turn_seconds, "days_per_move": self.days_per_move, "ranked": self.ranked,
+                "alternate_first": self.alternate_first}
 
 
 @dataclass(frozen=True, slots=True)

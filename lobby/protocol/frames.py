@@ -15,6 +15,8 @@ from common.text import BAD_TEXT, text_refusal
 MAX_FRAME_BYTES = 4096
 # The turn timers a room or a seek may have (seconds per move; None: no timer).
 TURN_SECONDS_CHOICES = (None, 30, 60)
+# A correspondence game's days per move (None: a live game).
+DAYS_PER_MOVE_CHOICES = (None, 1, 2, 3, 5, 7)
 
 # Close codes of the room websocket. After these the page does not reconnect, except CLOSE_PLAYER_CHANGED
 # and CLOSE_RETRY.

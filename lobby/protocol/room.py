@@ -14,7 +14,7 @@ from lobby.protocol.frames import BadFrame, Ping, decode_frame
 from lobby.protocol.rows import MessageRow
 
 # The house rules a room's host may set (``rules`` frames, the snapshot's ``rules``).
-RULE_FIELDS = ("turn_seconds", "alternate_first", "ranked", "cpu_level", "spectator_chat", "open")
+RULE_FIELDS = ("turn_seconds", "days_per_move", "alternate_first", "ranked", "cpu_level", "spectator_chat", "open")
 CPU_LEVELS = (1, 2, 3, 4, 5)
 # A room's two chats, and the quick phrases, which travel as keys: each reader's page renders them in
 # its own words.

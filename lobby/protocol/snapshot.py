@@ -89,6 +89,7 @@ def game_json(game: GameRow, position: Position | None = None) -> dict[str, Any]
         "winner_seat": game.winner_seat,
         "line": game.line,
         "deadline": deadline_json(game),
+        "days_per_move": game.days_per_move,
         "ranked": game.ranked,
         "tournament": game.tournament_id,
         "threats": threats_json(game, position) if position is not None else None,

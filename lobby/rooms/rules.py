@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from common.errors import Refused
-from lobby.protocol.frames import TURN_SECONDS_CHOICES
+from lobby.protocol.frames import DAYS_PER_MOVE_CHOICES, TURN_SECONDS_CHOICES
 from lobby.protocol.room import CPU_LEVELS, RULE_FIELDS
 
 if TYPE_CHECKING:
@@ -18,12 +18,14 @@ if TYPE_CHECKING:
 class HouseRules:
     """A room's house rules.
 
-    Defaults: no turn timer, alternate first move, ranked, CPU level 3, spectators' chat on, not open.
+    Defaults: no turn timer, live (no days per move), alternate first move, ranked, CPU level 3,
+    spectators' chat on, not open.
 
     ``open``: the room is listed in the lobby's open games while a seat is free ("Open to anyone").
     """
 
     turn_seconds: int | None = None
+    days_per_move: int | None = None
     alternate_first: bool = True
     ranked: bool = True
     cpu_level: int = 3
@@ -45,6 +47,11 @@ class HouseRules:
             if isinstance(seconds, bool) or seconds not in TURN_SECONDS_CHOICES:
                 raise Refused("bad_rules", "The turn time limit is none, 30 or 60 seconds.")
             values["turn_seconds"] = seconds
+        if "days_per_move" in changes:
+            days = changes["days_per_move"]
+            if isinstance(days, bool) or days not in DAYS_PER_MOVE_CHOICES:
+                raise Refused("bad_rules", "The days per move are none, 1, 2, 3, 5 or 7.")
+            values["days_per_move"] = days
         for flag in ("alternate_first", "ranked", "spectator_chat", "open"):
             if flag in changes:
                 if not isinstance(changes[flag], bool):
@@ -55,7 +62,10 @@ class HouseRules:
             if isinstance(level, bool) or level not in CPU_LEVELS:
                 raise Refused("bad_rules", "The CPU level is a whole number from 1 to 5.")
             values["cpu_level"] = level
-        return replace(self, **values)
+        rules = replace(self, **values)
+        if rules.turn_seconds is not None and rules.days_per_move is not None:
+            raise Refused("bad_rules", "A game has a turn timer or days per move, not both.")
+        return rules
 
     @classmethod
     def of(cls, room: Room) -> HouseRules:

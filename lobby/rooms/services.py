@@ -14,11 +14,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from common.errors import Refused
 from common.rows import Rows
-from games.models import EndReason, Game
+from games.models import EndReason, Game, GameStatus
 from games.services import game_abandon, game_hand_over
 from lobby import events, timers
 from lobby.models import SEAT_NUMBERS, Connection, Room, Seat, new_room_code
@@ -271,14 +272,17 @@ def room_close(*, code: str, now: datetime, reason: EndReason = EndReason.CLOSED
 def rooms_close_idle(*, now: datetime, idle: timedelta) -> list[str]:
     """Close every open room with no activity since ``now - idle``; returns their codes.
 
-    A game left unfinished in one ends as abandoned (reason ``idle``), unrated.
+    A game left unfinished in one ends as abandoned (reason ``idle``), unrated. A room whose correspondence
+    game is being played never idles: days between moves are how such a game is played.
     """
     cutoff = now - idle
-    codes = list(Room.objects.filter(closed_at=None, last_activity_at__lt=cutoff).values_list("code", flat=True))
+    by_post = Game.objects.filter(room=OuterRef("pk"), status=GameStatus.PLAYING, days_per_move__isnull=False)
+    idle_rooms = Room.objects.filter(closed_at=None, last_activity_at__lt=cutoff).exclude(Exists(by_post))
+    codes = list(idle_rooms.values_list("code", flat=True))
     closed = []
     for code in codes:
         with transaction.atomic():
-            idle_rooms = Room.objects.select_for_update(no_key=True).filter(closed_at=None, last_activity_at__lt=cutoff)
+            idle_rooms = idle_rooms.select_for_update(of=("self",), no_key=True)
             room = idle_rooms.filter(code=code).first()
             if room is None:  # something happened there since the first look
                 continue

@@ -104,6 +104,8 @@ class SessionView(APIView):
 
 class RulesIn(serializers.Serializer[Any]):
     turn_seconds = serializers.IntegerField(required=False, allow_null=True)
+    days_per_move = serializers.IntegerField(
+        required=False, allow_null=True, help_text="A correspondence room: 1, 2, 3, 5 or 7 days per move.")
     alternate_first = serializers.BooleanField(required=False)
     ranked = serializers.BooleanField(required=False)
     cpu_level = serializers.IntegerField(required=False)

@@ -58,7 +58,8 @@ async def test_snapshot_on_connect_describes_the_room_and_you():
     a = await Client(code, key).connect()
     room = a.room
     assert room["type"] == "room" and room["code"] == code and room["host"] == str(ann.id)
-    assert room["rules"] == {"turn_seconds": 30, "alternate_first": True, "ranked": True, "cpu_level": 4,
+    assert room["rules"] == {"turn_seconds": 30, "days_per_move": None,
+                             "alternate_first": True, "ranked": True, "cpu_level": 4,
                              "spectator_chat": True, "open": False}
     assert room["seats"][0]["player"] == {"id": str(ann.id), "name": "Ann"}
     assert room["seats"][0]["connected"] is True
@@ -169,7 +170,8 @@ async def test_rules_by_the_host_between_games_only():
     await a.send(type="rules", turn_seconds=60, alternate_first=False, ranked=False, cpu_level=5,
                  spectator_chat=False)
     room = await b.wait_room(lambda r: r["rules"]["turn_seconds"] == 60)
-    assert room["rules"] == {"turn_seconds": 60, "alternate_first": False, "ranked": False, "cpu_level": 5,
+    assert room["rules"] == {"turn_seconds": 60, "days_per_move": None,
+                             "alternate_first": False, "ranked": False, "cpu_level": 5,
                              "spectator_chat": False, "open": False}
     await a.send(type="start")
     room = await a.wait_room(lambda r: r["game"] is not None)

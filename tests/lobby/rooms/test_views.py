@@ -55,7 +55,8 @@ def test_create_room_with_defaults(device):
     assert response.status_code == 201
     room = response.json()
     assert room["type"] == "room"
-    assert room["rules"] == {"turn_seconds": None, "alternate_first": True, "ranked": True, "cpu_level": 3,
+    assert room["rules"] == {"turn_seconds": None, "days_per_move": None,
+                             "alternate_first": True, "ranked": True, "cpu_level": 3,
                              "spectator_chat": True, "open": False}
     code = room["code"]
     assert len(code) == 6 and not set(code) & set("01OI")

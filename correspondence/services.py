@@ -1,0 +1,263 @@
+"""Correspondence play: its seeks (make, delete, accept, and the pairing wave that pairs compatible ones)
+and what it tells its players (``your_turn``, ``time_running_out``, ``game_over``, ``paired``).
+
+The games are ordinary rooms and games with ``days_per_move`` set (the rules: :mod:`lobby.timers`,
+:func:`games.services.game_time_out`); a pairing ends in :func:`lobby.play.pairs.room_for_two` as every
+pairing does. Each notification is made in the transaction of what it tells of (a move, a game's end, a
+pairing), keyed, so once across processes. Services take ``now``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.db.models import Q
+
+from common.errors import Refused
+from correspondence.models import CorrespondenceSeek
+from correspondence.selectors import seeks_open
+from games.models import Game, GameStatus
+from games.services import GameFinished
+from lobby.models import PairingWave
+from lobby.pairing.matching import DEFAULT_POLICY, Pool, Seeker, pair_seekers
+from lobby.pairing.seeks import seekers_apart
+from lobby.pairing.waves import WaveLease
+from lobby.play.moves import CorrespondenceMoved
+from lobby.play.pairs import GameSettings, TwoSeated, room_for_two
+from lobby.protocol.frames import DAYS_PER_MOVE_CHOICES
+from notifications.models import Notification
+from notifications.services import notify
+from players.models import Player
+from players.social import is_blocked
+from ratings.selectors import ratings_of
+
+KINDS_OF_CORRESPONDENCE = ("your_turn", "time_running_out", "game_over", "paired")
+DAYS = tuple(days for days in DAYS_PER_MOVE_CHOICES if days is not None)
+# A seek waits this long for an opponent.
+SEEK_LIFETIME = timedelta(days=7)
+# Open seeks one player may have at once.
+MAX_SEEKS = 5
+# The correspondence seeks' pairing wave: its lease is the second row of quick pairing's table.
+WAVE_ROW = 2
+WAVE_EVERY = timedelta(seconds=5)
+
+
+def _room_url(code: str) -> str:
+    return f"/r/{code}"
+
+
+# --- seeks -------------------------------------------------------------------------------------------
+def _refuse_unable(player: Player | None) -> Player:
+    """The player, if they may play correspondence games: an account that is not a bot and not banned.
+
+    Raises:
+        Refused: no_account, bot_account (bots are challenged instead), banned.
+    """
+    if player is None or player.user_id is None:
+        raise Refused("no_account", "Correspondence games need an account: register or log in first.")
+    if player.is_bot:
+        raise Refused("bot_account", "A bot plays correspondence games when challenged, not through seeks.")
+    if player.is_banned:
+        raise Refused("banned", "A banned player cannot play.")
+    return player
+
+
+def seek_create(*, player: Player | None, days_per_move: object, ranked: object, now: datetime) -> CorrespondenceSeek:
+    """``player`` looks for a correspondence game (no page needs to stay open); it waits 7 days.
+
+    Raises:
+        Refused: no_account, bot_account, banned, bad_rules, too_many_seeks (``MAX_SEEKS`` open already).
+    """
+    seeker = _refuse_unable(player)
+    if isinstance(days_per_move, bool) or days_per_move not in DAYS:
+        raise Refused("bad_rules", "days_per_move is 1, 2, 3, 5 or 7.")
+    if not isinstance(ranked, bool):
+        raise Refused("bad_rules", "ranked is true or false.")
+    rating = ratings_of([seeker.pk], now=now)[seeker.pk].rating
+    with transaction.atomic():
+        list(Player.objects.select_for_update().filter(pk=seeker.pk).values_list("pk", flat=True))
+        if seeks_open(now=now).filter(player=seeker).count() >= MAX_SEEKS:
+            raise Refused("too_many_seeks", f"At most {MAX_SEEKS} correspondence seeks wait at once.")
+        return CorrespondenceSeek.objects.create(player=seeker, days_per_move=int(days_per_move), ranked=ranked,
+                                                 rating=rating, created_at=now, expires_at=now + SEEK_LIFETIME)
+
+
+def _seek_locked(seek_id: object, *, now: datetime) -> CorrespondenceSeek:
+    """The open seek ``seek_id``, locked.
+
+    Raises:
+        Refused(no_seek): none such, or it expired.
+    """
+    if isinstance(seek_id, bool) or not isinstance(seek_id, int) or not 0 < seek_id < 2**63:
+        raise Refused("no_seek", "There is no such seek.")
+    seek = (CorrespondenceSeek.objects.select_for_update(of=("self",)).select_related("player")
+            .filter(pk=seek_id, expires_at__gt=now).first())
+    if seek is None:
+        raise Refused("no_seek", "There is no such seek: it was taken, deleted or it expired.")
+    return seek
+
+
+def seek_delete(*, player: Player | None, seek_id: object, now: datetime) -> None:
+    """The seeker deletes their seek.
+
+    Raises:
+        Refused: no_seek, not_yours.
+    """
+    with transaction.atomic():
+        seek = _seek_locked(seek_id, now=now)
+        if player is None or seek.player_id != player.pk:
+            raise Refused("not_yours", "Only the seeker deletes a seek.")
+        seek.delete()
+
+
+def seek_accept(*, player: Player | None, seek_id: object, now: datetime) -> TwoSeated:
+    """``player`` takes the seek: a room with both seated and the correspondence game started; both are
+    told (``paired``).
+
+    Raises:
+        Refused: no_account, bot_account, banned, no_seek, own_seek, blocked (either blocked the other).
+    """
+    taker = _refuse_unable(player)
+    with transaction.atomic():
+        seek = _seek_locked(seek_id, now=now)
+        if seek.player_id == taker.pk:
+            raise Refused("own_seek", "You cannot accept your own seek.")
+        if is_blocked(blocker_id=seek.player_id, blocked_id=taker.pk) or is_blocked(
+                blocker_id=taker.pk, blocked_id=seek.player_id):
+            raise Refused("blocked", "This player does not accept games from you.")
+        _refuse_unable(seek.player)
+        made = _pair(seek.player, taker, days_per_move=seek.days_per_move, ranked=seek.ranked, now=now)
+        seek.delete()
+        return made
+
+
+def _pair(first: Player, second: Player, *, days_per_move: int, ranked: bool, now: datetime) -> TwoSeated:
+    made = room_for_two(first=first, second=second, now=now,
+                        settings=GameSettings(turn_seconds=None, days_per_move=days_per_move, ranked=ranked))
+    code = made.room.code
+    for me, other in ((made.red, made.yellow), (made.yellow, made.red)):
+        colour = "Red" if me is made.red else "Yellow"
+        notify(player_id=me.pk, kind="paired", now=now, url=_room_url(code), key=f"paired:{made.game.pk}",
+               text=f"A correspondence game against {other.name} has begun: you play {colour}, "
+                    f"{days_per_move} day{'s' if days_per_move > 1 else ''} a move.",
+               data={"room": code, "game": str(made.game.pk), "opponent": str(other.pk),
+                     "colour": colour.lower(), "days_per_move": days_per_move})
+    return made
+
+
+@dataclass(frozen=True, slots=True)
+class CorrespondenceWave:
+    """The pairing wave of the correspondence seeks, as :func:`lobby.realtime.waves.pair_wave` runs it:
+    quick pairing's second lease row, the open seeks read, paired by rating as quick pairing pairs (one
+    pool per days per move and ranked), each pair written in its own transaction."""
+
+    def lease(self, *, now: datetime) -> WaveLease:
+        return WaveLease(model=PairingWave, pk=WAVE_ROW, started="started_at", until="running_until",
+                         every=WAVE_EVERY, create=True)
+
+    def read(self, *, now: datetime) -> list[Seeker]:
+        seeks = seeks_open(now=now).order_by("pk")
+        return seekers_apart([
+            Seeker(seek_id=seek.pk, player_id=str(seek.player_id), rating=seek.rating, since=seek.created_at,
+                   pool=Pool(turn_seconds=None, ranked=seek.ranked, days_per_move=seek.days_per_move))
+            for seek in seeks
+        ])
+
+    def pair(self, waiting: Sequence[Seeker], *, now: datetime) -> list[tuple[Seeker, Seeker]]:
+        return pair_seekers(waiting, now=now, policy=DEFAULT_POLICY)
+
+    def write(self, pairs: Sequence[tuple[Seeker, Seeker]], *, now: datetime) -> list[TwoSeated]:
+        made = []
+        for a, b in pairs:
+            with transaction.atomic():
+                seeks = list(CorrespondenceSeek.objects.select_for_update(of=("self",)).select_related("player")
+                             .filter(pk__in=(a.seek_id, b.seek_id), expires_at__gt=now).order_by("pk"))
+                if len(seeks) != 2 or any(s.player.is_banned for s in seeks):
+                    continue  # one was taken, deleted or expired meanwhile
+                first, second = seeks
+                made.append(_pair(first.player, second.player, days_per_move=first.days_per_move,
+                                  ranked=first.ranked, now=now))
+                CorrespondenceSeek.objects.filter(pk__in=(a.seek_id, b.seek_id)).delete()
+        return made
+
+
+CORRESPONDENCE_WAVE = CorrespondenceWave()
+
+
+# --- what the players are told -----------------------------------------------------------------------
+def your_turn_notify(moved: CorrespondenceMoved) -> None:
+    """The opponent moved in a correspondence game: the player to move is told, at most one unread
+    ``your_turn`` a game (a newer one replaces it)."""
+    game = moved.game
+    now = game.turn_started_at
+    stale = Notification.objects.filter(player_id=moved.to_move_id, kind="your_turn", read_at__isnull=True,
+                                        key__startswith=f"your_turn:{game.pk}:")
+    stale.delete()
+    name = Player.objects.filter(pk=moved.mover_id).values_list("name", flat=True).first() or "Your opponent"
+    notify(player_id=moved.to_move_id, kind="your_turn", now=now, url=_room_url(moved.code),
+           key=f"your_turn:{game.pk}:{game.ply}",
+           text=f"{name} played {moved.peg}: your move.",
+           data={"room": moved.code, "game": str(game.pk), "ply": game.ply, "last_move": moved.peg,
+                 "deadline": None if game.deadline is None else game.deadline.isoformat()})
+
+
+def warnings_send(*, now: datetime, limit: int = 100) -> int:
+    """Tell every player whose correspondence time is running out (a fifth left, not moved yet), once a
+    turn, whichever process sends it; returns how many were told."""
+    due = list(Game.objects.filter(warn_at__lte=now, status=GameStatus.PLAYING).select_related("room")
+               .order_by("warn_at")[:limit])
+    told = 0
+    for game in due:
+        with transaction.atomic():
+            if not Game.objects.filter(pk=game.pk, ply=game.ply, warn_at__isnull=False).update(warn_at=None):
+                continue  # another process told them, or the player moved meanwhile
+            colour = game.to_move_colour
+            player_id = game.red_player_id if colour == "red" else game.yellow_player_id
+            if player_id is None or game.deadline is None:
+                continue
+            left = game.deadline - now
+            hours = max(1, round(left.total_seconds() / 3600))
+            notify(player_id=player_id, kind="time_running_out", now=now, url=_room_url(game.room.code),
+                   key=f"time_running_out:{game.pk}:{game.ply}",
+                   text=f"Your time is running out: about {hours} hour{'s' if hours > 1 else ''} left for your move.",
+                   data={"room": game.room.code, "game": str(game.pk), "ply": game.ply,
+                         "deadline": game.deadline.isoformat()})
+            told += 1
+    return told
+
+
+def _outcome(finished: GameFinished, seat: int) -> str:
+    if finished.status == GameStatus.ABANDONED:
+        return "was aborted" if finished.reason == "aborted" else "was abandoned"
+    if finished.winner_seat is None:
+        return "was drawn"
+    won = finished.winner_seat == seat
+    if finished.reason == "timeout":
+        return "is won on time" if won else "is lost on time"
+    return "is won" if won else "is lost"
+
+
+def game_over_notify(finished: GameFinished) -> None:
+    """A correspondence game ended: both players are told how (once: keyed by the game)."""
+    if finished.days_per_move is None:
+        return
+    game = Game.objects.select_related("room").filter(pk=finished.game_id).first()
+    if game is None:
+        return
+    people = {str(pid): name for pid, name in Player.objects.filter(
+        Q(pk=finished.red_player_id) | Q(pk=finished.yellow_player_id)).values_list("pk", "name")}
+    red_seat = finished.red_seat
+    with transaction.atomic():
+        for player_id, seat, other_id in ((finished.red_player_id, red_seat, finished.yellow_player_id),
+                                          (finished.yellow_player_id, 3 - red_seat, finished.red_player_id)):
+            if player_id is None:
+                continue
+            other = people.get(other_id) if other_id is not None else None
+            notify(player_id=player_id, kind="game_over", now=game.finished_at or game.turn_started_at,
+                   url=_room_url(game.room.code), key=f"game_over:{finished.game_id}",
+                   text=f"Your correspondence game against {other or 'the CPU'} {_outcome(finished, seat)}.",
+                   data={"room": game.room.code, "game": finished.game_id, "status": finished.status,
+                         "reason": finished.reason, "winner_seat": finished.winner_seat})
