@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from common.errors import Refused
+from common.params import query_int
 from correspondence.selectors import my_games, seek_json, seeks_page
 from correspondence.services import seek_accept, seek_create, seek_delete
 from lobby.rooms.selectors import snapshot_of
@@ -60,21 +60,13 @@ class MyGamesOut(serializers.Serializer[Any]):
     waiting = MyGameOut(many=True)
 
 
-def _page(raw: str | None) -> int:
-    if raw is None:
-        return 1
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= 3 and 1 <= int(raw) <= MAX_PAGE):
-        raise Refused("bad_request", f"page is a number from 1 to {MAX_PAGE}.")
-    return int(raw)
-
-
 class SeeksView(APIView):
     @extend_schema(operation_id="seeks_list",
                    parameters=[OpenApiParameter("page", int, required=False, description=f"1 to {MAX_PAGE}")],
                    responses={200: SeeksOut, 400: "bad_request"})
     def get(self, request: Request) -> Response:
         """The open correspondence seeks, newest first, 20 a page."""
-        page = _page(request.query_params.get("page"))
+        page = query_int(request.query_params, "page", default=1, low=1, high=MAX_PAGE)
         rows, more = seeks_page(now=timezone.now(), page=page)
         next_url = f"{reverse('seeks')}?page={page + 1}" if more and page < MAX_PAGE else None
         return Response({"results": rows, "next": next_url})
