@@ -14,6 +14,7 @@ urlpatterns = [
     path("challenges", views.challenges, name="challenges"),
     path("players/<str:player_id>", views.player, name="player"),
     path("games/<str:game_id>", views.replay, name="replay"),
+    path("analysis", views.analysis, name="analysis"),
     path("tournaments/<int:arena_id>", views.arena, name="arena"),
     path("puzzles", views.puzzle, name="puzzles"),
     path("puzzles/<str:puzzle_id>", views.puzzle, name="puzzle"),

@@ -44,6 +44,12 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
 
 
 @ensure_csrf_cookie
+def analysis(request: HttpRequest) -> HttpResponse:
+    """The analysis board: ``?record=`` the position, ``?line=`` the main line (docs/records.md)."""
+    return render(request, "frontend/analysis.html", {"page": "analysis"})
+
+
+@ensure_csrf_cookie
 def arena(request: HttpRequest, arena_id: int) -> HttpResponse:
     """An arena: countdown, live standings, join / pause / withdraw, the podium at the end."""
     return render(request, "frontend/arena.html", {"page": "arena", "arena_id": arena_id})

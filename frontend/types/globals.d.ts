@@ -4,4 +4,5 @@ interface Window {
   __lobby?: unknown;
   __puzzle?: unknown;
   __replay?: unknown;
+  __analysis?: unknown;
 }

@@ -141,6 +141,7 @@ async function load(id) {
   $("#verdict").hidden = true;
   $("#show-solution").hidden = true;
   $("#next-puzzle").hidden = true;
+  $("#analyse-puzzle").hidden = true;
   $("#skip").hidden = false;
   showRating(null, null);
   if (location.pathname !== `/puzzles/${puzzle.id}`) history.replaceState(null, "", `/puzzles/${puzzle.id}`);
@@ -223,6 +224,9 @@ async function finish(answer) {
   if (answer.rating) loadMyRating().then(() => showRating(answer.rating, change));
   $("#next-puzzle").hidden = false;
   $("#skip").hidden = true;
+  const study = $("#analyse-puzzle", HTMLAnchorElement);
+  study.href = `/analysis?${new URLSearchParams({ record: moves().join(" ") })}`;
+  study.hidden = false;
   render({ line: answer.line || null });
   if (answer.result === "failed") {
     for (const peg of answer.refutation.slice(0, 1)) {

@@ -59,6 +59,8 @@ function show(step, ghost = null) {
   });
   $("#scrub", HTMLInputElement).value = String(R.step);
   $("#ply-label").textContent = `move ${R.step} of ${R.moves.length}`;
+  const study = new URLSearchParams({ record: R.moves.slice(0, R.step).join(" "), line: R.moves.join(" ") });
+  $("#analyse", HTMLAnchorElement).href = `/analysis?${study}`;
   document.querySelectorAll("#moves li").forEach((li, i) => {
     li.classList.toggle("current", i === R.step - 1);
   });

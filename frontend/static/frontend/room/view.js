@@ -183,7 +183,8 @@ function renderResult(ctrl) {
   }
   el.innerHTML =
     `<strong>${head}</strong> <span>${detail}</span>${ratingMove(ctrl, g)}` +
-    `<a class="replay-link" href="/games/${encodeURIComponent(g.id)}">Replay</a>`;
+    `<a class="replay-link" href="/games/${encodeURIComponent(g.id)}">Replay</a>` +
+    ` <a class="analyse-link" href="/analysis?${new URLSearchParams({ record: (g.moves || []).join(" ") })}">Analyse</a>`;
   el.hidden = false;
 }
 

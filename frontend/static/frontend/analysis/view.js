@@ -1,0 +1,161 @@
+// The analysis board's rendering: the move tree, the engine's verdicts and the explorer's table.
+
+import { capitalise } from "../game.js";
+import { mainLine, pathTo } from "./tree.js";
+
+/** @typedef {import("../api.js").Json} Json */
+/** @typedef {import("./tree.js").MoveTree} MoveTree */
+
+/** The side other than `colour`. @param {string} colour */
+const other = (colour) => (colour === "red" ? "yellow" : "red");
+
+/**
+ * The engine's verdict on the position in words, for the side to move's result.
+ * @param {Json} answer GET /api/analysis
+ */
+export function verdictText(answer) {
+  const mover = answer.to_move;
+  if (!mover) return answer.verdict === "draw" ? "The game is over: a draw." : "The game is over.";
+  const n = answer.plies;
+  const best = answer.best?.[0];
+  switch (answer.verdict) {
+    case "win":
+      return `${capitalise(mover)} wins by force in ${n} (proved), with ${best}.`;
+    case "loss":
+      return `${capitalise(other(mover))} wins by force in ${n} (proved); ${capitalise(mover)} resists longest with ${best}.`;
+    case "draw":
+      return `A draw with best play (proved), e.g. ${best}.`;
+    default:
+      return `Not proved within ${answer.budget_ms} ms; the engine's choice: ${best}.`;
+  }
+}
+
+/** One move's verdict in words, for the side playing it. @param {Json} move */
+export function moveText(move) {
+  if (move.verdict === "win") return `wins in ${move.plies}`;
+  if (move.verdict === "loss") return `loses in ${move.plies}`;
+  if (move.verdict === "draw") return "draws";
+  return "not proved";
+}
+
+/**
+ * The move tree: the main line inline, each variation in brackets after the move it branches from.
+ * @param {HTMLElement} root
+ * @param {MoveTree} tree
+ * @param {number} current
+ * @param {(id: number) => void} go
+ */
+export function renderTree(root, tree, current, go) {
+  root.replaceChildren();
+  /** @param {number} id @param {HTMLElement} into */
+  const moveButton = (id, into) => {
+    const ply = pathTo(tree, id).length;
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = `tree-move${id === current ? " current" : ""}`;
+    b.dataset.node = String(id);
+    const number = ply % 2 === 1 ? `${(ply + 1) / 2}. ` : "";
+    b.textContent = `${number}${tree.nodes.get(id)?.peg}`;
+    b.setAttribute("aria-current", id === current ? "true" : "false");
+    b.addEventListener("click", () => go(id));
+    into.appendChild(b);
+  };
+  /** @param {number} first the first node of a line @param {HTMLElement} into */
+  const line = (first, into) => {
+    for (let id = first; ; ) {
+      moveButton(id, into);
+      const node = tree.nodes.get(id);
+      const parent = tree.nodes.get(node?.parent ?? -1);
+      if (parent && parent.children[0] === id) {
+        for (const variation of parent.children.slice(1)) {
+          const span = document.createElement("span");
+          span.className = "variation";
+          line(variation, span);
+          into.appendChild(span);
+        }
+      }
+      if (!node?.children.length) return;
+      id = node.children[0];
+    }
+  };
+  const root0 = tree.nodes.get(0);
+  if (!root0?.children.length) {
+    root.textContent = "No moves yet: click a peg.";
+    return;
+  }
+  const main = document.createElement("div");
+  main.className = "main-line";
+  line(mainLine(tree)[0], main);
+  root.appendChild(main);
+}
+
+/**
+ * The engine's answer: the verdict, the threats and each move's verdict (a click plays it).
+ * @param {Json} answer
+ * @param {(peg: string) => void} play
+ */
+export function renderEngine(answer, play) {
+  const verdict = document.getElementById("verdict");
+  if (verdict) {
+    verdict.textContent = verdictText(answer);
+    verdict.dataset.verdict = answer.verdict;
+  }
+  const threats = document.getElementById("threats");
+  const shown = (answer.threats || []).map(
+    (/** @type {Json} */ t) => `${capitalise(t.colour)} ${t.peg} level ${t.level}${t.playable ? " (playable)" : ""}`,
+  );
+  if (threats) threats.textContent = shown.length ? `Threats: ${shown.join(", ")}` : "No threats.";
+  const list = document.getElementById("move-verdicts");
+  if (!list) return;
+  list.replaceChildren();
+  for (const move of answer.moves || []) {
+    const li = document.createElement("li");
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = `btn ghost small verdict-${move.verdict}`;
+    b.textContent = `${move.peg}: ${moveText(move)}`;
+    b.addEventListener("click", () => play(move.peg));
+    li.appendChild(b);
+    list.appendChild(li);
+  }
+}
+
+/**
+ * The explorer's answer: games through the position and each move's results (a click plays it).
+ * @param {Json} answer
+ * @param {(peg: string) => void} play
+ */
+export function renderExplorer(answer, play) {
+  const total = document.getElementById("explorer-total");
+  if (total) {
+    total.textContent = answer.games
+      ? `${answer.games} game${answer.games === 1 ? "" : "s"} of the site reached this position (first ${answer.depth} plies).`
+      : "No game of the site reached this position yet.";
+  }
+  const body = document.getElementById("explorer-moves");
+  if (!body) return;
+  body.replaceChildren();
+  for (const move of answer.moves || []) {
+    const tr = document.createElement("tr");
+    const pct = (/** @type {number} */ n) => `${Math.round((100 * n) / move.games)}%`;
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "btn ghost small";
+    b.textContent = move.peg;
+    b.addEventListener("click", () => play(move.peg));
+    const cells = [
+      String(move.games) + (move.bot_games ? ` (${move.bot_games} with a bot)` : ""),
+      `${pct(move.red_wins)} / ${pct(move.draws)} / ${pct(move.yellow_wins)}`,
+      move.average_rating === null ? "—" : String(move.average_rating),
+    ];
+    const first = document.createElement("td");
+    first.appendChild(b);
+    tr.appendChild(first);
+    for (const text of cells) {
+      const td = document.createElement("td");
+      td.textContent = text;
+      tr.appendChild(td);
+    }
+    body.appendChild(tr);
+  }
+}

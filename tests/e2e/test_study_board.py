@@ -1,0 +1,68 @@
+"""The analysis board: from a replay, "Analyse" at move 10, a variation whose verdict differs, back to the
+main line, then the game's record downloaded and pasted into a fresh analysis board (top view, no WebGL)."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.playkit import create_party_room, drop, peg_button, state
+
+pytestmark = pytest.mark.browser
+
+# Twelve moves, nobody wins; after ten, Red's a1 (a third bead there) and Yellow's careless d1 leave Red
+# a win at once on a1.
+GAME = "a1 b1 a1 b1 c2 c3 d4 d3 c4 b4 a2 a3"
+
+
+def record_of(url: str) -> str:
+    return parse_qs(urlsplit(url).query).get("record", [""])[0]
+
+
+def test_analyse_a_replay_position_try_a_variation_and_paste_the_downloaded_record(new_page):
+    host, guest = create_party_room(new_page)
+    for ply, peg in enumerate(GAME.split()):
+        drop(host if ply % 2 == 0 else guest, peg)
+    game_id = state(host)["game"]["id"]
+    host.goto(f"/games/{game_id}")
+    host.locator("#moves li").nth(9).click()
+    expect(host.locator("#ply-label")).to_have_text("move 10 of 12")
+
+    with host.expect_download() as download:
+        host.get_by_role("link", name="Download").click()
+    text = open(download.value.path(), encoding="utf-8").read()
+    assert text.startswith('[Red "Ann"]') and "6. a2 a3 *" in text
+
+    host.get_by_role("link", name="Analyse").click()
+    host.wait_for_url("**/analysis?**")
+    assert record_of(host.url) == " ".join(GAME.split()[:10])
+    verdict = host.locator("#verdict")
+    expect(verdict).not_to_have_text("The engine is thinking…")
+    before = verdict.inner_text()
+    assert "wins by force in 1" not in before
+
+    # A variation: Red a1, Yellow d1; now Red has a win at once.
+    peg_button(host, "a1").click()
+    expect(host.locator("#to-move")).to_contain_text("ply 11")
+    peg_button(host, "d1").click()
+    expect(verdict).to_have_text("Red wins by force in 1 (proved), with a1.")
+    assert record_of(host.url) == " ".join([*GAME.split()[:10], "a1", "d1"])
+    expect(host.locator("#tree .variation .tree-move")).to_have_count(2)
+    expect(host.locator("#topview .peg.threat-red")).not_to_have_count(0)
+
+    # Back to the main line: the position after move 10, its verdict again.
+    host.get_by_role("button", name="Main line").click()
+    assert record_of(host.url) == " ".join(GAME.split()[:10])
+    expect(verdict).to_have_text(before)
+
+    # A fresh board, the downloaded record pasted in: the whole game, at its end.
+    fresh = new_page()
+    fresh.goto("/analysis")
+    fresh.locator("#paste").fill(text)
+    fresh.get_by_role("button", name="Load").click()
+    expect(fresh.locator("#tree .tree-move")).to_have_count(12)
+    fresh.wait_for_function("(r) => new URL(location.href).searchParams.get('record') === r", arg=GAME)
+    expect(fresh.locator("#verdict")).not_to_have_text("The engine is thinking…")
+    assert host.js_errors == [] and fresh.js_errors == []  # type: ignore[attr-defined]
