@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 NPM_STAMP := frontend/node_modules/.installed
 JSBIN := node_modules/.bin
 
-.PHONY: run test test-suite checks lint lint-js test-js typecheck bench bench-engine bench-cpu bench-analysis bench-pairing bench-server bench-puzzles bench-bots bench-arena deps clean
+.PHONY: run test test-suite checks lint lint-js test-js typecheck bench bench-engine bench-cpu bench-analysis bench-pairing bench-server bench-puzzles bench-bots bench-arena bench-study deps clean
 
 deps: $(STAMP) $(NPM_STAMP)
 
@@ -75,6 +75,11 @@ bench-analysis: $(STAMP)
 # the 2-core CI machine); writes the figures into docs/benchmarks.md.
 bench-puzzles: $(STAMP)
 	$(BIN)/python scripts/bench_puzzles.py --write-docs docs/benchmarks.md
+
+# The study tools: the opening explorer with 1,000,000 games loaded by the benchmark (a query's p99, the
+# storage per game) and the analysis board's answers per CPU second; writes the figures into docs/benchmarks.md.
+bench-study: $(STAMP)
+	$(BIN)/python scripts/bench_study.py --write-docs docs/benchmarks.md
 
 clean:
 	rm -rf $(VENV) frontend/node_modules db.sqlite3 db.sqlite3-wal db.sqlite3-shm staticfiles .pytest_cache .mypy_cache .ruff_cache
