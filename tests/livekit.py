@@ -43,7 +43,9 @@ __all__ = [
 
 # Debug pages on errors, and the CPU thinking briefly: the tests wait for its moves (and the analysis
 # board's answers: 100 ms of CPU at most, so waiting on a position asks nothing more).
-TEST_SETTINGS = {"DEBUG": "1", "CPU_TIME_SCALE": "0.05", "ANALYSIS_BOARD_BUDGET_MS": "100", "ANALYSIS_BOARD_MAX_MS": "100"}
+TEST_SETTINGS = {
+    "DEBUG": "1", "CPU_TIME_SCALE": "0.05", "ANALYSIS_BOARD_BUDGET_MS": "100", "ANALYSIS_BOARD_MAX_MS": "100",
+}
 
 
 def server_env(**overrides: str) -> dict[str, str]:

@@ -3,6 +3,7 @@ main line, then the game's record downloaded and pasted into a fresh analysis bo
 
 from __future__ import annotations
 
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -32,7 +33,7 @@ def test_analyse_a_replay_position_try_a_variation_and_paste_the_downloaded_reco
 
     with host.expect_download() as download:
         host.get_by_role("link", name="Download").click()
-    text = open(download.value.path(), encoding="utf-8").read()
+    text = Path(download.value.path()).read_text(encoding="utf-8")
     assert text.startswith('[Red "Ann"]') and "6. a2 a3 *" in text
 
     host.get_by_role("link", name="Analyse").click()
