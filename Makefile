@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 NPM_STAMP := frontend/node_modules/.installed
 JSBIN := node_modules/.bin
 
-.PHONY: run test test-suite checks lint lint-js test-js typecheck bench bench-engine bench-cpu bench-analysis bench-pairing bench-server bench-puzzles bench-bots bench-arena bench-study deps clean
+.PHONY: run test test-suite checks lint lint-js test-js typecheck bench bench-engine bench-cpu bench-analysis bench-pairing bench-server bench-puzzles bench-bots bench-streams bench-arena bench-study deps clean
 
 deps: $(STAMP) $(NPM_STAMP)
 
@@ -101,6 +101,11 @@ bench-server: $(STAMP)
 # and with DATABASE_URL + REDIS_URL also PostgreSQL + Redis on two processes. 18 s embedded.
 bench-bots: $(STAMP)
 	$(BIN)/python scripts/bench_bots.py --moves 100 --write-docs docs/benchmarks.md
+
+# Other requests' latency and PostgreSQL connections with 0, 8 and 40 bot streams open (needs DATABASE_URL and
+# REDIS_URL).
+bench-streams: $(STAMP)
+	$(BIN)/python scripts/bench_streams.py --requests 200 --write-docs docs/benchmarks.md
 
 # 500 players in one arena on one process: a pairing wave's time (p50, p99) and standings frames per second.
 bench-arena: $(STAMP)

@@ -6,13 +6,17 @@ class BotsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # The games layer emits this hook, never importing the bot API: the players of a game that ended
-        # hear gameFinish on their event streams.
-        from bots.events import game_finished
+        # The lower layers emit these hooks, never importing the bot API: the players of a game that ended
+        # hear gameFinish on their event streams; a revoked token's streams and a banned account's end.
+        from bots.events import game_finished, player_banned, token_revoked
         from bots.sweep import ChallengeSweep
         from games.services import GAME_FINISHED
         from lobby.realtime.runtime import LOOP_SERVICES
+        from players.services import PLAYER_BANNED
+        from players.tokens import TOKEN_REVOKED
 
         GAME_FINISHED.register(game_finished)
+        TOKEN_REVOKED.register(token_revoked)
+        PLAYER_BANNED.register(player_banned)
         # Every event loop expires the challenges past their time (each once, whichever loop is first).
         LOOP_SERVICES.register(ChallengeSweep)

@@ -1,5 +1,6 @@
-"""What the bot API tells accounts once a transaction commits: lines for their event streams, through the
-rooms' one outlet (``lobby.events``), to the account's channel-layer group in whatever process holds it."""
+"""What the bot API tells accounts once a transaction commits: lines for their event streams, and the end
+of the streams whose token was revoked or whose account was banned, through the rooms' one outlet
+(``lobby.events``), to the account's channel-layer group in whatever process holds them."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ from typing import Any
 from bots import protocol
 from games.services import GameFinished
 from lobby import events
-from lobby.protocol.messages import AccountLine
+from lobby.protocol.messages import AccountLine, AccountStreamsEnd
 from lobby.rooms.services import room_code
+from players.services import PlayerBanned
+from players.tokens import TokenRevoked
 
 
 def line_on_commit(player_id: object, line: dict[str, Any]) -> None:
@@ -31,3 +34,14 @@ def game_finished(finished: GameFinished) -> None:
         line = protocol.game_finish_line(game_id=finished.game_id, room=code, colour=colour,
                                          status=finished.status, winner=winner, reason=finished.reason or None)
         events.deliver(events.ToGroup(protocol.account_group(player_id), AccountLine(line)))
+
+
+def token_revoked(revoked: TokenRevoked) -> None:
+    """A handler of ``players.tokens.TOKEN_REVOKED`` (after commit): the streams open with the token end."""
+    events.deliver(events.ToGroup(protocol.account_group(revoked.player_id), AccountStreamsEnd(revoked.token_id)))
+
+
+def player_banned(banned: PlayerBanned) -> None:
+    """A handler of ``players.services.PLAYER_BANNED`` (inside the ban's transaction): once it commits,
+    every stream of the account ends."""
+    events.on_commit(events.ToGroup(protocol.account_group(banned.player.pk), AccountStreamsEnd(None)))

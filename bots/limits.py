@@ -1,22 +1,28 @@
-"""The bot API's limits, counted in Django's cache (Redis when ``REDIS_URL`` is set, so they hold across
-processes): moves per second per account in one game, open streams per token, and challenges created per
-challenger and per address in an hour (``CHALLENGES_PER_HOUR_PER_PLAYER``, ``CHALLENGES_PER_HOUR_PER_ADDRESS``,
-read at each call).
+"""The bot API's limits: moves per second per account in one game, open streams per account and
+challenges created per challenger and per address in an hour (``CHALLENGES_PER_HOUR_PER_PLAYER``,
+``CHALLENGES_PER_HOUR_PER_ADDRESS``, read at each call), counted in Django's cache (Redis when
+``REDIS_URL`` is set, so they hold across processes); open streams per server process, counted in the
+process.
 
 A stream holds a *slot*: a cache key taken atomically (``add``), renewed while the stream lives and
-deleted when it ends; a process that dies leaves its slots to lapse within ``SLOT_LEASE_SECONDS``.
+deleted when it ends; a process that dies leaves its slots to lapse within ``SLOT_LEASE_SECONDS``. Each
+renewal also asks whether the stream's token is still live (not revoked, its account not banned): a
+stream whose token was revoked or banned is ended by a message at once (``bots.events``), and at the
+latest at its next renewal should that message be lost.
 """
 
 from __future__ import annotations
 
+import threading
 import uuid
 from datetime import datetime
 
 from django.conf import settings
 from django.core.cache import cache
 
-from common.errors import RateLimited
+from common.errors import RateLimited, Refused
 from common.ratelimit import Quota, quota_take
+from players.tokens import token_is_live
 
 # Per account and game: a bot moves once a turn, so two engines answering at once make about 7 a second each
 # (the round trips between them); more is a bot hammering a refusal. Many games at once are not slowed. The
@@ -24,9 +30,6 @@ from common.ratelimit import Quota, quota_take
 # spellings: upper case, braces, no dashes, ``urn:uuid:``), so neither opens a second bucket.
 MOVES_PER_SECOND = 10
 MOVES = Quota("bot-moves-by-account-game", MOVES_PER_SECOND, 1)
-# Open streams per token, by kind: event streams (one a bot needs; a second covers a reconnect before the
-# first's end is noticed) and game streams (one per game played at once, and reconnects).
-STREAMS_PER_TOKEN = {"event": 2, "game": 16}
 SLOT_LEASE_SECONDS = 30
 SLOT_RENEW_SECONDS = 10.0
 HOUR = 3600
@@ -59,27 +62,69 @@ def challenge_create_quota_take(*, player_id: str, address: str | None, now: dat
     quota_take(cache, takes, now=now, message="Too many challenges.")
 
 
-def _slot_key(kind: str, token_id: int, index: int) -> str:
-    return f"bot-stream:{kind}:{token_id}:{index}"
+def streams_per_account(kind: str) -> int:
+    """How many streams of ``kind`` (``event``, ``game``) one account may hold open (settings)."""
+    return int(settings.BOT_EVENT_STREAMS_PER_ACCOUNT if kind == "event" else settings.BOT_GAME_STREAMS_PER_ACCOUNT)
 
 
-def stream_slot_take(*, kind: str, token_id: int, holder: str) -> str:
-    """Take a free stream slot of ``kind`` for the token; returns its key.
+def _slot_key(kind: str, player_id: object, index: int) -> str:
+    return f"bot-stream:{kind}:{player_id}:{index}"
+
+
+def stream_slot_take(*, kind: str, player_id: object, holder: str) -> str:
+    """Take a free stream slot of ``kind`` for the account; returns its key.
 
     Raises:
-        RateLimited: every slot of that kind is held.
+        RateLimited(too_many_streams): every slot of that kind is held.
     """
-    for index in range(STREAMS_PER_TOKEN[kind]):
-        key = _slot_key(kind, token_id, index)
+    most = streams_per_account(kind)
+    for index in range(most):
+        key = _slot_key(kind, player_id, index)
         if cache.add(key, holder, timeout=SLOT_LEASE_SECONDS):
             return key
-    raise RateLimited(SLOT_LEASE_SECONDS, message=f"At most {STREAMS_PER_TOKEN[kind]} {kind} streams per token.")
+    raise RateLimited(SLOT_LEASE_SECONDS, code="too_many_streams",
+                      message=f"An account may hold at most {most} {kind} streams open: close one first.")
 
 
-def stream_slot_renew(key: str, holder: str) -> None:
+def stream_slot_renew(key: str, holder: str, *, token_id: int) -> None:
+    """Hold the slot for another lease, if the stream's token is still live.
+
+    Raises:
+        Refused(bad_token): the token was revoked or its account banned since the stream opened.
+    """
+    if not token_is_live(token_id):
+        raise Refused("bad_token", "This access token was revoked or its account banned.")
     cache.set(key, holder, timeout=SLOT_LEASE_SECONDS)
 
 
 def stream_slot_release(key: str, holder: str) -> None:
     if cache.get(key) == holder:  # not a slot that lapsed and was taken by another stream since
         cache.delete(key)
+
+
+class ProcessStreams:
+    """The streams open in this process, at most ``BOT_STREAMS_PER_PROCESS`` (settings) at once."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.open = 0
+
+    def take(self) -> None:
+        """Count one more open stream.
+
+        Raises:
+            RateLimited(too_many_streams): the process holds as many as it may.
+        """
+        most = int(settings.BOT_STREAMS_PER_PROCESS)
+        with self._lock:
+            if self.open >= most:
+                raise RateLimited(SLOT_LEASE_SECONDS // 3, code="too_many_streams",
+                                  message=f"This server holds {most} streams open, as many as it may.")
+            self.open += 1
+
+    def release(self) -> None:
+        with self._lock:
+            self.open -= 1
+
+
+PROCESS_STREAMS = ProcessStreams()

@@ -24,7 +24,8 @@ CHAT_ROOM_NAMES = {chat: room for room, chat in CHAT_ROOMS.items()}
 
 
 def account_group(player_id: object) -> str:
-    """The channel-layer group of every event stream of one account (any process)."""
+    """The channel-layer group of every stream of one account (any process): its events, and the end of its
+    streams (``bots.events``)."""
     return f"account.{player_id}"
 
 

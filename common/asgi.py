@@ -14,3 +14,7 @@ Message = Mapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 App = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+# The attribute that marks a view as an async stream served on the event loop alone, holding no thread of
+# the request's own (``bots.streams.base.stream_view`` sets it, ``config.http.is_stream`` reads it).
+STREAM_MARK = "async_stream"

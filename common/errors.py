@@ -31,11 +31,12 @@ class Refused(Exception):
 class RateLimited(Refused):
     """Too many requests of one kind from one caller; ``retry_after`` is how many seconds until the next is heard.
 
-    Answered over HTTP as 429 with a ``Retry-After`` header.
+    Answered over HTTP as 429 with a ``Retry-After`` header. ``code`` is ``rate_limited`` unless a more
+    telling one is given (``too_many_streams``).
     """
 
-    def __init__(self, retry_after: int, *, message: str = "Too many requests.") -> None:
-        super().__init__("rate_limited", f"{message} Try again in {retry_after} seconds.")
+    def __init__(self, retry_after: int, *, message: str = "Too many requests.", code: str = "rate_limited") -> None:
+        super().__init__(code, f"{message} Try again in {retry_after} seconds.")
         self.retry_after = retry_after
 
 
@@ -62,7 +63,7 @@ CODES_BY_STATUS: Mapping[int, tuple[str, ...]] = {
         "games_played", "guest_player", "inbox_full", "name_taken", "no_offer", "not_joined", "seat_taken",
     ),
     410: ("room_closed",),
-    429: ("rate_limited",),  # a RateLimited also carries Retry-After
+    429: ("rate_limited", "too_many_streams"),  # a RateLimited also carries Retry-After
     503: ("busy", "unavailable"),  # try again in a moment: a check ran past its budget, a part is down
 }
 STATUS_OF_CODE: Mapping[str, int] = {code: status for status, codes in CODES_BY_STATUS.items() for code in codes}

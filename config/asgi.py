@@ -14,9 +14,10 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup(set_prefix=False)
 
-from config.http import OneHopHandler, ThreadedHttp, close_request_connections  # noqa: E402
+from config.http import AsyncHandler, OneHopHandler, StreamsApart, ThreadedHttp, close_request_connections  # noqa: E402
 
 django_asgi_app = OneHopHandler()
+streams_app = AsyncHandler()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
@@ -30,8 +31,9 @@ from lobby.realtime import runtime  # noqa: E402
 
 router = ProtocolTypeRouter(
     {
-        # Each request on one of HTTP_THREADS threads that keep their database connections (config.http).
-        "http": ThreadedHttp(django_asgi_app, settings.HTTP_THREADS),
+        # Each request on one of HTTP_THREADS threads that keep their database connections; a bot's stream
+        # on the event loop alone, holding no thread (config.http).
+        "http": StreamsApart(streams=streams_app, rest=ThreadedHttp(django_asgi_app, settings.HTTP_THREADS)),
         # The session cookie's value only: each consumer reads the session with the player, in one offload
         # (config.websocket). Channels' session and auth stacks would keep a session object per socket.
         "websocket": AllowedHostsOriginValidator(SessionKeyMiddleware(URLRouter(websocket_urlpatterns))),

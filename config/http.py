@@ -7,10 +7,16 @@ setting a game up cost). Here every request's sync code runs on one of ``HTTP_TH
 threads instead (asgiref's ``ThreadSensitiveContext`` with an executor of one thread), and each thread
 keeps its PostgreSQL connection as the database threads of the websockets do (``CONN_MAX_AGE``, with
 the health check of ``config.postgres`` before each request). One thread runs one request at a time, as Django's
-own thread per request did, and holds it to its end: a stream (a bot's event stream) holds its thread for
-as long as it is open. So a request waits for a kept thread (first come, first served) at most
-``WAIT_SECONDS``; past that it runs as Django would run it, on a thread of its own whose connections
-are closed as it ends.
+own thread per request did, and holds it to its end. So a request waits for a kept thread (first come,
+first served) at most ``WAIT_SECONDS``; past that it runs as Django would run it, on a thread of its own
+whose connections are closed as it ends.
+
+A bot's NDJSON stream lives for hours and waits on the channel layer almost all of that time, so it
+takes none of those threads: :class:`StreamsApart` hands it to :class:`AsyncHandler`, Django's handler
+with no middleware and no thread of the request's own (a stream authenticates by its bearer token and
+answers GET only, so no session, CSRF or message middleware has anything to do). Its database work is
+short calls in the database lanes (``lobby.realtime.offload``), whose few threads hold the process's few
+connections: an open stream holds no thread and no database connection while it waits.
 """
 
 from __future__ import annotations
@@ -24,15 +30,21 @@ from typing import Any, cast
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.core.handlers.asgi import ASGIHandler
+from django.core.handlers.exception import convert_exception_to_response
 from django.db import connections
 from django.http import HttpRequest
 from django.http.response import HttpResponseBase
+from django.urls import Resolver404, resolve
 
-from common.asgi import App, Receive, Scope, Send
+from common.asgi import STREAM_MARK, App, Receive, Scope, Send
 
 # How long a request waits for a kept thread before it takes one of its own (every kept thread may be
 # held by a stream).
 WAIT_SECONDS = 0.5
+
+# The text every stream's route holds (``common.asgi.STREAM_MARK`` marks its view): a cheap filter before
+# the path is resolved (resolving costs tens of microseconds, more than the rest of routing a request).
+STREAM_PATH_HOLDS = "stream"
 
 _kept = threading.local()  # kept.thread: this thread is one of the kept HTTP threads
 
@@ -111,3 +123,48 @@ class OneHopHandler(ASGIHandler):
             chain = cast("Callable[[HttpRequest], HttpResponseBase]", self._middleware_chain)  # built sync above
             self._middleware_chain = sync_to_async(chain, thread_sensitive=True)
 
+
+
+def is_stream(scope: Scope) -> bool:
+    """Whether ``scope`` is a GET of a view marked ``STREAM_MARK`` (a bot's NDJSON stream)."""
+    path = scope.get("path", "")
+    if scope.get("method") != "GET" or STREAM_PATH_HOLDS not in path:
+        return False
+    try:
+        match = resolve(path)
+    except Resolver404:
+        return False
+    return bool(getattr(match.func, STREAM_MARK, False))
+
+
+class StreamsApart:
+    """HTTP: a stream (:func:`is_stream`) to ``streams``, everything else to ``rest``."""
+
+    def __init__(self, *, streams: App, rest: App) -> None:
+        self.streams, self.rest = streams, rest
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await (self.streams if is_stream(scope) else self.rest)(scope, receive, send)
+
+
+class AsyncHandler(ASGIHandler):
+    """Django's ASGI handler for async views alone: no middleware, and no thread of the request's own.
+
+    Django enters a ``ThreadSensitiveContext`` for every request, and the first sync call in it (its own
+    ``request_started`` signal) starts a thread that lives as long as the request: for a stream, as long
+    as the stream. Here the request's few sync calls (the signals, the response's close) run in asgiref's
+    one shared thread instead, and the view on the event loop. A sync view would run there too, so only
+    async views (the bots' streams) are served through it.
+    """
+
+    def load_middleware(self, is_async: bool = False) -> None:
+        self._view_middleware: list[Any] = []  # Any: Django's middleware hooks, untyped
+        self._template_response_middleware: list[Any] = []
+        self._exception_middleware: list[Any] = []
+        # Django's own async view runner (its stubs leave it out).
+        self._middleware_chain = convert_exception_to_response(self._get_response_async)  # type: ignore[attr-defined]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            raise ValueError(f"Django serves HTTP only, not {scope['type']}")
+        await self.handle(scope, receive, send)

@@ -355,3 +355,10 @@ PASSWORD_RESETS_PER_HOUR_PER_ACCOUNT = int(os.environ.get("PASSWORD_RESETS_PER_H
 PASSWORD_RESETS_PER_HOUR_PER_ADDRESS = int(os.environ.get("PASSWORD_RESETS_PER_HOUR_PER_ADDRESS") or 10)
 # Reports one player (device) may make in a day (moderation/).
 REPORTS_PER_DAY = int(os.environ.get("REPORTS_PER_DAY") or 10)
+# The bots' NDJSON streams open at once (bots.limits, docs/bots.md): per account, event streams (one a bot
+# needs, more cover reconnects before the old one's end is noticed) and game streams (one per game it
+# plays at once, and reconnects), counted in the cache across processes; and per server process, all
+# accounts together (a stream holds no thread and no database connection, but a channel and memory).
+BOT_EVENT_STREAMS_PER_ACCOUNT = int(os.environ.get("BOT_EVENT_STREAMS_PER_ACCOUNT") or 3)
+BOT_GAME_STREAMS_PER_ACCOUNT = int(os.environ.get("BOT_GAME_STREAMS_PER_ACCOUNT") or 16)
+BOT_STREAMS_PER_PROCESS = int(os.environ.get("BOT_STREAMS_PER_PROCESS") or 300)

@@ -83,6 +83,17 @@ def postgres_database(base_url: str, *, prefix: str = "live") -> Iterator[str]:
         _drop(server, name)
 
 
+def connections_to(url: str) -> int:
+    """How many connections the PostgreSQL server of ``url`` holds to ``url``'s database right now (its
+    ``pg_stat_activity``), the one asking not counted."""
+    import psycopg
+
+    server, name = url.rsplit("/", 1)
+    with psycopg.connect(server + "/postgres", autocommit=True) as conn:
+        row = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s", (name,)).fetchone()
+    return int(row[0]) if row else 0
+
+
 # This process's migrated SQLite file, of which every further SQLite database is a copy.
 _sqlite_template: list[Path] = []
 

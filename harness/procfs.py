@@ -1,4 +1,4 @@
-"""What Linux's /proc says about a process: its CPU time, its resident memory, its children.
+"""What Linux's /proc says about a process: its CPU time, its resident memory, its threads, its children.
 
 Each reader raises ``OSError`` when the process is gone (or /proc is missing); callers that measure a
 server they may not have started catch it.
@@ -28,6 +28,12 @@ def rss_bytes(pid: int) -> int:
     """The resident memory of process ``pid`` (``VmRSS``), in bytes."""
     status = (PROC / str(pid) / "status").read_text()
     return next(int(line.split()[1]) * 1024 for line in status.splitlines() if line.startswith("VmRSS:"))
+
+
+def thread_count(pid: int) -> int:
+    """How many threads process ``pid`` runs right now (``Threads``)."""
+    status = (PROC / str(pid) / "status").read_text()
+    return next(int(line.split()[1]) for line in status.splitlines() if line.startswith("Threads:"))
 
 
 def child_pids(pid: int) -> list[int]:

@@ -231,6 +231,16 @@ class LiveServer:
         except OSError:
             return None
 
+    def threads(self) -> int:
+        """How many threads the process runs right now.
+
+        Raises:
+            OSError: it is not running, or there is no /proc.
+        """
+        if self.proc is None:
+            raise OSError("the server is not running")
+        return procfs.thread_count(self.proc.pid)
+
     def rss_bytes(self) -> int | None:
         """The process's resident memory; None if it is not running or /proc is missing."""
         try:

@@ -4,18 +4,22 @@ A token is made by its account (signed in with its session), shown once, stored 
 secret, listed by description and last characters, and revoked for good. It is sent as
 ``Authorization: Bearer <secret>``; only the endpoints that accept :class:`players.auth.BearerTokenAuthentication`
 (the bot and challenge endpoints) hear it: everywhere else a request with a token is a device without a
-session. Services take ``now``; only the edges read the clock.
+session. Services take ``now``; only the edges read the clock. The layers above hear of a revocation
+through :data:`TOKEN_REVOKED` (the bot API ends the streams open with the token).
 """
 
 from __future__ import annotations
 
 import hashlib
 import secrets
+import uuid
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import transaction
 
 from common.errors import Refused
+from common.hooks import Hook, OnError, Runs
 from players.models import AccessToken, Player
 
 PREFIX = "f4r_"  # recognisable in a leaked log or a secret scanner
@@ -23,6 +27,19 @@ MAX_LIVE_TOKENS = 20
 DESCRIPTION_MAX = 60
 # ``last_used_at`` is written at most this often per token: a bot's every move must not write it.
 USE_RECORDED_EVERY = timedelta(minutes=1)
+
+
+@dataclass(frozen=True, slots=True)
+class TokenRevoked:
+    """A token just revoked: its id and its account's player id."""
+
+    token_id: int
+    player_id: uuid.UUID
+
+
+# Once the revocation has committed; a handler's error is logged, the revocation stands.
+TOKEN_REVOKED: Hook[TokenRevoked] = Hook("token revoked", runs=Runs.AFTER_COMMIT, on_error=OnError.CONTAIN,
+                                         defer=transaction.on_commit)
 
 
 def digest_of(secret: str) -> str:
@@ -79,6 +96,13 @@ def token_revoke(*, player: Player, token_id: object, now: datetime) -> None:
         pk = -1
     if not AccessToken.objects.filter(pk=pk, player=player, revoked_at=None).update(revoked_at=now):
         raise Refused("not_found", "There is no such token.")
+    TOKEN_REVOKED.emit(TokenRevoked(token_id=pk, player_id=player.pk))
+
+
+def token_is_live(token_id: int) -> bool:
+    """Whether the token is still accepted: not revoked, of an account, the account not banned."""
+    return AccessToken.objects.filter(pk=token_id, revoked_at=None, player__user__isnull=False,
+                                      player__banned_at=None).exists()
 
 
 def token_authenticate(secret: str, *, now: datetime) -> AccessToken:

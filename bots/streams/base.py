@@ -3,11 +3,16 @@ groups on, one JSON object a line, and an empty line every ``KEEP_ALIVE_SECONDS`
 
 A stream's view is wrapped in :func:`stream_view`: GET only, and a refusal raised before the stream opens
 (no token, a bad one, no slot, not the player's game) is answered here, its status by its code from the
-one table (``common.errors.STATUS_OF_CODE``), as the REST API's handler answers it.
+one table (``common.errors.STATUS_OF_CODE``), as the REST API's handler answers it. The wrapper also
+marks the view as a stream (``common.asgi.STREAM_MARK``), so the server runs it on the event loop alone:
+while it waits on the channel layer a stream holds no HTTP thread and no database connection, and its
+database work is short calls in the database lanes (``offload``), each giving the connection back.
 
 A stream is an async generator of lines (``None``: nothing happened for a while). Its clean-up runs when it
 ends, when the client goes (Django cancels the response, and the generator's ``finally`` runs) or when the
-process stops.
+process stops. Every stream also hears its account's group: an ``AccountStreamsEnd`` for its token (revoked)
+or for the account (banned) ends it (:class:`StreamEnded`), and so does a renewal of its slot that finds
+the token no longer live.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from functools import wraps
 from typing import Any, Concatenate, ParamSpec
@@ -26,6 +32,7 @@ from django.http.response import HttpResponseBase
 from django.utils import timezone
 
 from bots import limits, protocol
+from common.asgi import STREAM_MARK
 from common.errors import RateLimited, Refused, status_for
 from common.layer import ChannelLayer
 from lobby.protocol import messages
@@ -55,6 +62,7 @@ def stream_view(
         except Refused as exc:
             return refusal(exc)
 
+    setattr(answer, STREAM_MARK, True)
     return answer
 
 
@@ -77,24 +85,32 @@ async def stream_token(request: HttpRequest) -> AccessToken:
     secret = bearer_secret(request.headers.get("Authorization"))
     if secret is None:
         raise Refused("no_token", "Send a personal access token: Authorization: Bearer <token>.")
+    # The request's lane: served by config.http.AsyncHandler, that is asgiref's one shared thread (its one
+    # connection, closed as a stream's request finishes), not a thread of this request's own.
     return await offload(token_authenticate, lane="request")(secret, now=timezone.now())
+
+
+class StreamEnded(Exception):
+    """The stream's token was revoked, or its account banned: the stream ends."""
 
 
 class Listener:
     """A channel of this process's channel layer, read by a task of its own into a queue (a receive is
-    never cancelled halfway, which channels-redis does not take well), and the groups it joined; what it
-    hears comes out decoded (:mod:`lobby.protocol.messages`)."""
+    never cancelled halfway, which channels-redis does not take well), and the groups it joined (its
+    account's first); what it hears comes out decoded (:mod:`lobby.protocol.messages`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, token: AccessToken) -> None:
         self.layer: ChannelLayer = get_channel_layer()
+        self.token_id, self.player_id = token.pk, token.player_id
         self.channel = ""
         self.groups: list[str] = []
         self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.reader: asyncio.Task[None] | None = None
 
     async def start(self, *groups: str) -> Listener:
+        """Listen to the account's group and ``groups``."""
         self.channel = await self.layer.new_channel()
-        for group in groups:
+        for group in (protocol.account_group(self.player_id), *groups):
             await self.layer.group_add(group, self.channel)
             self.groups.append(group)
         self.reader = asyncio.get_running_loop().create_task(self._read())
@@ -108,13 +124,18 @@ class Listener:
         """The next message, or None after ``timeout`` seconds without one.
 
         Raises:
+            StreamEnded: the stream's token was revoked or its account banned.
             Exception: the reader failed (the channel layer lost Redis): the stream ends.
         """
         if self.reader is not None and self.reader.done():
             self.reader.result()
-        with contextlib.suppress(TimeoutError):
-            return messages.decode(await asyncio.wait_for(self.queue.get(), timeout))
-        return None
+        try:
+            message = messages.decode(await asyncio.wait_for(self.queue.get(), timeout))
+        except TimeoutError:
+            return None
+        if isinstance(message, messages.AccountStreamsEnd) and message.token in (None, self.token_id):
+            raise StreamEnded("the token was revoked" if message.token else "the account was banned")
+        return message
 
     async def stop(self) -> None:
         if self.reader is not None:
@@ -126,37 +147,71 @@ class Listener:
                 await self.layer.group_discard(group, self.channel)
 
 
-def ndjson(lines: Lines, *, slot: str, holder: str, closing: Callable[[], Awaitable[None]]) -> StreamingHttpResponse:
+class Slot:
+    """What an open stream holds: one of this process's streams and one of its account's slots of its kind
+    (``bots.limits``), given back once by :meth:`release`."""
+
+    def __init__(self, *, key: str, holder: str, token_id: int) -> None:
+        self.key, self.holder, self.token_id = key, holder, token_id
+        self._counted = True
+        # A response dropped before its body ever ran (the client went at once) still gives its count back.
+        self._uncount = weakref.finalize(self, limits.PROCESS_STREAMS.release)
+
+    async def renew(self) -> None:
+        """Hold the slot for another lease.
+
+        Raises:
+            Refused(bad_token): the token was revoked or its account banned meanwhile.
+        """
+        await offload(limits.stream_slot_renew)(self.key, self.holder, token_id=self.token_id)
+
+    async def release(self) -> None:
+        self._uncount()  # once: a finalizer runs at most once
+        await offload(limits.stream_slot_release)(self.key, self.holder)
+
+
+async def open_slot(kind: str, token: AccessToken) -> Slot:
+    """A slot for a new stream of ``kind`` with ``token``.
+
+    Raises:
+        RateLimited(too_many_streams): this process holds as many streams as it may, or the account every
+            slot of that kind.
+    """
+    holder = secrets.token_hex(8)
+    limits.PROCESS_STREAMS.take()
+    try:
+        key = await offload(limits.stream_slot_take)(kind=kind, player_id=token.player_id, holder=holder)
+    except BaseException:
+        limits.PROCESS_STREAMS.release()
+        raise
+    return Slot(key=key, holder=holder, token_id=token.pk)
+
+
+def ndjson(lines: Lines, *, slot: Slot, closing: Callable[[], Awaitable[None]]) -> StreamingHttpResponse:
     """The streaming response of ``lines``; ``closing`` runs once it ends, however it ends."""
 
     async def body() -> AsyncIterator[bytes]:
         loop = asyncio.get_running_loop()
         renewed = loop.time()
         try:
+            yield b""  # daphne sends the status and headers with the first chunk: at once, not at the first line
             async for line in lines:
                 if loop.time() - renewed >= limits.SLOT_RENEW_SECONDS:
                     renewed = loop.time()
-                    await offload(limits.stream_slot_renew)(slot, holder)
+                    await slot.renew()
                 yield protocol.KEEP_ALIVE if line is None else protocol.encode(line)
+        except (StreamEnded, Refused) as exc:
+            log.info("a bot stream ended: %s", exc)
         except Exception as exc:  # the channel layer or the database failed: the client reconnects
             log.warning("a bot stream ended after a failure: %s: %s", type(exc).__name__, exc)
         finally:
             with contextlib.suppress(Exception):
                 await closing()
             with contextlib.suppress(Exception):
-                await offload(limits.stream_slot_release)(slot, holder)
+                await slot.release()
 
     response = StreamingHttpResponse(body(), content_type="application/x-ndjson")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each line on at once
+    response["X-Content-Type-Options"] = "nosniff"  # no middleware runs for a stream (config.http)
     return response
-
-
-async def open_slot(kind: str, token: AccessToken) -> tuple[str, str]:
-    """(slot key, holder) of a new stream of ``kind``.
-
-    Raises:
-        RateLimited: the token holds every slot of that kind.
-    """
-    holder = secrets.token_hex(8)
-    return await offload(limits.stream_slot_take)(kind=kind, token_id=token.pk, holder=holder), holder

@@ -11,7 +11,6 @@ from django.http import HttpRequest
 from django.http.response import HttpResponseBase
 from django.utils import timezone
 
-from bots import protocol
 from bots.selectors import event_stream_opening
 from bots.streams.base import KEEP_ALIVE_SECONDS, Lines, Listener, ndjson, open_slot, stream_token, stream_view
 from lobby.protocol.messages import AccountLine
@@ -22,15 +21,15 @@ from players.models import Player
 @stream_view
 async def event_stream(request: HttpRequest) -> HttpResponseBase:
     token = await stream_token(request)
-    slot, holder = await open_slot("event", token)
-    listener = Listener()
-    return ndjson(_lines(token.player, listener), slot=slot, holder=holder, closing=listener.stop)
+    slot = await open_slot("event", token)
+    listener = Listener(token)
+    return ndjson(_lines(token.player, listener), slot=slot, closing=listener.stop)
 
 
 async def _lines(player: Player, listener: Listener) -> Lines:
     # Join first: whatever commits after the opening lines are read reaches the stream (a line may come
     # twice, never not at all).
-    await listener.start(protocol.account_group(player.pk))
+    await listener.start()  # the account's group: its lines
     for line in await offload(event_stream_opening)(player=player, now=timezone.now()):
         yield line
     while True:

@@ -29,7 +29,7 @@ from lobby.protocol import messages
 from lobby.realtime import runtime
 from lobby.realtime.offload import offload
 from lobby.realtime.presence import RoomPresence
-from players.models import Player
+from players.models import AccessToken
 from players.social import hidden_by
 
 
@@ -37,21 +37,21 @@ from players.social import hidden_by
 async def game_stream(request: HttpRequest, game_id: str) -> HttpResponseBase:
     token = await stream_token(request)
     mine = await offload(my_game)(game_id=game_id, player=token.player)
-    slot, holder = await open_slot("game", token)
-    stream = GameStream(mine, token.player)
-    return ndjson(stream.lines(), slot=slot, holder=holder, closing=stream.close)
+    slot = await open_slot("game", token)
+    stream = GameStream(mine, token)
+    return ndjson(stream.lines(), slot=slot, closing=stream.close)
 
 
 class GameStream:
     """One open game stream: what it has said, and its connection to the room (see the module docstring)."""
 
-    def __init__(self, mine: MyGame, player: Player) -> None:
-        self.mine, self.player = mine, player
+    def __init__(self, mine: MyGame, token: AccessToken) -> None:
+        self.mine, self.player = mine, token.player
         self.code = mine.code
         self.game_id = str(mine.game.pk)
         self.red_seat = mine.game.red_seat
         self.my_seat = mine.game.seat_of_colour(mine.colour)
-        self.listener = Listener()
+        self.listener = Listener(token)
         loop_runtime = runtime.of_this_loop()
         self.room_presence = RoomPresence(self, presence=loop_runtime.presence, outbox=loop_runtime.outbox,
                                           layer=self.listener.layer)

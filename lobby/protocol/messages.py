@@ -135,6 +135,15 @@ class AccountLine:
 
 
 @dataclass(frozen=True, slots=True)
+class AccountStreamsEnd:
+    """End an account's open streams (``bots.events``): those opened with token ``token``, or all of them
+    (``None``: the account was banned)."""
+
+    TYPE: ClassVar[str] = "account.streams_end"
+    token: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class TournamentChanged:
     """An arena changed: its pages look again."""
 
@@ -158,8 +167,8 @@ class HealthPing:
 
 
 Message = (RoomSnapshot | RoomMove | RoomNotice | RoomOffer | RoomChat | RoomBlocks | RoomRefuse | LobbyChanged
-           | LobbyPaired | LobbyEnded | PlayerNotification | AccountLine | TournamentChanged | TournamentPaired
-           | HealthPing)
+           | LobbyPaired | LobbyEnded | PlayerNotification | AccountLine | AccountStreamsEnd | TournamentChanged
+           | TournamentPaired | HealthPing)
 
 _KINDS: tuple[type[Message], ...] = typing.get_args(Message)
 # Each kind by its type, with its fields' names and whether each must be on the wire (it has no default).

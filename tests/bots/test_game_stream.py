@@ -15,7 +15,7 @@ from lobby.models import Connection
 from lobby.realtime import presence, runtime
 from lobby.realtime.offload import offload
 from lobby.rooms import connections
-from players.models import Player
+from players.models import AccessToken, Player
 from tests.bots.botkit import Api, bot, token_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("runtime_cleanup")]
@@ -39,7 +39,8 @@ def connections_of(channel_name: str) -> int:
 async def test_a_game_stream_joins_hears_and_leaves_its_room_like_a_room_socket(monkeypatch):
     monkeypatch.setattr(presence, "RECORD_CLOSE_RETRY_DELAYS", (0.01, 0.01))
     game_id, robo, red = await sync_to_async(bots_game)()
-    stream = GameStream(await offload(my_game)(game_id=game_id, player=robo), robo)
+    token = await offload(AccessToken.objects.select_related("player").get)(player=robo)
+    stream = GameStream(await offload(my_game)(game_id=game_id, player=robo), token)
     lines = stream.lines()
     assert (await anext(lines))["type"] == "gameFull"
     assert await anext(lines) == {"type": "opponentGone", "gone": True}  # Bobo has no stream open
@@ -69,7 +70,8 @@ async def test_a_game_stream_joins_hears_and_leaves_its_room_like_a_room_socket(
 async def test_the_game_stream_carries_the_draw_offers_as_lichess_does():
     game_id, robo, red = await sync_to_async(bots_game)()
     yellow = await sync_to_async(lambda: Api(token_for(Player.objects.get(user__username="bobo"))))()
-    stream = GameStream(await offload(my_game)(game_id=game_id, player=robo), robo)
+    token = await offload(AccessToken.objects.select_related("player").get)(player=robo)
+    stream = GameStream(await offload(my_game)(game_id=game_id, player=robo), token)
     lines = stream.lines()
     full = await anext(lines)
     assert not any(full["state"][flag] for flag in ("rdraw", "ydraw", "rtakeback", "ytakeback"))

@@ -83,20 +83,25 @@ def test_no_code_has_two_statuses():
 
 
 def raised_codes() -> set[str]:
-    """Every code the project's source raises as a literal: ``Refused("code", ...)``."""
+    """Every code the project's source raises as a literal: ``Refused("code", ...)``,
+    ``RateLimited(..., code="code")``."""
     codes: set[str] = set()
     for app in APPS:
         for path in (ROOT / app).rglob("*.py"):
             for node in ast.walk(ast.parse(path.read_text(), str(path))):
-                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Refused"
-                        and node.args and isinstance(node.args[0], ast.Constant)):
+                if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+                    continue
+                if node.func.id == "Refused" and node.args and isinstance(node.args[0], ast.Constant):
                     codes.add(node.args[0].value)
+                if node.func.id == "RateLimited":
+                    codes.update(k.value.value for k in node.keywords
+                                 if k.arg == "code" and isinstance(k.value, ast.Constant))
     return codes
 
 
 def test_the_table_lists_every_code_the_project_raises():
     raised = raised_codes()
-    assert {"no_room", "seat_taken", "bad_rules", "not_found", "no_token"} <= raised  # the scan sees them
+    assert {"no_room", "seat_taken", "bad_rules", "not_found", "no_token", "too_many_streams"} <= raised  # seen
     assert raised - set(STATUS_OF_CODE) == set()
 
 

@@ -9,6 +9,7 @@ import pytest
 from lobby.protocol import messages
 from lobby.protocol.messages import (
     AccountLine,
+    AccountStreamsEnd,
     HealthPing,
     LobbyChanged,
     LobbyEnded,
@@ -44,6 +45,8 @@ EVERY_KIND = [
     LobbyEnded(12, "timeout"),
     PlayerNotification('{"type":"notification","unread":1}'),
     AccountLine({"type": "gameFinish", "game": {"id": "g1"}}),
+    AccountStreamsEnd(7),
+    AccountStreamsEnd(None),
     TournamentChanged(),
     TournamentPaired("XYZ789", "5f1c"),
     HealthPing(),
