@@ -1,11 +1,12 @@
 """Closing an account (``DELETE /api/accounts/me``): what is erased at once, and the name freed later.
 
 At once, in one transaction: the password (so every session ends: :func:`players.identity.session_player`)
-and the email address are erased, the account made inactive, its access tokens revoked, its chat messages
-deleted, its rating taken off the leaderboard (the rating row goes; the rating changes stay in the
-opponents' histories), and the player renamed "deleted player": its games stay, for the opponents' records,
-under that name. The username stays taken ``NAME_HELD_DAYS`` days (nobody can pass for the closed account
-at once), then :func:`names_free` deletes the Django user, which frees it.
+and the email address are erased, the account made inactive, its access tokens revoked, its chat
+messages, follows and blocks (both ways) and notifications deleted, its rating taken off the leaderboard
+(the rating row goes; the rating changes stay in the opponents' histories), and the player renamed
+"deleted player": its games stay, for the opponents' records, under that name. The username stays taken
+``NAME_HELD_DAYS`` days (nobody can pass for the closed account at once), then :func:`names_free`
+deletes the Django user, which frees it.
 """
 
 from __future__ import annotations
@@ -15,11 +16,13 @@ from datetime import datetime, timedelta
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Q
 
 from accounts.models import AccountDeletion, AccountEmail
 from common.errors import Refused
 from lobby.models import ChatMessage
-from players.models import AccessToken, Player
+from notifications.models import Notification
+from players.models import AccessToken, Block, Follow, Player
 from players.services import player_rename
 from ratings.models import PlayerRating
 
@@ -48,6 +51,9 @@ def account_delete(*, player: Player, password: object, now: datetime) -> None:
         AccountEmail.objects.filter(player=player).delete()
         AccessToken.objects.filter(player=player, revoked_at__isnull=True).update(revoked_at=now)
         ChatMessage.objects.filter(player=player).delete()
+        Follow.objects.filter(Q(follower=player) | Q(followed=player)).delete()
+        Block.objects.filter(Q(blocker=player) | Q(blocked=player)).delete()
+        Notification.objects.filter(player=player).delete()
         PlayerRating.objects.filter(player=player).delete()
         AccountDeletion.objects.create(player=player, deleted_at=now)
         player_rename(player=player, name=DELETED_NAME)

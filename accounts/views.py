@@ -3,8 +3,10 @@ translate HTTP; a refusal is raised and answered by the API's handler (``config.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any
 
+from django.http import HttpRequest, HttpResponseBase, JsonResponse, StreamingHttpResponse
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -14,8 +16,10 @@ from rest_framework.views import APIView
 
 from accounts.address import email_add, email_json
 from accounts.deletion import account_delete
+from accounts.export import SECTIONS, export_head, export_page
 from accounts.reset import reset_confirm, reset_request
-from common.errors import Refused
+from common.errors import Refused, status_for
+from lobby.realtime.offload import offload
 from players import views as player_views
 from players.identity import client_address, session_player
 from players.models import Player
@@ -112,3 +116,38 @@ class MeView(player_views.MeView):
         account_delete(player=_account(request), password=_data(request).get("password"), now=timezone.now())
         request.session.flush()
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+def _refusal(refused: Refused) -> JsonResponse:
+    return JsonResponse({"code": refused.code, "message": refused.message}, status=status_for(refused.code))
+
+
+async def export(request: HttpRequest) -> HttpResponseBase:
+    """``GET /api/accounts/me/export``: everything kept about this device's account, one JSON document
+    streamed a page of rows at a time (``accounts.export``); 403 ``no_account`` without an account."""
+    if request.method != "GET":
+        return _refusal(Refused("method_not_allowed", "Only GET is allowed here."))
+    player = await offload(session_player, lane="request")(request.session)
+    if player is None or player.user_id is None:
+        return _refusal(Refused("no_account", "Sign in to an account first."))
+    head = await offload(export_head)(player, now=timezone.now())
+
+    async def body() -> AsyncIterator[str]:
+        yield head
+        for section in SECTIONS:
+            yield f', "{section.name}": ['
+            after, separator = None, ""
+            while True:
+                texts, after = await offload(export_page)(section, player, after=after)
+                for text in texts:
+                    yield separator + text
+                    separator = ", "
+                if after is None:
+                    break
+            yield "]"
+        yield "}\n"
+
+    response = StreamingHttpResponse(body(), content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="fourinarow3d-{player.pk}.json"'
+    response["X-Accel-Buffering"] = "no"
+    return response
