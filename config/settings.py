@@ -317,6 +317,11 @@ ROOM_LOOKUPS_PER_MINUTE_PER_ADDRESS = int(os.environ.get("ROOM_LOOKUPS_PER_MINUT
 CHALLENGES_PER_HOUR_PER_PLAYER = int(os.environ.get("CHALLENGES_PER_HOUR_PER_PLAYER") or 60)
 CHALLENGES_PER_HOUR_PER_ADDRESS = int(os.environ.get("CHALLENGES_PER_HOUR_PER_ADDRESS") or 300)
 CHALLENGES_WAITING_PER_PLAYER = int(os.environ.get("CHALLENGES_WAITING_PER_PLAYER") or 50)
+# Registrations (POST /api/accounts/register, refused ones too) per client address: a short burst limit
+# (a script's 15 in 4 s) and a daily one (hundreds: a school behind one address registers a class a
+# minute apart, 5 at a time). Every per-account limit (arenas, challenges, tokens) rests on these.
+REGISTRATIONS_PER_MINUTE_PER_ADDRESS = int(os.environ.get("REGISTRATIONS_PER_MINUTE_PER_ADDRESS") or 5)
+REGISTRATIONS_PER_DAY_PER_ADDRESS = int(os.environ.get("REGISTRATIONS_PER_DAY_PER_ADDRESS") or 300)
 # "Play online": how often a pairing wave runs (across all processes), and how long a seek may wait.
 PAIRING_WAVE_SECONDS = _env_float("PAIRING_WAVE_SECONDS", 2.0)
 SEEK_MAX_WAIT_SECONDS = _env_float("SEEK_MAX_WAIT_SECONDS", 120.0)

@@ -9,7 +9,9 @@ Usernames are compared in one normal form, :func:`username_key` (NFKC, then case
 the database, so two spellings of one name can never both register, not even at the same moment.
 
 Login attempts that fail are counted per username and address, and per address, in Django's cache;
-too many within the window are refused with ``rate_limited``.
+too many within the window are refused with ``rate_limited`` (the API's login and the admin's,
+:func:`login_throttle_check` and :func:`login_failure_count`). Registrations are counted per address
+(:func:`registration_quota_take`).
 
 Logging into an account on a device whose player is a guest replaces that guest on the device; the
 guest's unfinished rooms would be out of reach from then on, so the layers above hear of it through
@@ -28,6 +30,7 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from django.conf import settings
 from django.contrib.auth import login, logout
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import User
@@ -40,6 +43,7 @@ from rest_framework.request import Request
 
 from common.errors import RateLimited, Refused
 from common.hooks import Hook, OnError, Runs
+from common.ratelimit import Quota, quota_take
 from players.identity import session_attach, session_player
 from players.models import Player
 from players.services import clean_player_name, player_create
@@ -140,6 +144,21 @@ def account_register(*, player: Player | None, username: object, password: objec
     return player
 
 
+def registration_quota_take(*, address: str, now: datetime) -> None:
+    """Count one registration attempt of the client ``address``: at most
+    ``REGISTRATIONS_PER_MINUTE_PER_ADDRESS`` a minute and ``REGISTRATIONS_PER_DAY_PER_ADDRESS`` a day.
+
+    Counted in the cache as the login's failures are, so with Redis down it answers 503 as a login does.
+
+    Raises:
+        RateLimited: a quota is spent (nothing was counted).
+    """
+    quota_take(cache, [
+        (Quota("registrations-by-address-minute", settings.REGISTRATIONS_PER_MINUTE_PER_ADDRESS, 60), address),
+        (Quota("registrations-by-address-day", settings.REGISTRATIONS_PER_DAY_PER_ADDRESS, 86_400), address),
+    ], now=now, message="Too many accounts registered from this address.")
+
+
 # --- login ---------------------------------------------------------------------------------------
 def _throttle_keys(name_key: str, address: str) -> tuple[tuple[str, int], ...]:
     """The failure counters of one attempt: (username key, address), then the address alone.
@@ -163,6 +182,31 @@ def _live_failures(key: str, *, now: datetime) -> tuple[int, datetime] | None:
         return None
     count, since = int(stored[0]), datetime.fromtimestamp(float(stored[1]), tz=UTC)
     return None if now - since >= LOGIN_WINDOW else (count, since)
+
+
+def login_throttle_check(username: object, address: str, *, now: datetime) -> None:
+    """Refuse a login attempt for ``username`` from ``address`` while its failures are over the limit
+    (:data:`LOGIN_FAILURES_PER_NAME` for the name with this address, :data:`LOGIN_FAILURES_PER_ADDRESS` for
+    the address, within :data:`LOGIN_WINDOW`): for any password, the right one too.
+
+    Raises:
+        RateLimited: over the limit; ``retry_after`` is when the window lets one more attempt through.
+    """
+    _check_throttle(username_key(_login_name(username)), address, now=now)
+
+
+def login_failure_count(username: object, address: str, *, now: datetime) -> None:
+    """Count one failed login for ``username`` from ``address`` (the name's counter and the address's)."""
+    _count_failure(username_key(_login_name(username)), address, now=now)
+
+
+def login_success(username: object, address: str) -> None:
+    """A login succeeded: clear the name's failures from this address (the address's stay)."""
+    cache.delete(_throttle_keys(username_key(_login_name(username)), address)[0][0])
+
+
+def _login_name(username: object) -> str:
+    return unicodedata.normalize("NFKC", username).strip() if isinstance(username, str) else ""
 
 
 def _check_throttle(name_key: str, address: str, *, now: datetime) -> None:
@@ -207,7 +251,7 @@ def account_login(
         Refused: bad_credentials (unknown username, wrong password, or an inactive account; the
             message does not say which), rate_limited (a :class:`RateLimited` with ``retry_after``).
     """
-    name = unicodedata.normalize("NFKC", username).strip() if isinstance(username, str) else ""
+    name = _login_name(username)
     key = username_key(name)
     secret = password if isinstance(password, str) else ""
     _check_throttle(key, address, now=now)

@@ -1,5 +1,9 @@
 """Django admin for staff: players. Rename an offensive name, ban and unban. Nothing else is editable.
 
+The admin's login is held to the API's login limits (``players.accounts``: 5 failures per name and
+address, 30 per address, in 15 minutes): over them, every attempt is refused with the form's error,
+the right password too, until the window lets one through.
+
 A rename goes through :func:`players.services.player_rename` (the rooms showing the player are sent
 again); a ban through :func:`players.services.player_ban` (the player's websockets are closed and new
 ones refused, with the reason shown on the page).
@@ -7,16 +11,48 @@ ones refused, with the reason shown on the page).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any, ClassVar
+
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 
-from common.errors import Refused
+from common.errors import RateLimited, Refused
+from players.accounts import login_failure_count, login_success, login_throttle_check
+from players.identity import client_address
 from players.models import Player
 from players.services import clean_player_name, player_ban, player_rename, player_unban
+
+
+class ThrottledAdminLoginForm(AdminAuthenticationForm):
+    """The admin's login form, counting its failures with the API's login and refusing over the limits."""
+
+    clock: ClassVar[Callable[[], datetime]] = timezone.now  # the tests' clock moves past the window
+
+    def clean(self) -> dict[str, Any]:
+        username, now = self.cleaned_data.get("username"), type(self).clock()
+        address = client_address(self.request) if self.request is not None else "unknown"
+        try:
+            login_throttle_check(username, address, now=now)
+        except RateLimited as limited:
+            raise ValidationError(limited.message, code="rate_limited") from None
+        try:
+            cleaned = super().clean()
+        except ValidationError:  # a wrong password, or an account that is not staff
+            login_failure_count(username, address, now=now)
+            raise
+        if self.user_cache is not None:  # not when a field was missing: that proves nothing
+            login_success(username, address)
+        return cleaned
+
+
+admin.site.login_form = ThrottledAdminLoginForm
 
 
 class PlayerForm(forms.ModelForm[Player]):

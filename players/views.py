@@ -17,7 +17,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from players.accounts import account_login, account_register, session_sign_in, session_sign_out
+from players.accounts import (
+    account_login,
+    account_register,
+    registration_quota_take,
+    session_sign_in,
+    session_sign_out,
+)
 from players.identity import client_address, session_player
 from players.models import Player
 from players.selectors import player_json
@@ -56,6 +62,7 @@ class RegisterView(APIView):
             201: AccountOut,
             400: "bad_username, weak_password",
             409: "name_taken, already_registered",
+            429: "rate_limited: 5 a minute and 300 a day per address by default (see Retry-After)",
         },
     )
     def post(self, request: Request) -> Response:
@@ -64,6 +71,7 @@ class RegisterView(APIView):
         A device without a player gets a new one named after the username.
         """
         username, password = credentials(request)
+        registration_quota_take(address=client_address(request), now=timezone.now())
         player = account_register(
             player=session_player(request.session), username=username, password=password, now=timezone.now()
         )

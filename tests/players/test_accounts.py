@@ -1,11 +1,15 @@
-"""Accounts: register keeps the device's player, login brings it to another device, logout forgets it."""
+"""Accounts: register keeps the device's player, login brings it to another device, logout forgets it; the
+limits on logins (the API's and the admin's) and on registrations per address."""
 
 from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.test import Client
+from django.utils import timezone
 
 from common.errors import Refused
 from lobby.rooms.services import room_create, room_sit
@@ -16,7 +20,10 @@ from players.accounts import (
     RateLimited,
     account_login,
     account_register,
+    login_failure_count,
+    registration_quota_take,
 )
+from players.admin import ThrottledAdminLoginForm
 from players.models import Player
 from players.services import player_create
 from ratings.models import PlayerRating
@@ -227,3 +234,94 @@ def test_register_refuses_a_player_that_already_has_an_account():
     with pytest.raises(Refused) as refused:
         account_register(player=player, username="other", password=PASSWORD, now=at(1))
     assert refused.value.code == "already_registered"
+
+
+# --- the admin's login and registrations, limited as the API's login is ------------------------------
+@pytest.fixture
+def clock(monkeypatch):
+    """The admin login's clock, fixed; ``clock.now += ...`` moves it."""
+
+    class Clock:
+        now = timezone.now()
+
+    monkeypatch.setattr(ThrottledAdminLoginForm, "clock", lambda: Clock.now)
+    return Clock
+
+
+def admin_login(username: str, password: str, *, address: str = "10.0.0.1"):  # type: ignore[no-untyped-def]
+    return Client(REMOTE_ADDR=address).post("/admin/login/?next=/admin/", {"username": username, "password": password})
+
+
+def signed_in(response) -> bool:  # type: ignore[no-untyped-def]
+    return response.status_code == 302 and response["Location"] == "/admin/"
+
+
+def test_admin_login_is_refused_after_five_failures_even_with_the_right_password(clock):
+    User.objects.create_superuser("boss", password=PASSWORD)
+    for _ in range(LOGIN_FAILURES_PER_NAME):
+        assert not signed_in(admin_login("boss", "wrong"))
+    refused = admin_login("boss", PASSWORD)
+    assert not signed_in(refused) and "Too many failed attempts." in refused.content.decode()
+    assert signed_in(admin_login("boss", PASSWORD, address="10.0.0.2"))  # another address: its own count
+    clock.now += LOGIN_WINDOW - timedelta(seconds=1)
+    assert not signed_in(admin_login("boss", PASSWORD))
+    clock.now += timedelta(seconds=1)
+    assert signed_in(admin_login("boss", PASSWORD))
+
+
+def test_admin_login_is_refused_after_thirty_failures_from_one_address_whatever_the_name(clock):
+    User.objects.create_superuser("boss", password=PASSWORD)
+    for i in range(LOGIN_FAILURES_PER_ADDRESS - 1):  # counted as the admin's form counts them (page renders are slow)
+        login_failure_count(f"guess{i}", "10.0.0.1", now=clock.now)
+    assert not signed_in(admin_login("guess", "wrong"))
+    assert "Too many failed attempts." in admin_login("boss", PASSWORD).content.decode()
+
+
+def test_the_api_and_the_admin_share_the_count(clock):
+    User.objects.create_superuser("boss", password=PASSWORD)
+    api = Client(REMOTE_ADDR="10.0.0.1")
+    for _ in range(LOGIN_FAILURES_PER_NAME):
+        answer = api.post("/api/accounts/login", {"username": "boss", "password": "wrong"},
+                          content_type="application/json")
+        assert answer.status_code == 401
+    assert not signed_in(admin_login("boss", PASSWORD))
+
+
+def test_a_login_without_a_password_does_not_clear_the_count(clock):
+    User.objects.create_superuser("boss", password=PASSWORD)
+    for _ in range(LOGIN_FAILURES_PER_NAME - 1):
+        admin_login("boss", "wrong")
+    admin_login("boss", "")  # proves nothing: must not reset the name's failures
+    admin_login("boss", "wrong")
+    assert not signed_in(admin_login("boss", PASSWORD))
+
+
+def register(username: str, address: str):  # type: ignore[no-untyped-def]
+    return Client(REMOTE_ADDR=address).post("/api/accounts/register", {"username": username, "password": PASSWORD},
+                                            content_type="application/json")
+
+
+def test_registrations_are_limited_per_address(settings):
+    settings.REGISTRATIONS_PER_MINUTE_PER_ADDRESS = 2
+    answers = [register(f"kid{i}", "10.0.0.9") for i in range(3)]
+    assert [a.status_code for a in answers] == [201, 201, 429]
+    assert answers[2].json()["code"] == "rate_limited" and int(answers[2]["Retry-After"]) >= 1
+    assert register("kid9", "10.0.0.10").status_code == 201
+
+
+def test_the_registration_limits_a_burst_and_a_day_but_let_a_school_through(settings):
+    settings.REGISTRATIONS_PER_MINUTE_PER_ADDRESS, settings.REGISTRATIONS_PER_DAY_PER_ADDRESS = 5, 300
+    start = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)
+    for second in range(5):
+        registration_quota_take(address="school", now=start + timedelta(seconds=second))
+    with pytest.raises(RateLimited):  # a sixth within the minute: a script's burst
+        registration_quota_take(address="school", now=start + timedelta(seconds=5))
+    taken, now = 5, start
+    while taken < 300:  # a class at a time, a minute apart, all morning: 300 in the day
+        now += timedelta(minutes=2)
+        for _ in range(5):
+            registration_quota_take(address="school", now=now)
+        taken += 5
+    with pytest.raises(RateLimited):
+        registration_quota_take(address="school", now=now + timedelta(minutes=10))
+    registration_quota_take(address="school", now=start + timedelta(days=2))  # the next day but one: free again
