@@ -38,7 +38,7 @@ BEGIN_MARK = "<!-- bench-streams: begin -->"
 END_MARK = "<!-- bench-streams: end -->"
 PASSWORD = "four-in-a-row-3d!"
 LEVELS = (0, 8, 40)
-PER_ACCOUNT = 3  # BOT_EVENT_STREAMS_PER_ACCOUNT's default
+PER_ACCOUNT = 3  # BOT_EVENT_STREAMS_PER_ACCOUNT's default (--per-account)
 CONNECTIONS_SLACK = 3  # "grow by at most a few"
 
 
@@ -64,15 +64,16 @@ def latencies(device: Device, requests: int) -> list[float]:
     return taken
 
 
-def measure(server: LiveServer, url: str, *, requests: int) -> list[tuple[int, list[float], int]]:
-    """(streams open, the requests' latencies, the database's connections) at each of ``LEVELS``."""
-    tokens = [new_token(server.http) for _ in range(-(-max(LEVELS) // PER_ACCOUNT))]
+def measure(server: LiveServer, url: str, *, requests: int, per_account: int,
+            levels: tuple[int, ...]) -> list[tuple[int, list[float], int]]:
+    """(streams open, the requests' latencies, the database's connections) at each of ``levels``."""
+    tokens = [new_token(server.http) for _ in range(-(-max(levels) // per_account))]
     device = Device(server.http)
     device.join("Bench")
-    latencies(device, 20)  # warm: the threads, their connections, the caches
+    latencies(device, 100)  # warm: the threads, their connections, the caches
     results = []
-    for level in LEVELS:
-        streams = [NdjsonStream(server.http, "/api/stream/event", tokens[n // PER_ACCOUNT]) for n in range(level)]
+    for level in levels:
+        streams = [NdjsonStream(server.http, "/api/stream/event", tokens[n // per_account]) for n in range(level)]
         try:
             time.sleep(1.0)  # the streams' opening work done
             taken = latencies(device, requests)
@@ -93,13 +94,15 @@ def loadavg() -> str:
     return " ".join(path.read_text().split()[:3]) if path.exists() else "unknown"
 
 
-def report(results: list[tuple[int, list[float], int]], *, requests: int, before: str, errors: int) -> str:
+def report(results: list[tuple[int, list[float], int]], *, requests: int, per_account: int, before: str,
+           errors: int) -> str:
     p95 = {level: percentile(taken, 0.95) for level, taken, _ in results}
     connections = {level: count for level, _, count in results}
     rows = [f"| {level} | {percentile(taken, 0.5) * 1000:.1f} | {p95[level] * 1000:.1f} | {max(taken) * 1000:.1f} "
             f"| {count} |" for level, taken, count in results]
     latency_met = p95[8] <= 2 * p95[0]
     connections_met = connections[8] - connections[0] <= CONNECTIONS_SLACK
+    most = max(p95)
     cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
                 if line.startswith("model name")), platform.processor()) if Path("/proc/cpuinfo").exists() else "?"
     return "\n".join([
@@ -107,9 +110,10 @@ def report(results: list[tuple[int, list[float], int]], *, requests: int, before
         "",
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.node()}, {os.cpu_count()} cores ({cpu}), load average "
         f"(1, 5, 15 min) before `{before}`, after `{loadavg()}`. Command: `DATABASE_URL=… REDIS_URL=… "
-        f".venv/bin/python scripts/bench_streams.py --requests {requests}` (`make bench-streams`).",
+        f".venv/bin/python scripts/bench_streams.py --requests {requests} --per-account {per_account}` "
+        "(`make bench-streams`).",
         "One daphne process on PostgreSQL + Redis, default settings (`HTTP_THREADS` 4, `DB_THREADS` 4, "
-        f"`DB_CONNECTIONS` persistent); event streams open, {PER_ACCOUNT} per bot account; with each number open, "
+        f"`DB_CONNECTIONS` persistent); event streams open, {per_account} per bot account; with each number open, "
         f"{requests} requests one after the other from one device (`GET /api/session` and `POST /api/rooms` by "
         "turns); connections: the database's rows in `pg_stat_activity` while the streams are open.",
         "",
@@ -118,10 +122,10 @@ def report(results: list[tuple[int, list[float], int]], *, requests: int, before
         *rows,
         "",
         f"- p95 with 8 streams within twice that with none: {'met' if latency_met else 'missed'} "
-        f"({p95[8] * 1000:.1f} ms against {p95[0] * 1000:.1f} ms; 40 streams: {p95[40] * 1000:.1f} ms).",
+        f"({p95[8] * 1000:.1f} ms against {p95[0] * 1000:.1f} ms; {most} streams: {p95[most] * 1000:.1f} ms).",
         f"- PostgreSQL connections grow by at most a few ({CONNECTIONS_SLACK}) with 8 streams open: "
         f"{'met' if connections_met else 'missed'} ({connections[0]} → {connections[8]}; "
-        f"40 streams: {connections[40]}).",
+        f"{most} streams: {connections[most]}).",
         f"- Server-log errors: {errors}.",
     ])
 
@@ -129,6 +133,9 @@ def report(results: list[tuple[int, list[float], int]], *, requests: int, before
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--requests", type=int, default=200)
+    parser.add_argument("--per-account", type=int, default=PER_ACCOUNT, help="event streams per bot account")
+    parser.add_argument("--levels", default=",".join(map(str, LEVELS)),
+                        help="numbers of streams open, comma-separated (0 and 8 among them)")
     parser.add_argument("--write-docs", type=Path)
     args = parser.parse_args()
     if not (os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL")):
@@ -140,9 +147,10 @@ def main() -> int:
         env = server_env(DATABASE_URL=url, REDIS_URL=os.environ["REDIS_URL"], CHANNEL_PREFIX=f"b{uuid.uuid4().hex[:8]}",
                          **lifted_quotas())
         with running(env, 1, log_dir=Path(tmp)) as (server,):
-            results = measure(server, url, requests=args.requests)
+            levels = tuple(int(n) for n in args.levels.split(","))
+            results = measure(server, url, requests=args.requests, per_account=args.per_account, levels=levels)
             errors = len(server.log_errors())
-    text = report(results, requests=args.requests, before=before, errors=errors)
+    text = report(results, requests=args.requests, per_account=args.per_account, before=before, errors=errors)
     print(text)
     if args.write_docs:
         write_docs(text, args.write_docs, begin=BEGIN_MARK, end=END_MARK)
