@@ -12,7 +12,7 @@ from games.views import GameAnalysisView, GameDetailView, PlayerDetailView
 from lobby.rooms.views import LiveGamesView, MyFollowingView, RoomDetailView, RoomsView, SeatView, SessionView
 from players.social_views import BlockView, FollowView, MyBlockedView, PlayerSearchView
 from players.token_views import TokensView, TokenView
-from players.views import LoginView, LogoutView, RegisterView
+from players.views import LoginView, LogoutView, PreferencesView, RegisterView
 from study.views import AnalysisView, ExplorerView, GameRecordView, PlayerGamesView, RecordParseView, player_games_text
 from tournaments.views import ArenaActionView, ArenaDetailView, ArenaGamesView, ArenasView
 
@@ -29,6 +29,7 @@ urlpatterns = [
     path("api/accounts/logout", LogoutView.as_view(), name="account-logout"),
     path("", include("accounts.urls")),
     path("", include("moderation.urls")),
+    path("api/preferences", PreferencesView.as_view(), name="preferences"),
     path("api/accounts/tokens", TokensView.as_view(), name="account-tokens"),
     path("api/accounts/tokens/<str:token_id>", TokenView.as_view(), name="account-token"),
     path("api/", include("bots.urls")),

@@ -108,3 +108,13 @@ class Block(models.Model):
 
     def __str__(self) -> str:
         return f"{self.blocker_id} blocks {self.blocked_id}"
+
+
+class Preferences(models.Model):
+    """A player's settings at the board (``players.preferences``): an account's follow it to every device,
+    a guest's stay with the guest's player. Only what differs from the defaults is stored (``values``).
+    A row of its own, so that the player rows every move reads stay as narrow as they were."""
+
+    player = models.OneToOneField(Player, primary_key=True, on_delete=models.CASCADE, related_name="+")
+    values = models.JSONField(default=dict, blank=True)
+    updated_at = models.DateTimeField()

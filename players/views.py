@@ -17,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.errors import Refused
 from players.accounts import (
     account_login,
     account_register,
@@ -26,6 +27,7 @@ from players.accounts import (
 )
 from players.identity import client_address, session_player
 from players.models import Player
+from players.preferences import preferences_change, preferences_of
 from players.selectors import player_json
 
 
@@ -126,3 +128,19 @@ class MeView(APIView):
     def get(self, request: Request) -> Response:
         """This device's player and, if it has one, its account's username."""
         return Response(account_json(session_player(request.session)))
+
+
+class PreferencesView(APIView):
+    @extend_schema(operation_id="preferences", responses={200: None})
+    def get(self, request: Request) -> Response:
+        """This device's player's preferences (the defaults before the device has a player)."""
+        return Response(preferences_of(session_player(request.session)))
+
+    @extend_schema(operation_id="preferences_change", request=None,
+                   responses={200: None, 400: "bad_request", 404: "no_player"})
+    def patch(self, request: Request) -> Response:
+        """Change some preferences: ``{"theme": "dark", "volume": 40}``; answers all of them."""
+        player = session_player(request.session)
+        if player is None:
+            raise Refused("no_player", "This device has no player yet: choose a name first.")
+        return Response(preferences_change(player=player, changes=request.data, now=timezone.now()))
