@@ -16,6 +16,7 @@ urlpatterns = [
     path("games/<str:game_id>", views.replay, name="replay"),
     path("analysis", views.analysis, name="analysis"),
     path("tournaments/<int:arena_id>", views.arena, name="arena"),
+    path("arenas", views.arenas, name="arenas"),
     path("puzzles", views.puzzle, name="puzzles"),
     path("puzzles/<str:puzzle_id>", views.puzzle, name="puzzle"),
 ]

@@ -62,6 +62,12 @@ def challenges(request: HttpRequest) -> HttpResponse:
     return render(request, "frontend/challenges.html", {"page": "challenges", "ttl_minutes": minutes})
 
 
+@ensure_csrf_cookie
+def arenas(request: HttpRequest) -> HttpResponse:
+    """The arenas running, upcoming and finished, and the form that creates one."""
+    return render(request, "frontend/arenas.html", {"page": "arenas"})
+
+
 def puzzle(request: HttpRequest, puzzle_id: str = "") -> HttpResponse:
     """The puzzle trainer: one puzzle (or the next one near your puzzle rating), solved on the 3D board."""
     return render(request, "frontend/puzzle.html", {"page": "puzzle", "puzzle_id": puzzle_id})

@@ -5,4 +5,6 @@ interface Window {
   __puzzle?: unknown;
   __replay?: unknown;
   __analysis?: unknown;
+  // The browser tests set it to an array to hear which sounds a page played.
+  __sounds?: string[];
 }

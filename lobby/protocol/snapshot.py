@@ -94,6 +94,7 @@ def game_json(game: GameRow, position: Position | None = None) -> dict[str, Any]
         "tournament": game.tournament_id,
         "threats": threats_json(game, position) if position is not None else None,
         "offers": offers_json(game),
+        "berserk": {"red": game.red_halved, "yellow": game.yellow_halved},
     }
 
 

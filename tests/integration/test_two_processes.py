@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from tests.livekit import Device, RoomSocket, postgres_redis_servers
@@ -19,8 +21,9 @@ def at_ply(n):
     return lambda r: r["game"] is not None and r["game"]["ply"] == n
 
 
-async def test_a_player_on_each_process_plays_one_game(two_servers):
-    one, two = two_servers
+async def seated_on_two_processes(one, two):  # type: ignore[no-untyped-def]
+    """Ann (on process ``one``, the host in seat 1) and Bob (on ``two``, seat 2) in a casual room: the two
+    devices, the room's code and their sockets."""
     ann, bob = Device(one.http), Device(two.http)
     ann.join("Ann")
     bob.join("Bob")
@@ -31,6 +34,12 @@ async def test_a_player_on_each_process_plays_one_game(two_servers):
     b = await RoomSocket(two.ws, code, bob, two.http).connect()
     await b.send(type="sit")
     await a.wait_room(lambda r: r["seats"][1]["player"] is not None and r["seats"][1]["connected"])
+    return ann, bob, code, a, b
+
+
+async def test_a_player_on_each_process_plays_one_game(two_servers):
+    one, two = two_servers
+    ann, bob, code, a, b = await seated_on_two_processes(one, two)
     await a.send(type="start")
     record = "a1 b1 a2 b2 a3 b3 c1 b4"  # yellow completes row b at level 1
     for i, peg in enumerate(record.split()):
@@ -91,3 +100,31 @@ async def test_chat_crosses_processes(two_servers):
                                                         "m4"]
     for client in (a, a2, b, c):
         await client.close()
+
+
+async def test_a_takeback_and_a_move_racing_on_two_processes_exactly_one_wins(two_servers):
+    """Ann asks to take a1 back; Bob accepts in his tab on one process while his tab on the other drops."""
+    one, two = two_servers
+    ann, bob, code, a, b_two = await seated_on_two_processes(one, two)
+    b_one = await RoomSocket(one.ws, code, bob, one.http).connect()
+    await a.send(type="start")
+    await a.wait_room(at_ply(0))
+    await a.drop("a1")
+    await a.send(type="takeback", action="offer")
+    for b in (b_one, b_two):
+        await b.wait_room(lambda r: r["game"] is not None and r["game"]["offers"] == [{"kind": "takeback", "seat": 1}])
+    await asyncio.gather(b_one.send(type="drop", peg="b1", ply=1), b_two.send(type="takeback", action="accept"))
+    refused = []
+    for b in (b_one, b_two):  # the loser hears an error; the winner's change reaches everyone
+        try:
+            error = await b.wait("error", timeout=3)
+            refused.append(error["code"])
+        except TimeoutError:
+            pass
+    assert len(refused) == 1 and refused[0] in {"stale", "no_offer"}, refused
+    final = await a.wait_room(lambda r: r["game"]["ply"] in (0, 2) and not r["game"]["offers"])
+    assert final["game"]["ply"] == (0 if refused == ["stale"] else 2)
+    status, record = ann.request("GET", f"/api/games/{final['game']['id']}", base=one.http)
+    assert status == 200 and len(record["moves"]) == final["game"]["ply"]
+    for socket in (a, b_one, b_two):
+        await socket.close()

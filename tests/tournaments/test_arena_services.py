@@ -167,6 +167,7 @@ def test_berserk_halves_my_own_timer_before_my_first_move_and_adds_a_point_to_a_
     halved = Game.objects.get(pk=game.pk)
     assert halved.red_halved and not halved.yellow_halved
     assert halved.deadline == halved.turn_started_at + timedelta(seconds=30)
+    assert room_snapshot(code)["game"]["berserk"] == {"red": True, "yellow": False}  # both see the flame
     with pytest.raises(Refused) as twice:
         arena_berserk(arena_id=the_arena.pk, player=red, game_id=str(game.pk), now=timezone.now())
     assert twice.value.code == "already_halved"

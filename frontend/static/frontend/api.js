@@ -74,6 +74,8 @@ export const apiGet = (url) => request("GET", url);
 export const apiPost = (url, body = {}) => request("POST", url, body);
 /** @param {string} url */
 export const apiDelete = (url) => request("DELETE", url);
+/** @param {string} url @param {object} body */
+export const apiPatch = (url, body) => request("PATCH", url, body);
 
 /**
  * The device's session or null when the device has no player yet:

@@ -20,25 +20,32 @@ function when(a) {
   return `starts ${start.toLocaleString([], { weekday: "short", hour: "2-digit", minute: "2-digit" })}`;
 }
 
+/**
+ * An arena as the lists show it: its name (a link to its page), when, its length, timer and players.
+ * @param {Json} a
+ */
+export function arenaItem(a) {
+  const at =
+    a.status === "finished"
+      ? `ended ${new Date(a.ends_at).toLocaleString([], { dateStyle: "medium", timeStyle: "short" })}`
+      : when(a);
+  return `<li><a href="/tournaments/${a.id}"><b>${escapeHtml(a.name)}</b></a>
+        <span class="muted small">${at} · ${a.minutes} min · ${a.turn_seconds} s · ${a.players} in</span></li>`;
+}
+
 async function refresh() {
   try {
     const page = await apiGet("/api/tournaments?limit=10");
     const shown = page.results.filter((/** @type {Json} */ a) => a.status !== "finished");
-    $("#arenas").innerHTML = shown
-      .map(
-        (/** @type {Json} */ a) => `<li><a href="/tournaments/${a.id}"><b>${escapeHtml(a.name)}</b></a>
-        <span class="muted small">${when(a)} · ${a.minutes} min · ${a.turn_seconds} s · ${a.players} in</span></li>`,
-      )
-      .join("");
+    $("#arenas").innerHTML = shown.map(arenaItem).join("");
     $("#arenas-empty").hidden = shown.length > 0;
   } catch {
     /* the next refresh tries again */
   }
 }
 
-export function startArenas() {
-  refresh();
-  setInterval(refresh, REFRESH);
+/** The form that creates an arena (_arena_form.html): an account's, the server says why it refuses. */
+export function bindArenaForm() {
   const form = /** @type {ArenaForm} */ ($("#arena-form", HTMLFormElement));
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -59,4 +66,11 @@ export function startArenas() {
       $("#arena-create-error").textContent = err instanceof ApiError ? err.message : "The server could not be reached.";
     }
   });
+}
+
+/** The home page's arenas: those running and starting soon, refreshed, and the form. */
+export function startArenas() {
+  refresh();
+  setInterval(refresh, REFRESH);
+  bindArenaForm();
 }

@@ -10,8 +10,9 @@ import { createOrbit, insetRect, lensFor, placeFarCamera } from "./board/camera.
 import { drawCross, drawFrame, drawGhost, drawPegs, drawPosition, drawThreats } from "./board/drawing.js";
 import { PEG_H, pegPosition } from "./board/geometry.js";
 import { bindPointer, pickIn } from "./board/picking.js";
-import { buildScene } from "./board/scene.js";
+import { buildScene, setSceneTheme } from "./board/scene.js";
 import { PEGS } from "./game.js";
+import { onPrefs, themeOf } from "./prefs.js";
 
 export { fitPicture } from "./board/camera.js";
 export { COLOURS, cellPosition, pegPosition } from "./board/geometry.js";
@@ -225,6 +226,13 @@ export class Board3D {
     this.dirty = true;
   }
 
+  /** @param {"light" | "dark"} theme the page's theme: the wood follows it (board/scene.js) */
+  setTheme(theme) {
+    this.theme = theme;
+    setSceneTheme(this.scene, theme === "dark");
+    this.dirty = true;
+  }
+
   refreshPegs() {
     drawPegs(this.parts, this.selected, this.hovered);
     this.dirty = true;
@@ -326,6 +334,11 @@ export function mountBoard({
         onView: (az) => topview.setAzimuth(az),
         insetLabel: $("#inset-label"),
       });
+  // The preferences: the board's wood follows the page's theme; "top" shows the top view alone.
+  onPrefs((p) => {
+    board?.setTheme(themeOf(p));
+    document.body.classList.toggle("board-only-top", p.board === "top");
+  });
   if (!board) {
     const wrap = $("#board-wrap");
     wrap.classList.add("no-webgl");

@@ -6,11 +6,15 @@ import { getSession } from "./api.js";
 import { mountBoard } from "./board3d.js";
 import { RoomChat } from "./chat.js";
 import { $ } from "./dom.js";
+import { onPrefs } from "./prefs.js";
 import { RoomCtrl } from "./room/ctrl.js";
 import { socketHandlers } from "./room/handlers.js";
 import { bindKeyboard } from "./room/keyboard.js";
+import { bindOffers } from "./room/offers.js";
+import { lowClock } from "./room/sounds.js";
 import { renderTimer } from "./room/view.js";
 import { RoomSocket } from "./roomsocket.js";
+import { playSound } from "./sounds.js";
 import { TopView } from "./topview.js";
 
 const CODE = $("#room").dataset.code || "";
@@ -60,8 +64,26 @@ $("#sit").addEventListener("click", () => ctrl.sitDown());
 $("#rules").addEventListener("change", () => ctrl.sendRules());
 $("#show-threats").addEventListener("change", () => ctrl.render());
 bindKeyboard(ctrl);
+bindOffers(ctrl);
+// A tap away from the board and the top view cancels a premove.
+document.addEventListener("pointerdown", (ev) => {
+  const target = /** @type {Element | null} */ (ev.target);
+  if (!target?.closest("#board-wrap, #topview")) ctrl.cancelPremove();
+});
+onPrefs((p) => {
+  $("#show-threats", HTMLInputElement).checked = p.show_threats;
+  ctrl.render();
+});
 
-setInterval(() => renderTimer(ctrl), 250);
+let ticked = ""; // the turn whose low-clock tick was played (game id and ply)
+setInterval(() => {
+  renderTimer(ctrl);
+  const g = ctrl.S.room?.game;
+  if (g && lowClock(ctrl.S.room, Date.now()) && ticked !== `${g.id}:${g.ply}`) {
+    ticked = `${g.id}:${g.ply}`;
+    playSound("clock");
+  }
+}, 250);
 
 // A quick REST look lets the page show something before the socket answers (and the player's name).
 getSession()
@@ -78,6 +100,9 @@ window.__room = {
   },
   get selected() {
     return ctrl.S.selected;
+  },
+  get premove() {
+    return ctrl.S.premove;
   },
   board,
   socket: sock,

@@ -16,6 +16,7 @@ import { ReconnectingSocket } from "./socket.js";
  * @property {(frame: import("./room/types.js").NoticeFrame) => void} [onNotice]
  * @property {(state: string, delay?: number) => void} [onStatus] connecting, open, reconnecting, gone, closed, banned
  * @property {(code: number) => void} [onGone] the close code after which reconnecting cannot help
+ * @property {(frame: import("./room/types.js").OfferFrame) => void} [onOffer]
  * @property {(frame: any) => void} [onChat]
  * @property {(frame: any) => void} [onChatHistory]
  */
@@ -116,6 +117,9 @@ export class RoomSocket extends ReconnectingSocket {
       case "notice":
         this.h.onNotice?.(frame);
         break;
+      case "offer":
+        this.h.onOffer?.(frame);
+        break;
       case "chat":
         this.h.onChat?.(frame);
         break;
@@ -150,7 +154,17 @@ export class RoomSocket extends ReconnectingSocket {
 
 // The fields of a move frame that are copied into the room's game (its peg is appended to game.moves).
 /** @type {ReadonlyArray<keyof MoveFrame & keyof Game>} */
-const MOVE_GAME_FIELDS = ["ply", "to_move_seat", "deadline", "status", "winner_seat", "line", "reason", "threats"];
+const MOVE_GAME_FIELDS = [
+  "ply",
+  "to_move_seat",
+  "deadline",
+  "status",
+  "winner_seat",
+  "line",
+  "reason",
+  "threats",
+  "offers",
+];
 
 /**
  * The room frame a move frame makes of the last one, exactly as the server would have sent it; null when

@@ -173,6 +173,7 @@ function addBoard(scene) {
     new THREE.MeshStandardMaterial({ map: woodTexture(), roughness: 0.55, metalness: 0.0 }),
   );
   base.position.y = -0.25;
+  base.userData.tint = [0xffffff, 0x8a7866]; // light, dark: the wood darker at night
   base.receiveShadow = true;
   scene.add(base);
 
@@ -200,11 +201,13 @@ function addBoard(scene) {
     const pos = pegPosition(peg);
     const mat = new THREE.MeshStandardMaterial({ color: 0xe9dcc6, roughness: 0.35, metalness: 0.25 });
     const mesh = new THREE.Mesh(pegGeo, mat);
+    mesh.userData.tint = [0xe9dcc6, 0xb5a892];
     mesh.position.copy(pos);
     mesh.castShadow = true;
     scene.add(mesh);
     const socket = new THREE.Mesh(socketGeo, new THREE.MeshStandardMaterial({ color: 0x8a5a2b, roughness: 0.7 }));
     socket.position.set(pos.x, 0.02, pos.z);
+    socket.userData.tint = [0x8a5a2b, 0x5c3b1c];
     socket.receiveShadow = true;
     scene.add(socket);
     pegMeshes[peg] = mesh;
@@ -233,6 +236,19 @@ function addBoard(scene) {
     addLabel(String(i + 1), edge, z, 0);
   }
   return pegMeshes;
+}
+
+/**
+ * The board for a dark page or a light one: at night the wood, the pegs and their sockets are darker,
+ * so that the beads (unchanged) stand out against them as they do by day.
+ * @param {THREE.Scene} scene
+ * @param {boolean} dark
+ */
+export function setSceneTheme(scene, dark) {
+  scene.traverse((o) => {
+    const tint = o.userData.tint;
+    if (tint && o instanceof THREE.Mesh) o.material.color.setHex(tint[dark ? 1 : 0]);
+  });
 }
 
 /** @param {THREE.Color} colour */

@@ -5,7 +5,8 @@
 import { rememberedName, rememberName, saveName } from "../api.js";
 import { $ } from "../dom.js";
 import { fullPegMessage } from "../game.js";
-import { canSit, game, isFull, isHost, isMyTurn, isWatching, mySeat, newState } from "./state.js";
+import { prefs } from "../prefs.js";
+import { canSit, game, isFull, isHost, isMyTurn, isPlaying, isWatching, mySeat, newState } from "./state.js";
 import { render, renderControls, renderTopView, rulesForm } from "./view.js";
 
 /** @typedef {import("../board3d.js").Board3D} Board3D */
@@ -72,7 +73,14 @@ export class RoomCtrl {
       this.render();
       return;
     }
-    if (S.selected === peg) {
+    if (prefs().premove && isPlaying(S) && !isMyTurn(S)) {
+      // The opponent's turn: this peg goes the moment their move arrives (a second tap cancels it).
+      S.premove = S.premove === peg ? null : peg;
+      S.selected = null;
+      this.render();
+      return;
+    }
+    if (S.selected === peg || (!prefs().confirm_move && isMyTurn(S))) {
       this.choose(peg);
       return;
     }
@@ -117,6 +125,27 @@ export class RoomCtrl {
     S.pendingPly = g.ply;
     S.pendingPeg = peg;
     S.selected = null;
+    this.render();
+  }
+
+  /** The premove, the moment it is this viewer's turn: sent if still legal, else dropped with a note. */
+  playPremove() {
+    const S = this.S;
+    const peg = S.premove;
+    if (!peg || !isMyTurn(S)) return;
+    S.premove = null;
+    if (isFull(S, peg)) {
+      this.say(`Premove dropped: peg ${peg} is full now.`, "info");
+      this.render();
+      return;
+    }
+    this.choose(peg);
+  }
+
+  /** Forgets the premove (Escape, a tap away from the board). */
+  cancelPremove() {
+    if (!this.S.premove) return;
+    this.S.premove = null;
     this.render();
   }
 

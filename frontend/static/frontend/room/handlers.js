@@ -4,12 +4,16 @@
 import { $ } from "../dom.js";
 import { errorOutcome } from "../errors.js";
 import { rememberRoom } from "../recent.js";
+import { playSound } from "../sounds.js";
+import { offerNote } from "./offers.js";
+import { roomSound } from "./sounds.js";
 import { isMyTurn, receiveRoom, seatName, seatOf } from "./state.js";
 
 /** @typedef {import("./ctrl.js").RoomCtrl} RoomCtrl */
 /** @typedef {import("./types.js").Room} Room */
 /** @typedef {import("./types.js").ErrorFrame} ErrorFrame */
 /** @typedef {import("./types.js").NoticeFrame} NoticeFrame */
+/** @typedef {import("./types.js").OfferFrame} OfferFrame */
 
 /** @type {Record<string, string>} */
 const STATUS_TEXT = {
@@ -36,9 +40,17 @@ export function socketHandlers(ctrl, chat) {
   return {
     /** @param {Room} frame */
     onRoom(frame) {
+      const prev = ctrl.S.room;
       const { remember, newGame } = receiveRoom(ctrl.S, frame);
       if (remember) rememberRoom(ctrl.code);
+      const sound = roomSound(prev, frame);
+      if (sound) playSound(sound);
+      if (frame.taken_back) {
+        const n = frame.taken_back;
+        ctrl.say(n === 1 ? "One move was taken back." : `${n} moves were taken back.`, "info");
+      }
       ctrl.render();
+      ctrl.playPremove();
       chat.setRoom(frame);
       if (newGame) showTurn();
       ctrl.maybeAutostart();
@@ -69,6 +81,14 @@ export function socketHandlers(ctrl, chat) {
         back: `${who} is back.`,
       };
       if (texts[frame.code]) ctrl.say(texts[frame.code], "info");
+    },
+
+    /** @param {OfferFrame} frame */
+    onOffer(frame) {
+      const note = offerNote(ctrl.S, frame);
+      if (!note) return;
+      ctrl.say(note, "info");
+      if (frame.action === "offer") playSound("notify");
     },
 
     /** @param {string} state */

@@ -75,7 +75,7 @@ export function bindKeyboard(ctrl) {
         ctrl.choose(action.peg);
         break;
       case "clear":
-        S.selected = null;
+        S.selected = S.premove = null;
         ctrl.render();
         break;
       default:

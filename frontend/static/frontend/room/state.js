@@ -16,6 +16,7 @@ import { replay, SIZE, seatColour } from "../game.js";
  * @typedef {object} RoomPageState
  * @property {Room | null} room the latest applied room frame
  * @property {string | null} selected the peg chosen once (a second tap drops on it)
+ * @property {string | null} premove the peg picked during the opponent's turn, sent when theirs arrives
  * @property {string | null} cross a full peg marked with a cross
  * @property {number | null} pendingPly the ply a drop in flight was made on
  * @property {string | null} pendingPeg that drop's peg
@@ -35,6 +36,7 @@ export function newState(autostart) {
   return {
     room: null,
     selected: null,
+    premove: null,
     cross: null,
     pendingPly: null,
     pendingPeg: null,
@@ -146,7 +148,8 @@ export function receiveRoom(S, frame) {
     S.pendingPly = null;
   }
   if (S.selected && isFull(S, S.selected)) S.selected = null;
-  if (g && g.status !== "playing") S.selected = null;
+  if (g && g.status !== "playing") S.selected = S.premove = null;
+  if (frame.taken_back) S.premove = null;
   const seated = !!frame.you && frame.you.seat != null;
   const mine = seated ? seatOf(S, mySeat(S)) : null;
   if (g && g.status === "playing" && mine?.rating && mine.rating.if_win != null) {

@@ -60,7 +60,12 @@
  * @property {string | null} reason
  * @property {Threats | null} threats
  * @property {string | null} [tournament] the arena that paired this game
+ * @property {boolean} [ranked]
+ * @property {Offer[]} [offers] the offers standing
+ * @property {{red: boolean, yellow: boolean}} [berserk] the colours on half their turn timer
  */
+
+/** @typedef {{kind: "draw" | "takeback", seat: number}} Offer */
 
 /**
  * @typedef {object} Room a room frame, or one a move frame was applied to
@@ -74,6 +79,7 @@
  * @property {Game | null} game
  * @property {string | null} closed_at
  * @property {{player: string | null, seat: number | null} | null} you
+ * @property {number} [taken_back] in the one room frame a takeback sends: the plies taken back
  */
 
 /**
@@ -93,8 +99,10 @@
  * @property {Cell[] | null} line
  * @property {string | null} reason
  * @property {Threats | null} threats
+ * @property {Offer[]} [offers]
  */
 
+/** @typedef {{type: "offer", kind: "draw" | "takeback", seat: number, action: "offer" | "accept" | "decline"}} OfferFrame */
 /** @typedef {{type: "error", code?: string, message?: string}} ErrorFrame */
 /** @typedef {{type: "notice", code: "timeout" | "away" | "back" | string, seat: number}} NoticeFrame */
 

@@ -5,6 +5,7 @@
 import { escapeHtml, PROVISIONAL_NOTE, rememberedName, signedPoints } from "../api.js";
 import { $ } from "../dom.js";
 import { abandonedText, capitalise, replay, SIZE, seatColour } from "../game.js";
+import { renderOffers } from "./offers.js";
 import {
   canSit,
   game,
@@ -46,6 +47,7 @@ export function render(ctrl) {
   renderRules(ctrl);
   renderMoves(ctrl);
   renderTimer(ctrl);
+  renderOffers(ctrl);
 }
 
 /** The 3D board (a new bead falls when it is the next ply of the same game) and what sits around it. @param {RoomCtrl} ctrl */
@@ -58,7 +60,7 @@ function renderBoard(ctrl) {
   if (board) {
     board.setPosition({ stacks: pos.stacks, last: pos.last, line: pos.line, animate });
     const ghostColour = isPlaying(S) ? (me != null ? seatColour(g, me) : moverColour(S)) : null;
-    board.setGhost(S.selected, ghostColour);
+    board.setGhost(S.selected ?? S.premove, ghostColour);
     const threatsOn = $("#show-threats", HTMLInputElement).checked && isPlaying(S) && g?.threats;
     board.setThreats(threatsOn ? g.threats : null);
   }
@@ -89,7 +91,7 @@ export function renderTopView(ctrl) {
     stacks: pos.stacks,
     last: pos.last,
     line: pos.line,
-    selected: S.selected,
+    selected: S.selected ?? S.premove,
     ghost: isPlaying(S) && me != null ? seatColour(g, me) : isPlaying(S) ? moverColour(S) : null,
     cross: S.cross,
     canMove: isMyTurn(S),
@@ -223,6 +225,7 @@ function renderSeats(ctrl) {
     if (seat.cpu && !seat.player) tags.push(`<span class="tag cpu">CPU · level ${room.rules.cpu_level}</span>`);
     if (seat.away) tags.push('<span class="tag away">away · CPU standing in</span>');
     if (seat.wants_again && g && g.status !== "playing") tags.push('<span class="tag ready">ready</span>');
+    if (colour && g?.berserk?.[colour]) tags.push('<span class="tag berserk" title="Berserk: half the time">🔥</span>');
     const rating = seatRating(seat);
     const presence = seat.player
       ? `<span class="presence ${seat.connected ? "on" : "off"}" title="${seat.connected ? "connected" : "not connected"}"></span>`
