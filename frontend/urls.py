@@ -12,6 +12,7 @@ urlpatterns = [
     path("r/<slug:code>", views.room, name="room"),
     path("ratings", views.ratings, name="ratings"),
     path("challenges", views.challenges, name="challenges"),
+    path("my/games", views.my_games, name="my-games"),
     path("players/<str:player_id>", views.player, name="player"),
     path("games/<str:game_id>", views.replay, name="replay"),
     path("analysis", views.analysis, name="analysis"),

@@ -68,6 +68,12 @@ def arenas(request: HttpRequest) -> HttpResponse:
     return render(request, "frontend/arenas.html", {"page": "arenas"})
 
 
+@ensure_csrf_cookie
+def my_games(request: HttpRequest) -> HttpResponse:
+    """Your games: your turn (soonest deadline first) and waiting for the opponent, live and correspondence."""
+    return render(request, "frontend/my_games.html", {"page": "my-games"})
+
+
 def puzzle(request: HttpRequest, puzzle_id: str = "") -> HttpResponse:
     """The puzzle trainer: one puzzle (or the next one near your puzzle rating), solved on the 3D board."""
     return render(request, "frontend/puzzle.html", {"page": "puzzle", "puzzle_id": puzzle_id})

@@ -298,3 +298,10 @@ def test_a_bot_is_challenged_to_correspondence_and_the_game_has_days_per_move():
     accepted = challenge_accept(challenge_id=challenge.pk, player=bot, now=at(1))
     game = Game.objects.get(pk=accepted.game_id)
     assert game.days_per_move == 3 and game.turn_seconds is None and game.deadline == at(1 + 3 * DAY)
+
+
+def test_the_pages_have_the_games_list_the_seek_card_and_the_rules_field():
+    client = Client()
+    assert 'id="my-games"' in client.get("/my/games").content.decode()
+    home = client.get("/").content.decode()
+    assert 'id="correspondence"' in home and 'name="days_per_move"' in home and 'id="my-turns"' in home

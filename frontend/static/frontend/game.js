@@ -76,6 +76,7 @@ export function seatColour(game, seat) {
 
 /** Why a game ended without a result ("abandoned"), from its reason. @param {string | null} reason */
 export function abandonedText(reason) {
+  if (reason === "aborted") return "Aborted: a player let the time for their first move pass. Unrated.";
   return reason === "idle"
     ? "Abandoned: the room was closed after a long time without activity. Unrated."
     : "Abandoned: the room was closed before the game ended. Unrated.";

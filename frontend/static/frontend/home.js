@@ -17,6 +17,7 @@ import {
   saveName,
 } from "./api.js";
 import { startArenas } from "./arenas.js";
+import { startCorrespondence } from "./correspondence.js";
 import { $ } from "./dom.js";
 import { startFriends } from "./friends.js";
 import { capitalise, replay } from "./game.js";
@@ -27,7 +28,8 @@ import { TopView } from "./topview.js";
 /** @typedef {import("./api.js").Json} Json */
 /** @typedef {HTMLFormElement & {username: HTMLInputElement, password: HTMLInputElement}} AccountForm */
 /**
- * @typedef {HTMLFormElement & {turn_seconds: HTMLSelectElement, alternate_first: HTMLInputElement,
+ * @typedef {HTMLFormElement & {turn_seconds: HTMLSelectElement, days_per_move: HTMLSelectElement,
+ *   alternate_first: HTMLInputElement,
  *   ranked: HTMLInputElement, open: HTMLInputElement}} PartyForm the party room's rules (_rules_fields.html)
  */
 
@@ -120,6 +122,7 @@ partyForm.addEventListener("submit", async (ev) => {
     await createRoom(
       {
         turn_seconds: f.turn_seconds.value ? Number(f.turn_seconds.value) : null,
+        days_per_move: f.days_per_move.value ? Number(f.days_per_move.value) : null,
         alternate_first: f.alternate_first.checked,
         ranked: f.ranked.checked,
         open: f.open.checked,
@@ -329,6 +332,7 @@ async function init() {
   showDaily();
   await reloadSession();
   startFriends(() => !!session?.username);
+  startCorrespondence(session);
   lobby.rerender();
   await findRunningGames();
 }

@@ -217,6 +217,7 @@ export class RoomCtrl {
     this.sock.send({
       type: "rules",
       turn_seconds: ts ? Number(ts) : null,
+      days_per_move: f.days_per_move.value ? Number(f.days_per_move.value) : null,
       alternate_first: f.alternate_first.checked,
       ranked: f.ranked.checked,
       cpu_level: Number(f.cpu_level.value),

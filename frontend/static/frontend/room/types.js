@@ -38,6 +38,7 @@
 /**
  * @typedef {object} Rules
  * @property {number | null} turn_seconds
+ * @property {number | null} [days_per_move] a correspondence room's
  * @property {boolean} alternate_first
  * @property {boolean} ranked
  * @property {number} cpu_level
@@ -57,6 +58,7 @@
  * @property {number | null} winner_seat
  * @property {Cell[] | null} line
  * @property {string | null} deadline
+ * @property {number | null} [days_per_move] a correspondence game's
  * @property {string | null} reason
  * @property {Threats | null} threats
  * @property {string | null} [tournament] the arena that paired this game

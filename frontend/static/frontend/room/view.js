@@ -3,6 +3,7 @@
 // timer. It reads the state and changes nothing in it.
 
 import { escapeHtml, PROVISIONAL_NOTE, rememberedName, signedPoints } from "../api.js";
+import { clockText } from "../clock.js";
 import { $ } from "../dom.js";
 import { abandonedText, capitalise, replay, SIZE, seatColour } from "../game.js";
 import { renderOffers } from "./offers.js";
@@ -25,7 +26,8 @@ import {
 /** @typedef {import("./types.js").Game} Game */
 /** @typedef {import("./types.js").Seat} Seat */
 /**
- * @typedef {HTMLFormElement & {turn_seconds: HTMLSelectElement, alternate_first: HTMLInputElement,
+ * @typedef {HTMLFormElement & {turn_seconds: HTMLSelectElement, days_per_move: HTMLSelectElement,
+ *   alternate_first: HTMLInputElement,
  *   ranked: HTMLInputElement, cpu_level: HTMLSelectElement, spectator_chat: HTMLInputElement,
  *   open: HTMLInputElement}} RulesForm the house rules' form (_rules_fields.html)
  */
@@ -179,7 +181,9 @@ function renderResult(ctrl) {
     detail =
       g.status === "resigned" || g.reason === "resignation"
         ? `${capitalise(loserColour)} resigned: ${winnerColour} wins.`
-        : `${capitalise(winnerColour)} wins with four in a row.`;
+        : g.reason === "timeout"
+          ? `${capitalise(loserColour)} ran out of time: ${winnerColour} wins.`
+          : `${capitalise(winnerColour)} wins with four in a row.`;
     el.dataset.outcome = me == null ? "watch" : g.winner_seat === me ? "win" : "loss";
     el.dataset.colour = winnerColour;
   }
@@ -309,6 +313,7 @@ function renderRules(ctrl) {
   const editable = isHost(S) && !isPlaying(S) && !isClosed(S);
   if (!f.contains(document.activeElement)) {
     f.turn_seconds.value = r?.turn_seconds ? String(r.turn_seconds) : "";
+    f.days_per_move.value = r?.days_per_move ? String(r.days_per_move) : "";
     f.alternate_first.checked = !!r?.alternate_first;
     f.ranked.checked = !!r?.ranked;
     f.cpu_level.value = String(r?.cpu_level || 3);
@@ -350,9 +355,9 @@ export function renderTimer(ctrl) {
   } else {
     const left = Math.max(0, Math.ceil((Date.parse(g.deadline) - Date.now()) / 1000));
     el.hidden = false;
-    el.textContent = `⏱ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
-    el.classList.toggle("low", left <= 10);
-    el.setAttribute("aria-label", `${left} seconds left for this move`);
+    el.textContent = `⏱ ${clockText(left)}`;
+    el.classList.toggle("low", g.days_per_move ? left <= 3600 : left <= 10);
+    el.setAttribute("aria-label", `${clockText(left)} left for this move`);
   }
   for (const span of document.querySelectorAll(".away-at")) {
     if (!(span instanceof HTMLElement)) continue;

@@ -1,0 +1,88 @@
+// The home page's "Play by correspondence": a seek (days per move, ranked) that waits a week with no page
+// open, the open seeks with Accept (or Delete, your own), and "Your turn in N games". Accounts only: a
+// guest sees the card with a note. The API: docs/protocol.md, "Correspondence".
+
+import { apiDelete, apiGet, apiPost, errorText, escapeHtml } from "./api.js";
+import { $ } from "./dom.js";
+
+/** @typedef {import("./api.js").Json} Json */
+
+/**
+ * One open seek.
+ * @param {Json} seek
+ * @param {string | null} me the device's player id
+ * @param {() => Promise<void>} reload
+ */
+function seekItem(seek, me, reload) {
+  const li = document.createElement("li");
+  li.innerHTML =
+    `<span><a href="/players/${encodeURIComponent(seek.player.id)}">${escapeHtml(seek.player.name)}</a>` +
+    ` <span class="muted small">${seek.rating} · ${seek.days_per_move} day${seek.days_per_move > 1 ? "s" : ""} a move · ` +
+    `${seek.ranked ? "ranked" : "casual"}</span></span>`;
+  const mine = seek.player.id === me;
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = mine ? "btn ghost small" : "btn primary small";
+  button.textContent = mine ? "Delete" : "Accept";
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      if (mine) {
+        await apiDelete(`/api/seeks/${seek.id}`);
+        await reload();
+      } else {
+        const room = await apiPost(`/api/seeks/${seek.id}/accept`);
+        location.assign(`/r/${room.code}`);
+      }
+    } catch (err) {
+      $("#corr-error").textContent = errorText(err);
+      await reload();
+    }
+  });
+  li.append(" ", button);
+  return li;
+}
+
+/**
+ * Starts the card.
+ * @param {Json} session GET /api/session's answer (null: no player yet)
+ */
+export function startCorrespondence(session) {
+  const card = document.getElementById("correspondence");
+  if (!card) return;
+  const me = session?.player?.id || null;
+  const account = Boolean(session?.username);
+  const form = /** @type {HTMLFormElement & {days_per_move: HTMLSelectElement, ranked: HTMLInputElement}} */ (
+    $("#corr-form", HTMLFormElement)
+  );
+  form.hidden = !account;
+  $("#corr-guest").hidden = account;
+
+  async function reload() {
+    try {
+      const [seeks, games] = await Promise.all([apiGet("/api/seeks"), apiGet("/api/my/games")]);
+      const list = $("#corr-seeks");
+      list.replaceChildren(...seeks.results.map((/** @type {Json} */ s) => seekItem(s, me, reload)));
+      if (seeks.results.length === 0) list.innerHTML = `<li class="muted small">No open seeks: make one.</li>`;
+      const turns = games.your_turn.length;
+      const line = $("#corr-turns");
+      line.hidden = turns === 0;
+      line.innerHTML = `<a href="/my/games">Your turn in ${turns} game${turns === 1 ? "" : "s"}</a>`;
+    } catch (err) {
+      $("#corr-error").textContent = errorText(err);
+    }
+  }
+
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    $("#corr-error").textContent = "";
+    try {
+      await apiPost("/api/seeks", { days_per_move: Number(form.days_per_move.value), ranked: form.ranked.checked });
+      await reload();
+    } catch (err) {
+      $("#corr-error").textContent = errorText(err);
+    }
+  });
+  card.hidden = false;
+  reload();
+}
