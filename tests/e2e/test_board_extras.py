@@ -87,6 +87,7 @@ def test_the_dark_theme_chosen_on_one_page_reaches_the_room_page(new_page, artif
     home = room.context.new_page()
     home.goto("/")
     settings(home, "Dark")
+    home.screenshot(path=str(artifacts / "home-dark.png"), full_page=True)
     room.wait_for_function("() => document.documentElement.dataset.theme === 'dark'")  # live, no reload
     dark = room.evaluate(COLOURS)
     room.screenshot(path=str(artifacts / "room-dark.png"))

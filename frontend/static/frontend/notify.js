@@ -12,6 +12,7 @@ import { $ } from "./dom.js";
 import * as bell from "./notify/state.js";
 import { drawBell, drawChallengeCard, drawNoticeCard, removeChallengeCard } from "./notify/view.js";
 import { notificationFrames, ReconnectingSocket } from "./socket.js";
+import { playSound } from "./sounds.js";
 
 /** @typedef {import("./api.js").Json} Json */
 
@@ -78,6 +79,7 @@ function receive(frame) {
   state = bell.receive(state, frame);
   redraw();
   const note = frame.notification;
+  playSound("notify"); // a challenge or a notification (silent if the preferences or the browser say so)
   const challenge = note.data?.challenge;
   if (challenge && note.kind !== "challenge") removeChallengeCard(String(challenge.id));
   switch (bell.actionOf(note, PAGE)) {
