@@ -17,6 +17,8 @@ class AccountEmail(models.Model):
     confirmed_at = models.DateTimeField(null=True, blank=True)
     pending = models.EmailField(blank=True)
     pending_since = models.DateTimeField(null=True, blank=True)
+    # The notification kinds emailed to the confirmed address, as {kind: true} (all off by default).
+    notifications = models.JSONField(default=dict, blank=True)
 
     def __str__(self) -> str:
         return f"{self.email or self.pending} of {self.player_id}"

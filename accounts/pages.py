@@ -7,10 +7,12 @@ from django import forms
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
 from accounts.address import email_confirm
 from accounts.deletion import DELETED_NAME, account_delete
+from accounts.notices import unsubscribe as unsubscribe_kind
 from accounts.reset import reset_confirm, reset_request
 from common.errors import Refused, status_for
 from players.identity import client_address, session_player
@@ -98,3 +100,22 @@ def close(request: HttpRequest) -> HttpResponse:
         return _form(request, title, form, intro=intro, error=exc.message, status=status_for(exc.code))
     request.session.flush()
     return _message(request, "Account closed", "Your account is closed. Thank you for playing.")
+
+
+class UnsubscribeForm(forms.Form):
+    pass
+
+
+@csrf_exempt  # RFC 8058: the mail client POSTs "List-Unsubscribe=One-Click" with no cookie; the token is the proof
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """GET: a page with one button (a link checker fetching the link changes nothing); POST: unsubscribed."""
+    title = "Unsubscribe"
+    if request.method != "POST":
+        return _form(request, title, UnsubscribeForm(), intro="Stop these emails? One click.")
+    try:
+        kind = unsubscribe_kind(token=token)
+    except Refused as exc:
+        return _message(request, title, exc.message, status=status_for(exc.code))
+    return _message(request, "Unsubscribed", f"You will get no more \"{kind.replace('_', ' ')}\" emails. "
+                    "Choose again in your account's preferences.")

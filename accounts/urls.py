@@ -17,5 +17,6 @@ pages_ = [
     path("accounts/reset", pages.reset_ask, name="account-reset-ask"),
     path("accounts/reset/<str:token>", pages.reset, name="account-reset"),
     path("accounts/delete", pages.close, name="account-delete"),
+    path("accounts/unsubscribe/<str:token>", pages.unsubscribe, name="account-unsubscribe"),
 ]
 urlpatterns = [*api, *pages_]

@@ -17,6 +17,7 @@ from rest_framework.views import APIView
 from accounts.address import email_add, email_json
 from accounts.deletion import account_delete
 from accounts.export import SECTIONS, export_head, export_page
+from accounts.notices import preferences, preferences_set
 from accounts.reset import reset_confirm, reset_request
 from common.errors import Refused, status_for
 from lobby.realtime.offload import offload
@@ -45,8 +46,19 @@ class EmailOut(serializers.Serializer[Any]):
     email_confirmed = serializers.BooleanField()
 
 
+class NotificationsIn(serializers.Serializer[Any]):
+    challenge = serializers.BooleanField(required=False)
+    your_turn = serializers.BooleanField(required=False)
+    time_running_out = serializers.BooleanField(required=False)
+    game_over = serializers.BooleanField(required=False)
+
+
 class MeOut(player_views.AccountOut, EmailOut):
-    pass
+    email_notifications = NotificationsIn(help_text="The notification kinds emailed to the confirmed address.")
+
+
+class MeIn(serializers.Serializer[Any]):
+    email_notifications = NotificationsIn()
 
 
 class ResetIn(serializers.Serializer[Any]):
@@ -64,6 +76,10 @@ class PasswordIn(serializers.Serializer[Any]):
 
 
 RESET_SENT = {"detail": "If that account has a confirmed email address, a reset link is on its way to it."}
+
+
+def _me_json(player: Player | None) -> dict[str, Any]:
+    return {**player_views.account_json(player), **email_json(player), "email_notifications": preferences(player)}
 
 
 class EmailView(APIView):
@@ -106,8 +122,15 @@ class MeView(player_views.MeView):
     def get(self, request: Request) -> Response:
         """This device's player and, if it has one, its account's username, email address and whether it is
         confirmed."""
-        player = session_player(request.session)
-        return Response({**player_views.account_json(player), **email_json(player)})
+        return Response(_me_json(session_player(request.session)))
+
+    @extend_schema(operation_id="accounts_me_update", request=MeIn,
+                   responses={200: MeOut, 400: "bad_request", 403: "no_account"})
+    def patch(self, request: Request) -> Response:
+        """Choose which notification kinds are emailed (the kinds not named stay as they were)."""
+        player = _account(request)
+        preferences_set(player=player, choices=_data(request).get("email_notifications"))
+        return Response(_me_json(player))
 
     @extend_schema(operation_id="accounts_delete", request=PasswordIn,
                    responses={204: None, 401: "bad_credentials", 403: "no_account"})

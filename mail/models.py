@@ -12,6 +12,8 @@ class OutboundEmail(models.Model):
 
     to = models.EmailField()
     kind = models.CharField(max_length=32, help_text="What the email is for: confirm, reset, a notification kind.")
+    # What it is about, for limits by subject (``game:<id>``: one your_turn email per game and 12 hours).
+    ref = models.CharField(max_length=64, blank=True, default="")
     subject = models.CharField(max_length=200)
     body = models.TextField()
     headers = models.JSONField(default=dict, blank=True)
@@ -28,6 +30,8 @@ class OutboundEmail(models.Model):
             # The loop's one question: what is due and not done (a partial index stays small).
             models.Index(fields=["due_at"], name="email_pending",
                          condition=models.Q(sent_at__isnull=True, failed_at__isnull=True)),
+            models.Index(fields=["to", "kind", "ref", "created_at"], name="email_about",
+                         condition=~models.Q(ref="")),
         ]
 
     def __str__(self) -> str:

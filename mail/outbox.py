@@ -34,10 +34,16 @@ MAX_RETRY_DELAY = timedelta(hours=1)
 
 
 def email_queue(*, to: str, kind: str, subject: str, body: str, now: datetime,
-                headers: Mapping[str, str] | None = None) -> OutboundEmail:
-    """Queue one email to ``to``, due at once; it is sent after the caller's transaction commits."""
-    return OutboundEmail.objects.create(to=to, kind=kind, subject=subject[:200], body=body,
+                headers: Mapping[str, str] | None = None, ref: str = "") -> OutboundEmail:
+    """Queue one email to ``to``, due at once; it is sent after the caller's transaction commits. ``ref``
+    names what it is about (:func:`email_sent_since` finds it)."""
+    return OutboundEmail.objects.create(to=to, kind=kind, subject=subject[:200], body=body, ref=ref,
                                         headers=dict(headers or {}), created_at=now, due_at=now)
+
+
+def email_sent_since(*, to: str, kind: str, ref: str, since: datetime) -> bool:
+    """Whether an email of ``kind`` about ``ref`` was queued for ``to`` after ``since``."""
+    return OutboundEmail.objects.filter(to=to, kind=kind, ref=ref, created_at__gt=since).exists()
 
 
 def _pending() -> Q:

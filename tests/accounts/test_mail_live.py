@@ -1,6 +1,7 @@
-"""Two real server processes share one outbox: while the SMTP server is down a reset link and two more
-emails are queued; once it is back every one arrives, each once. With ``DATABASE_URL`` and ``REDIS_URL`` the
-servers run on PostgreSQL and Redis, otherwise on one SQLite file."""
+"""Two real server processes share one outbox: while the SMTP server is down a reset link and two
+notification emails (challenges, one made on each process) are queued; once it is back every one arrives,
+each once. With ``DATABASE_URL`` and ``REDIS_URL`` the servers run on PostgreSQL and Redis, otherwise on
+one SQLite file."""
 
 from __future__ import annotations
 
@@ -65,22 +66,26 @@ def test_emails_queued_while_smtp_is_down_arrive_each_once_across_two_processes(
             assert ann.request("POST", "/api/accounts/email", {"email": "ann@example.com"})[0] == 202
             wait_for(smtp, 1)
             assert ann.request("GET", link(smtp.received("confirm")[0]), base=two.http)[0] == 200
+            assert ann.request("PATCH", "/api/accounts/me", {"email_notifications": {"challenge": True}})[0] == 200
             smtp.down()
             asking = Device(two.http)
             asking.request("GET", "/api/session")
             assert asking.request("POST", "/api/accounts/password/reset", {"username": "Ann"})[0] == 202
-            for name, server in (("Bob", one), ("Cyd", two)):
-                device = sign_up(Device(server.http), name)
-                assert device.request("POST", "/api/accounts/email", {"email": f"{name}@example.com"})[0] == 202
+            for name, server in (("Bob", one), ("Cyd", two)):  # each challenge notifies Ann, by email too
+                challenger = sign_up(Device(server.http), name)
+                body = {"turn_seconds": None, "ranked": False, "colour": "random"}
+                assert challenger.request("POST", "/api/challenge/Ann", body)[0] == 201
             time.sleep(1.5)  # both processes' loops try the three, and fail, at least once
             assert len(smtp.received()) == 1
             smtp.up()
             wait_for(smtp, 4)
             time.sleep(1.0)  # a second sending of any would arrive within a poll or two
             received = smtp.received()
-            assert sorted(m["To"] for m in received) == [
-                "Bob@example.com", "Cyd@example.com", "ann@example.com", "ann@example.com"]
-            assert [m["X-Email-Kind"] for m in received[1:]].count("reset") == 1
+            assert [m["To"] for m in received] == ["ann@example.com"] * 4
+            assert sorted(m["X-Email-Kind"] for m in received) == ["challenge", "challenge", "confirm", "reset"]
+            subjects = sorted(m["Subject"] for m in smtp.received("challenge"))
+            assert [s.split(" ")[5] for s in subjects] == ["Bob", "Cyd"]  # "3D Four in a Row: Bob (1500?) ..."
+            assert all(m["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click" for m in smtp.received("challenge"))
             token = link(smtp.received("reset")[0]).rsplit("/", 1)[1]
             status, body = asking.request("POST", "/api/accounts/password/reset/confirm",
                                           {"token": token, "password": "a-new-3d-password!"}, base=one.http)
