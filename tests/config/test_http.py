@@ -116,9 +116,11 @@ def hops_of_one_request(app, monkeypatch) -> int:
 def test_the_middleware_chain_is_entered_in_one_hop(monkeypatch):
     stock, ours = hops_of_one_request(ASGIHandler(), monkeypatch), hops_of_one_request(OneHopHandler(), monkeypatch)
     # Django's request_started signal, then the chain and the view in one: two hops, whatever the number
-    # of middleware. The stock handler hops for each sync middleware's hooks, the view and the render.
+    # of middleware. The stock handler hops at every boundary between async-capable and sync-only
+    # middleware, for the view and for the render: how many depends on the chain's order (6 with the
+    # input check, a sync-only middleware, second), never fewer than three.
     assert ours == 2
-    assert stock >= 10
+    assert stock > ours + 2
 
 
 @pytest.mark.postgres
