@@ -223,8 +223,9 @@ def seek_pair_write(*, pair: tuple[Seeker, Seeker], now: datetime) -> Pairing | 
 
     One transaction holding both seek rows: a pair whose seeker is no longer waiting and alive (it
     cancelled, closed its page, was replaced, expired, or another wave paired it) is dropped, and its
-    partner waits for the next wave. A coin decides who is Red. Both sockets are told the room's code
-    once committed. Pairs of a wave share no seeker, so they may be written concurrently.
+    partner waits for the next wave; so is a pair one of whom blocked the other since the wave read them.
+    A coin decides who is Red. Both sockets are told the room's code once committed. Pairs of a wave share
+    no seeker, so they may be written concurrently.
     """
     a, b = pair
     with transaction.atomic():
@@ -237,6 +238,8 @@ def seek_pair_write(*, pair: tuple[Seeker, Seeker], now: datetime) -> Pairing | 
         one, two = rows.get(a.seek_id), rows.get(b.seek_id)
         if one is None or two is None or one.player_id == two.player_id:
             return None
+        if apart_among([one.player_id, two.player_id]):
+            return None  # one blocked the other since the wave read the pool
         players = Player.objects.in_bulk([one.player_id, two.player_id])
         pool = GameSettings(turn_seconds=one.turn_seconds, ranked=one.ranked)
         code = room_for_two(first=players[one.player_id], second=players[two.player_id], settings=pool,

@@ -8,6 +8,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.core.cache import cache
 from django.db import OperationalError
+from django.utils import timezone
 
 from bots.play import my_game
 from bots.streams.game import GameStream
@@ -16,19 +17,27 @@ from lobby.realtime import presence, runtime
 from lobby.realtime.offload import offload
 from lobby.rooms import connections
 from players.models import AccessToken, Player
+from players.social import block_add
 from tests.bots.botkit import Api, bot, token_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("runtime_cleanup")]
 
 
-def bots_game() -> tuple[str, Player, Api]:
-    """A game between two bots: (its id, Red's player, Red's API)."""
+def bots_game_of_both() -> tuple[str, tuple[Player, Api], tuple[Player, Api]]:
+    """A game between two bots: its id, then Red's and Yellow's player and API."""
     cache.clear()
     robo, one = bot("robo")
-    _, two = bot("bobo")
+    bobo, two = bot("bobo")
     red, yellow = Api(one), Api(two)
     made = red.post("/api/challenge/bobo", {"turn_seconds": 60, "colour": "red"}).json()
-    return str(yellow.post(f"/api/challenge/{made['id']}/accept").json()["game"]), robo, red
+    game_id = str(yellow.post(f"/api/challenge/{made['id']}/accept").json()["game"])
+    return game_id, (robo, red), (bobo, yellow)
+
+
+def bots_game() -> tuple[str, Player, Api]:
+    """A game between two bots: (its id, Red's player, Red's API)."""
+    game_id, (robo, red), _ = bots_game_of_both()
+    return game_id, robo, red
 
 
 @offload
@@ -83,4 +92,20 @@ async def test_the_game_stream_carries_the_draw_offers_as_lichess_does():
     assert answer.status_code == 200
     state = await anext(lines)
     assert (state["status"], state["reason"], state["ydraw"]) == ("drawn", "agreement", False)
+    await stream.close()
+
+
+async def test_the_game_stream_leaves_out_the_chat_of_a_player_its_account_blocked():
+    game_id, (robo, red), (bobo, yellow) = await sync_to_async(bots_game_of_both)()
+    await offload(block_add)(blocker=robo, blocked_id=bobo.pk, now=timezone.now())
+    token = await offload(AccessToken.objects.select_related("player").get)(player=robo)
+    stream = GameStream(await offload(my_game)(game_id=game_id, player=robo), token)
+    lines = stream.lines()
+    assert (await anext(lines))["type"] == "gameFull"
+    assert (await anext(lines))["type"] == "opponentGone"
+    for api, text in ((yellow, "from bobo"), (red, "from robo")):
+        said = await sync_to_async(api.post)(f"/api/bot/game/{game_id}/chat", {"room": "player", "text": text})
+        assert said.status_code == 200, said.content
+    line = await anext(lines)
+    assert (line["type"], line["text"]) == ("chatLine", "from robo")  # Bobo's message never came
     await stream.close()

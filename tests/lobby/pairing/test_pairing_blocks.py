@@ -49,3 +49,13 @@ def test_two_kept_apart_are_never_paired_even_alone():
     later = T0 + timedelta(minutes=5)  # both accept anyone by now
     assert not can_pair(a, b, now=later) and not can_pair(b, a, now=later)
     assert pair_seekers([a, b], now=later) == []
+
+
+def test_a_block_made_after_the_wave_read_the_pool_drops_the_pair():
+    ann, mal = seeking("ann", 1500), seeking("mal", 1505)
+    now = T0 + timedelta(seconds=1)
+    pairs = SEEK_WAVE.pair(SEEK_WAVE.read(now=now), now=now)
+    assert len(pairs) == 1
+    block_add(blocker=mal, blocked_id=ann.pk, now=now)
+    assert SEEK_WAVE.write(pairs, now=now) == []
+    assert not Room.objects.exists()
