@@ -4,6 +4,7 @@
 
 import { errorText, rememberedName, rememberName, saveName } from "./api.js";
 import { $ } from "./dom.js";
+import { reportPlayer } from "./report.js";
 
 /** @typedef {import("./api.js").Json} Json */
 /** @typedef {"players" | "spectators"} ChatName */
@@ -105,6 +106,11 @@ export class RoomChat {
       if (mute instanceof HTMLElement) this.mute(mute.dataset.mute, mute.dataset.name);
       const unmute = ev.target.closest("[data-unmute]");
       if (unmute instanceof HTMLElement && unmute.dataset.unmute) this.unmute(unmute.dataset.unmute);
+      const report = ev.target.closest("[data-report]");
+      if (report instanceof HTMLElement && report.dataset.report) {
+        const { report: id, name, message } = report.dataset;
+        reportPlayer(id, name || "Guest", { message: Number(message) }).then((said) => said && window.alert(said));
+      }
     });
   }
 
@@ -324,6 +330,13 @@ export class RoomChat {
       mute.dataset.name = author.name || "";
       mute.setAttribute("aria-label", `Mute ${author.name || "Guest"} on this device`);
       li.append(mute);
+      const report = el("button", "chat-mute", "Report");
+      report.type = "button";
+      report.dataset.report = author.id;
+      report.dataset.name = author.name || "";
+      report.dataset.message = String(m.id);
+      report.setAttribute("aria-label", `Report ${author.name || "Guest"}'s message to the moderators`);
+      li.append(report);
     }
     return li;
   }

@@ -5,6 +5,7 @@ import { ApiError, apiGet, errorText, PROVISIONAL_NOTE, shownName, signedPoints 
 import { mountChallenge } from "./challenge.js";
 import { $ } from "./dom.js";
 import { mountFollow } from "./follow.js";
+import { mountReport } from "./report.js";
 
 /** @typedef {import("./api.js").Json} Json */
 /** @typedef {{at?: string, rating: number, rd: number}} HistoryPoint */
@@ -203,6 +204,7 @@ async function load() {
         : "Guest player";
   mountChallenge(data);
   mountFollow(data);
+  mountReport(data);
   $("#player-status").textContent = "";
 
   $("#player-rating").textContent = data.display;
