@@ -62,8 +62,8 @@ def finished_games(count: int, *, seed: int = 7) -> list[Game]:
 
 
 def test_counts_equal_a_recount_from_the_games_table():
-    games = finished_games(300)
-    assert explorer_learn_missed(now=at(1000)) == 300
+    games = finished_games(210)
+    assert explorer_learn_missed(now=at(1000)) == 210
     assert explorer_learn_missed(now=at(1001)) == 0  # learned once
     assert not explorer_learn(Game.objects.select_related("red_player", "yellow_player").first(), now=at(1002))
     reached: Counter[int] = Counter()
@@ -81,8 +81,13 @@ def test_counts_equal_a_recount_from_the_games_table():
                 played[edge] += 1
                 red_wins[edge] += game.winner_seat == 1
     client = Client()
-    assert len(games) == 300 and len(samples) > 100
-    for here, record in samples.items():
+    assert len(games) == 210 and len(samples) > 100
+    # Every position reached by several games (the twins among them), and a few reached once.
+    shared = [here for here in samples if reached[here] > 1]
+    checked = shared + [here for here in samples if reached[here] == 1][:20]
+    assert len(shared) > 20
+    for here in checked:
+        record = samples[here]
         answer = client.get("/api/explorer", {"record": ",".join(record)}).json()
         assert answer["games"] == reached[here]
         seen = {(here, key([*record, move["peg"]])): move for move in answer["moves"]}
