@@ -29,7 +29,9 @@ function clock(ms) {
 
 /** @param {Json} r a standings row @param {boolean} mine */
 function row(r, mine) {
-  const flame = r.fire ? '<span class="fire" title="On fire: wins score double" aria-label="on fire">🔥</span>' : "";
+  const flame = r.fire
+    ? '<span class="fire" role="img" title="On fire: wins score double" aria-label="on fire">🔥</span>'
+    : "";
   const tags = [r.withdrawn ? "withdrawn" : r.paused ? "paused" : "", r.playing ? "playing" : ""]
     .filter(Boolean)
     .map((t) => `<span class="tag">${t}</span>`)

@@ -241,10 +241,10 @@ function renderSeats(ctrl) {
       ? `<a href="/players/${encodeURIComponent(seat.player.id)}">${escapeHtml(seatName(seat))}</a>`
       : escapeHtml(seatName(seat));
     li.innerHTML =
-      `<span class="bead ${colour || "none"}" aria-label="${colour || "no colour yet"}"></span>` +
+      `<span class="bead ${colour || "none"}" role="img" aria-label="${colour || "no colour yet"}"></span>` +
       `<span class="seat-main">${presence}<span class="seat-name">${name}</span>${rating}` +
       `<span class="tags">${tags.join("")}</span>${awayAt}${stakes(ctrl, seat)}</span>` +
-      (toMove ? '<span class="arrow" aria-label="to move">◀</span>' : "");
+      (toMove ? '<span class="arrow" role="img" aria-label="to move">◀</span>' : "");
     ol.appendChild(li);
   }
   const n = room.spectators || 0;
