@@ -47,10 +47,18 @@ def axe_source() -> Path:
 
 
 def violations(page: Page, axe: Path) -> list[str]:
-    """axe's WCAG 2.1 A/AA violations on the page as it is now, one readable line per element."""
+    """axe's WCAG 2.1 A/AA violations on the page as it is now, in the light theme and then the dark one
+    (``<html data-theme>``, as prefs.js sets it), one readable line per element."""
     page.add_script_tag(path=str(axe))
-    found = page.evaluate(RUN_AXE, WCAG_21_AA)
-    return [f"{page.url} [{v['impact']}] {v['id']}: {v['help']}\n    " + "\n    ".join(v["nodes"]) for v in found]
+    # Colours are read the moment a theme is set: no transition may be half-way.
+    page.add_style_tag(content="*, *::before, *::after { transition: none !important; animation: none !important; }")
+    lines = []
+    for theme in ("light", "dark"):
+        page.evaluate("(t) => { document.documentElement.dataset.theme = t; }", theme)
+        for v in page.evaluate(RUN_AXE, WCAG_21_AA):
+            where = f"{page.url} ({theme}) [{v['impact']}] {v['id']}: {v['help']}"
+            lines.append(where + "".join(f"\n    {node}" for node in v["nodes"]))
+    return lines
 
 
 def settle(page: Page, url: str, ready: str) -> None:
@@ -78,6 +86,8 @@ def test_every_page_has_no_wcag_21_aa_violation(new_page, axe_source) -> None:  
         (f"/games/{game_id}", "#moves li"),
         (f"/players/{player_id}", "#recent li, #recent tr"),
         ("/ratings", "#leaderboard"),
+        (f"/analysis?record={'+'.join(['a1', 'b2', 'c3'])}", "#to-move:not(:empty)"),
+        ("/arenas", "#arenas-page-h"),
         ("/puzzles", "#task:not(:empty)"),
         (f"/puzzles/{puzzle.id}", "#task:not(:empty)"),
     ]
