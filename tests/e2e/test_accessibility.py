@@ -102,6 +102,7 @@ def test_every_page_has_no_wcag_21_aa_violation(new_page, axe_source) -> None:  
     account_pages = [
         ("/", "#account-user"),
         ("/challenges", "#challenges-h"),
+        ("/my/games", "#my-games-h"),
         (f"/tournaments/{arena['body']['id']}", "#arena-name:not(:empty)"),
     ]
     for url, ready in account_pages:
