@@ -8,15 +8,19 @@ class BotsConfig(AppConfig):
     def ready(self) -> None:
         # The lower layers emit these hooks, never importing the bot API: the players of a game that ended
         # hear gameFinish on their event streams; a revoked token's streams and a banned account's end.
+        from bots.challenges import challenges_blocked
         from bots.events import game_finished, player_banned, token_revoked
         from bots.sweep import ChallengeSweep
         from games.services import GAME_FINISHED
         from lobby.realtime.runtime import LOOP_SERVICES
         from players.services import PLAYER_BANNED
+        from players.social import BLOCKS_CHANGED
         from players.tokens import TOKEN_REVOKED
 
         GAME_FINISHED.register(game_finished)
         TOKEN_REVOKED.register(token_revoked)
         PLAYER_BANNED.register(player_banned)
+        # A block declines the blocked player's waiting challenges to the blocker, as a person would.
+        BLOCKS_CHANGED.register(challenges_blocked)
         # Every event loop expires the challenges past their time (each once, whichever loop is first).
         LOOP_SERVICES.register(ChallengeSweep)

@@ -25,6 +25,7 @@ in the same transaction): the challenged of a challenge, the challenger of its a
 
 from __future__ import annotations
 
+import contextlib
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -43,7 +44,7 @@ from lobby.rooms.limits import rooms_create_quota_take
 from notifications.services import notifications_read_key, notify
 from players.accounts import username_key
 from players.models import Player
-from players.social import refuse_blocked_challenge
+from players.social import BlocksChanged, refuse_blocked_challenge
 from ratings.selectors import rating_json, ratings_of
 
 TURN_SECONDS = (30, 60)
@@ -261,6 +262,18 @@ DECLINED: dict[str, str] = {
     DeclineReason.CASUAL: "plays casual games only",
     DeclineReason.TIMER: "does not play with this turn timer",
 }
+
+
+def challenges_blocked(changed: BlocksChanged) -> None:
+    """Registered with ``players.social.BLOCKS_CHANGED`` (in the block's transaction): the challenges the
+    blocked player sent the blocker that still wait are declined, as a person declines (reason
+    ``generic``): the challenger is told no more than that."""
+    if not changed.blocking:
+        return
+    waiting = Challenge.objects.filter(challenger=changed.blocked, dest=changed.blocker, status=ChallengeStatus.CREATED)
+    for challenge_id in waiting.values_list("pk", flat=True):
+        with contextlib.suppress(Refused):  # past its time meanwhile: it is over all the same
+            challenge_decline(challenge_id=challenge_id, player=changed.blocker, now=changed.at)
 
 
 def challenge_cancel(*, challenge_id: str, player: Player, now: datetime) -> Challenge:

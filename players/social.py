@@ -53,9 +53,13 @@ class Followed:
 
 @dataclass(frozen=True, slots=True)
 class BlocksChanged:
-    """``blocker`` blocked someone or lifted a block: whom their devices hide changed."""
+    """``blocker`` blocked ``blocked`` (``blocking``) or lifted that block, at ``at``: whom their devices
+    hide changed."""
 
     blocker: Player
+    blocked: Player
+    blocking: bool
+    at: datetime
 
 
 # Inside the follow's transaction: its notification is stored with it (once, as the follow row is).
@@ -158,11 +162,11 @@ def block_add(*, blocker: Player | None, blocked_id: object, now: datetime) -> b
             raise Refused("too_many_blocks", f"You block {MAX_BLOCKED:,} players already: unblock some first.")
         Block.objects.create(blocker=me, blocked=them, created_at=now)
         Follow.objects.filter(Q(follower=me, followed=them) | Q(follower=them, followed=me)).delete()
-        BLOCKS_CHANGED.emit(BlocksChanged(blocker=me))
+        BLOCKS_CHANGED.emit(BlocksChanged(blocker=me, blocked=them, blocking=True, at=now))
     return True
 
 
-def block_remove(*, blocker: Player | None, blocked_id: object) -> bool:
+def block_remove(*, blocker: Player | None, blocked_id: object, now: datetime) -> bool:
     """``blocker`` lifts their block of ``blocked_id``; returns whether there was one (follows that the
     block ended stay ended).
 
@@ -174,7 +178,7 @@ def block_remove(*, blocker: Player | None, blocked_id: object) -> bool:
     with transaction.atomic():
         if not Block.objects.filter(blocker=me, blocked=them).delete()[0]:
             return False
-        BLOCKS_CHANGED.emit(BlocksChanged(blocker=me))
+        BLOCKS_CHANGED.emit(BlocksChanged(blocker=me, blocked=them, blocking=False, at=now))
     return True
 
 

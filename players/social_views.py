@@ -102,7 +102,7 @@ class BlockView(APIView):
     def delete(self, request: Request, player_id: str) -> Response:
         """Lift your block of this player."""
         me = _writer(request)
-        social.block_remove(blocker=me, blocked_id=player_id)
+        social.block_remove(blocker=me, blocked_id=player_id, now=timezone.now())
         return Response(relation_json(me, social.player_named(player_id, account=False)))
 
 

@@ -241,3 +241,12 @@ def test_racing_challengers_never_overfill_an_inbox(settings):
     assert sorted(map(str, outcomes)) == ["created", "created", "inbox_full", "inbox_full", "inbox_full",
                                           "inbox_full"]
     assert Challenge.objects.filter(status="created").count() == 2
+
+
+def test_a_block_declines_the_blocked_players_waiting_challenges_as_a_person_would(ann_and_robo):
+    ann, browser, robo, api = ann_and_robo
+    made = session_post(browser, "/api/challenge/robo", {"turn_seconds": 30}).json()
+    block_add(blocker=robo, blocked_id=ann.pk, now=timezone.now())
+    shown = browser.get(f"/api/challenge/{made['id']}/show").json()
+    assert (shown["status"], shown["decline_reason"]) == ("declined", "generic")
+    assert api.get("/api/challenge").json()["in"] == []

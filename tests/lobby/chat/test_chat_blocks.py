@@ -65,7 +65,7 @@ async def test_the_blocked_players_chat_reaches_none_of_the_blockers_devices_his
     tablet = await joined(code, (await devices_of(cyd, 1))[0])  # a third device, later
     assert histories(tablet) == [["from ann"]]
 
-    await offload(block_remove)(blocker=cyd, blocked_id=mal.pk)
+    await offload(block_remove)(blocker=cyd, blocked_id=mal.pk, now=timezone.now())
     await on_phone.wait("chat_history", lambda f: len(f["messages"]) == 3)
     await close(ann, bob, on_phone, on_laptop, by_mal, dee, tablet)
 
