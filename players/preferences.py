@@ -26,6 +26,7 @@ DEFAULTS: Mapping[str, Any] = {
     "premove": False,
     "show_threats": False,
     "board": "3d",
+    "blind": False,  # blind mode: the room's board in words, every move announced (docs/accessibility.md)
 }
 
 

@@ -79,6 +79,8 @@ def test_every_page_has_no_wcag_21_aa_violation(new_page, axe_source) -> None:  
     page.locator("#resign").click()
     page.wait_for_function(GAME_OVER)
     found += violations(page, axe_source)  # the room after the game: the result, Play again
+    settle(page, f"{page.url}?blind=1", "#blind-board li")  # blind mode's board in words
+    found += violations(page, axe_source)
 
     puzzle = min(read_pool(), key=lambda e: e.id)
     guest_pages = [

@@ -53,3 +53,12 @@ def test_an_accounts_preferences_follow_it_to_every_device():
     laptop, phone = signed_in(ann), signed_in(ann)
     assert patch(laptop, {"board": "top", "confirm_move": False}).status_code == 200
     assert phone.get("/api/preferences").json() == {**DEFAULTS, "board": "top", "confirm_move": False}
+
+
+def test_blind_mode_is_a_preference_off_by_default_and_only_true_or_false():
+    client = guest()
+    assert client.get("/api/preferences").json()["blind"] is False
+    refused = patch(client, {"blind": "yes"})
+    assert (refused.status_code, refused.json()["code"]) == (400, "bad_request")
+    assert patch(client, {"blind": True}).json()["blind"] is True
+    assert client.get("/api/preferences").json()["blind"] is True

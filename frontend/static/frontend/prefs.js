@@ -14,6 +14,7 @@ import { ApiError, apiGet, apiPatch } from "./api.js";
  * @property {boolean} premove
  * @property {boolean} show_threats
  * @property {"3d" | "top"} board
+ * @property {boolean} blind blind mode: the room's board in words, every move announced
  */
 
 /** @type {Prefs} */
@@ -25,6 +26,7 @@ export const DEFAULTS = {
   premove: false,
   show_threats: false,
   board: "3d",
+  blind: false,
 };
 const KEY = "prefs";
 const LOCAL_ONLY = "prefs-local"; // set while the device has no player: the server could not keep them

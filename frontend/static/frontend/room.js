@@ -7,6 +7,7 @@ import { mountBoard } from "./board3d.js";
 import { RoomChat } from "./chat.js";
 import { $ } from "./dom.js";
 import { onPrefs } from "./prefs.js";
+import { blindWanted, mountBlind } from "./room/blind.js";
 import { RoomCtrl } from "./room/ctrl.js";
 import { socketHandlers } from "./room/handlers.js";
 import { bindKeyboard } from "./room/keyboard.js";
@@ -22,7 +23,9 @@ const CODE = $("#room").dataset.code || "";
 /** @param {string} peg */
 const pick = (peg) => ctrl.pick(peg);
 const topview = new TopView($("#topview"), { onSelect: pick });
-const board = mountBoard({ topview, onPick: pick });
+// Blind mode (room/blind.js) reads the board out instead of drawing it.
+const blind = blindWanted();
+const board = blind ? null : mountBoard({ topview, onPick: pick });
 
 // The socket's handlers need the controller and the chat, which both need the socket: the handlers are
 // handed over once all three exist, before the socket connects.
@@ -39,6 +42,7 @@ const ctrl = new RoomCtrl({
   sock,
 });
 sock.h = socketHandlers(ctrl, chat);
+if (blind) mountBlind(ctrl);
 sock.connect();
 
 $("#share-link", HTMLInputElement).value = `${location.origin}/r/${CODE}`;

@@ -8,12 +8,12 @@ import { playSound } from "./sounds.js";
 /**
  * @typedef {HTMLFormElement & {theme: RadioNodeList, sound: HTMLInputElement, volume: HTMLInputElement,
  *   confirm_move: HTMLInputElement, premove: HTMLInputElement, show_threats: HTMLInputElement,
- *   board: RadioNodeList}} SettingsForm the panel's form (_settings.html)
+ *   blind: HTMLInputElement, board: RadioNodeList}} SettingsForm the panel's form (_settings.html)
  */
 
 const dialog = $("#settings", HTMLDialogElement);
 const form = /** @type {SettingsForm} */ ($("#settings-form", HTMLFormElement));
-const CHECKS = /** @type {const} */ (["sound", "confirm_move", "premove", "show_threats"]);
+const CHECKS = /** @type {const} */ (["sound", "confirm_move", "premove", "show_threats", "blind"]);
 
 $("#settings-open").addEventListener("click", () => dialog.showModal());
 $("#settings-close").addEventListener("click", () => dialog.close());
