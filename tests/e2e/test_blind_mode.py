@@ -16,7 +16,7 @@ PLAYING = "() => { const g = window.__room && window.__room.state && window.__ro
 
 def typed(page: Page, line: str) -> None:
     box = page.get_by_label("Your move or a command")
-    box.fill(line)
+    box.press_sequentially(line)  # key by key, as a person types: the page's keys leave the field alone
     box.press("Enter")
 
 

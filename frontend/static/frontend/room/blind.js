@@ -72,6 +72,7 @@ export class BlindView {
     $("#board-wrap").before(this.root);
     document.body.classList.add("blind-mode");
     $("#blind-help").textContent = HELP;
+    $("#blind-input").focus(); // the page's one control in this mode: typing starts at once
     $("#blind-form").addEventListener("submit", (ev) => {
       ev.preventDefault();
       const input = $("#blind-input", HTMLInputElement);
