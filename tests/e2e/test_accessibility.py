@@ -93,6 +93,7 @@ def test_every_page_has_no_wcag_21_aa_violation(new_page, axe_source) -> None:  
         ("/ratings", "#leaderboard"),
         (f"/analysis?record={'+'.join(['a1', 'b2', 'c3'])}", "#to-move:not(:empty)"),
         ("/arenas", "#arenas-page-h"),
+        ("/accounts/reset", "main h1"),  # the accounts' pages share one form template
         ("/puzzles", "#task:not(:empty)"),
         (f"/puzzles/{puzzle.id}", "#task:not(:empty)"),
     ]
@@ -108,6 +109,7 @@ def test_every_page_has_no_wcag_21_aa_violation(new_page, axe_source) -> None:  
         ("/", "#account-user"),
         ("/challenges", "#challenges-h"),
         ("/my/games", "#my-games-h"),
+        ("/accounts/delete", "main h1"),
         (f"/tournaments/{arena['body']['id']}", "#arena-name:not(:empty)"),
     ]
     for url, ready in account_pages:
