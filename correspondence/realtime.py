@@ -10,6 +10,7 @@ import logging
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from correspondence.selectors import seeks_waiting
 from correspondence.services import CORRESPONDENCE_WAVE, warnings_send
 from lobby.realtime.offload import offload
 from lobby.realtime.waves import pair_wave, run_every
@@ -41,7 +42,10 @@ class CorrespondenceLoop:
             await asyncio.gather(self.task, return_exceptions=True)
 
     async def tick(self, *, now: datetime) -> int:
-        """One round: the warnings due, then the seeks' wave if this process wins it; returns the pairs made."""
+        """One round: the warnings due, then the seeks' wave if this process wins it (claimed only while two
+        seeks wait: a claim is a write, and SQLite has one writer); returns the pairs made."""
         await offload(warnings_send, lane="pairing")(now=now)
+        if await offload(seeks_waiting, lane="pairing")(now=now) < 2:
+            return 0
         run = await pair_wave(CORRESPONDENCE_WAVE, now=now)
         return 0 if run is None else run.made

@@ -64,6 +64,11 @@ def seeks_open(*, now: datetime) -> QuerySet[CorrespondenceSeek]:
     return CorrespondenceSeek.objects.filter(expires_at__gt=now).select_related("player").order_by("-created_at", "-pk")
 
 
+def seeks_waiting(*, now: datetime) -> int:
+    """How many seeks wait at ``now`` (at most 2 counted: the wave needs two)."""
+    return len(CorrespondenceSeek.objects.filter(expires_at__gt=now).values_list("pk", flat=True)[:2])
+
+
 def seeks_page(*, now: datetime, page: int) -> tuple[list[dict[str, Any]], bool]:
     """One page of the open seeks, newest first, and whether another follows."""
     start = (page - 1) * SEEKS_PER_PAGE
