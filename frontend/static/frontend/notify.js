@@ -29,8 +29,13 @@ class PlayerSocket extends ReconnectingSocket {
     super("/ws/player/", null);
   }
 
+  onOpened() {
+    $("#bell").dataset.live = "true"; // what the browser tests wait for: notifications now come live
+  }
+
   /** @param {CloseEvent} event */
   onClosed(event) {
+    delete $("#bell").dataset.live;
     return event.code === CLOSE_NO_PLAYER ? "stop" : undefined;
   }
 }
