@@ -18,6 +18,9 @@ class PlayerSocket(LobbySocket):
         self.url = f"{server_ws}/ws/player/"
 
     async def connect(self) -> PlayerSocket:
-        """Open the socket (it is in the player's group once open; nothing is sent on connect)."""
+        """Open the socket; return once it is in the player's group (its first pong: a frame is handled only
+        after the server's connect, which joins the group, has returned)."""
         self.conn = await websockets.connect(self.url, additional_headers=self.headers, open_timeout=OPEN_TIMEOUT)
+        await self.send(type="ping")
+        await self.wait("pong")
         return self

@@ -14,7 +14,6 @@ Run: ``.venv/bin/python scripts/bench_bots.py [--moves 100] [--write-docs docs/b
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import platform
 import random
@@ -22,17 +21,13 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from harness.bench.report import write_docs
-from harness.bench.stats import percentile
-from harness.database import postgres_database
+from harness.bench.processes import latency_table, loadavg, publish, servers
 from harness.device import Device
-from harness.server import LiveServer, migrate, running, server_env
 from harness.stream import NdjsonStream
 
 BEGIN_MARK = "<!-- bench-bots: begin -->"
@@ -95,25 +90,6 @@ def measure(base_a: str, base_b: str, *, moves: int, pace: float, seed: int) -> 
     return trips
 
 
-@contextlib.contextmanager
-def servers(config: str, log_dir: Path) -> Iterator[tuple[LiveServer, ...]]:
-    if config == "embedded":
-        env = server_env(SQLITE_PATH=str(log_dir / "db.sqlite3"))
-        migrate(env)
-        with running(env, 1, log_dir=log_dir) as one:
-            yield one
-        return
-    with postgres_database(os.environ["DATABASE_URL"], prefix="benchbots") as url:
-        env = server_env(DATABASE_URL=url, REDIS_URL=os.environ["REDIS_URL"], CHANNEL_PREFIX=f"b{uuid.uuid4().hex[:8]}")
-        with running(env, 2, log_dir=log_dir) as two:
-            yield two
-
-
-def loadavg() -> str:
-    path = Path("/proc/loadavg")
-    return " ".join(path.read_text().split()[:3]) if path.exists() else "unknown"
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--moves", type=int, default=100)
@@ -123,18 +99,16 @@ def main() -> int:
     args = parser.parse_args()
     configs = ["embedded"] + (["postgres-redis"] if os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL")
                               else [])
-    rows = []
+    rows: list[tuple[str, list[float], int]] = []
     before = loadavg()
     for config in configs:
-        with tempfile.TemporaryDirectory() as tmp, servers(config, Path(tmp)) as started:
+        with tempfile.TemporaryDirectory() as tmp, servers(config, Path(tmp), prefix="benchbots") as started:
             one, two = started[0], started[-1]
             trips = measure(one.http, two.http, moves=args.moves, pace=args.pace, seed=args.seed)
             errors = one.log_errors() + (two.log_errors() if two is not one else [])
-        ms = [t * 1000 for t in trips]
         processes = "1 process" if one is two else "2 processes, each bot on its own"
-        rows.append(f"| {config} ({processes}) | {len(ms)} | {percentile(ms, 0.5):.1f} | {percentile(ms, 0.99):.1f} "
-                    f"| {max(ms):.1f} | {len(errors)} |")
-        print(rows[-1], flush=True)
+        rows.append((f"{config} ({processes})", [t * 1000 for t in trips], len(errors)))
+        print(latency_table("moves", rows[-1:])[-1], flush=True)
     cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
                 if line.startswith("model name")), platform.processor()) if Path("/proc/cpuinfo").exists() else "?"
     report = "\n".join([
@@ -146,14 +120,9 @@ def main() -> int:
         "From a bot's `POST /api/bot/game/{id}/move/{peg}` to the `gameState` of that move on the same bot's game "
         "stream; two bots playing each other, random legal moves, paced; both bots' moves count.",
         "",
-        "| configuration | moves | p50 ms | p99 ms | max ms | server-log errors |",
-        "|---|---|---|---|---|---|",
-        *rows,
+        *latency_table("moves", rows),
     ])
-    print(report)
-    if args.write_docs:
-        write_docs(report, args.write_docs, begin=BEGIN_MARK, end=END_MARK)
-    return 0
+    return publish(report, args.write_docs, begin=BEGIN_MARK, end=END_MARK)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ from pathlib import Path
 from harness.bench.game import LoadConfig, run_load
 from harness.bench.report import progress_printer, result_table, suite_report, write_docs
 from harness.bench.stats import CpuReader, Stats, cpu_not_measured
-from harness.bench.suite import PARTS, QUICK, SuiteSize, configured_env, describe, run_suite, servers
+from harness.bench.suite import OPTIONAL_PARTS, PARTS, QUICK, SuiteSize, configured_env, describe, run_suite, servers
 from harness.server import log_errors
 
 
@@ -48,7 +48,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--keep-log", type=Path, help="with --spawn: copy the server log here afterwards")
     parser.add_argument("--quick", action="store_true", help="with --suite: small numbers, to try it out")
     parser.add_argument("--only", default=",".join(PARTS),
-                        help=f"with --suite: the parts to run, comma-separated (default {','.join(PARTS)})")
+                        help=f"with --suite: the parts to run, comma-separated (default {','.join(PARTS)}; "
+                             f"also {','.join(OPTIONAL_PARTS)})")
     parser.add_argument("--write-docs", type=Path, help="with --suite: write the figures into this Markdown file")
     return parser.parse_args(argv)
 

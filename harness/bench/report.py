@@ -78,6 +78,10 @@ def suite_report(rows: list[Row], extra: dict[str, Any], command: str) -> str:
     if idle:
         lines += ["", f"Idle sockets: {idle['sockets']} sockets held as the page holds them cost "
                   f"{idle['rss_per_1000'] / 1024:.0f} KiB of RSS and {idle['cpu_per_1000']:.1%} of a core per 1,000."]
+    if players := extra.get("idle_players"):
+        lines += ["", f"Idle sockets of players: {players['sockets']} sockets, each of a player of its own (so also "
+                  f"in its player's group), cost {players['rss_per_1000'] / 1024:.0f} KiB of RSS and "
+                  f"{players['cpu_per_1000']:.1%} of a core per 1,000."]
     lines += ["", *target_lines(rows, extra)]
     return "\n".join(lines)
 

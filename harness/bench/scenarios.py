@@ -86,12 +86,24 @@ def _cpu(server: LiveServer) -> float:
     return server.cpu_seconds() or 0.0
 
 
-async def idle_cost(server: LiveServer, sockets: int, settle: float, measure: float) -> tuple[float, float]:
+async def idle_cost(server: LiveServer, sockets: int, settle: float, measure: float, *,
+                    players: bool = False) -> tuple[float, float]:
     """RSS (bytes) and CPU (share of a core) per 1,000 idle sockets held as the page holds them (answering
-    the server's websocket pings), above what the process uses at rest without them."""
+    the server's websocket pings), above what the process uses at rest without them. With ``players``, each
+    socket's device is a player of its own (its socket is also in its player's group, for notifications),
+    made before the process's rest is measured; else each is an anonymous visitor."""
     device = Device(server.http)
     await join(device, "Idle host")
     codes = [await asyncio.to_thread(device.create_room, {"ranked": False}) for _ in range(max(1, sockets // 20))]
+    visitors = [Device(server.http) for _ in range(sockets)]
+    if players:
+        joining = asyncio.Semaphore(20)
+
+        async def join_one(i: int) -> None:
+            async with joining:
+                await asyncio.to_thread(visitors[i].join, f"Idle {i}")
+
+        await asyncio.gather(*(join_one(i) for i in range(sockets)))
     await asyncio.sleep(2)
     rss_before = server.rss_bytes() or 0
     cpu_start = _cpu(server)
@@ -101,12 +113,12 @@ async def idle_cost(server: LiveServer, sockets: int, settle: float, measure: fl
     socks: list[RoomSocket] = []
 
     async def open_one(i: int) -> None:
-        # An anonymous visitor; it returns once the server has sent the room. A handshake that fails (a
-        # loaded machine) is tried again, as the page reconnects.
+        # A visitor (anonymous unless players); it returns once the server has sent the room. A handshake
+        # that fails (a loaded machine) is tried again, as the page reconnects.
         async with gate:
             for attempt in range(3):
                 try:
-                    socks.append(await open_socket(Device(server.http), codes[i % len(codes)], 30))
+                    socks.append(await open_socket(visitors[i], codes[i % len(codes)], 30))
                     return
                 except Exception:
                     if attempt == 2:

@@ -41,6 +41,8 @@ class SuiteSize:
 QUICK = SuiteSize(games=100, saturate_games=50, two_rate=100.0, seconds=8.0, embedded_games=50, embedded_rate=50.0,
                   idle_sockets=200, storm_joins=60)
 PARTS = ("embedded", "pg1", "reference", "pg2", "storm", "idle")
+# Parts run only when named in --only: idle sockets whose devices each have a player (in their group).
+OPTIONAL_PARTS = ("idle-players",)
 
 
 def bench_env(**overrides: str) -> dict[str, str]:
@@ -140,6 +142,11 @@ def _postgres(s: SuiteSize, workdir: Path, parts: tuple[str, ...], rows: list[Ro
         with configured_env(workdir) as env, servers(workdir / "idle", env, 1) as (server,):
             rss, cpu_share = asyncio.run(idle_cost(server, s.idle_sockets, settle=20, measure=30))
             extra["idle"] = {"sockets": s.idle_sockets, "rss_per_1000": rss, "cpu_per_1000": cpu_share}
+    if "idle-players" in parts:
+        print("== idle sockets, each of a player", flush=True)
+        with configured_env(workdir) as env, servers(workdir / "idle-players", env, 1) as (server,):
+            rss, cpu_share = asyncio.run(idle_cost(server, s.idle_sockets, settle=20, measure=30, players=True))
+            extra["idle_players"] = {"sockets": s.idle_sockets, "rss_per_1000": rss, "cpu_per_1000": cpu_share}
 
 
 ONE, TWO = "PostgreSQL + Redis, 1 process", "PostgreSQL + Redis, 2 processes"

@@ -32,7 +32,7 @@ def test_a_challenge_on_the_puzzle_page_rings_the_bell_and_accept_goes_to_the_ro
     page.goto("/puzzles")
     expect(page.locator("#bell")).to_be_visible()
     expect(page.locator("#bell-count")).to_be_hidden()
-    expect(page.locator("#bell[data-live]")).to_be_attached()  # the page's player socket is open
+    expect(page.locator("#bell[data-live]")).to_be_attached()  # the page's player socket is in the group
 
     challenger = Device(server_url)
     challenger.request("GET", "/api/session")

@@ -30,7 +30,14 @@ class PlayerSocket extends ReconnectingSocket {
   }
 
   onOpened() {
-    $("#bell").dataset.live = "true"; // what the browser tests wait for: notifications now come live
+    this.send({ type: "ping" }); // answered once the server has put the socket in the player's group
+  }
+
+  /** @param {Json} frame */
+  onFrame(frame) {
+    if (frame.type !== "pong") return;
+    $("#bell").dataset.live = "true"; // notifications come live from now on (the browser tests wait for it)
+    refresh(); // what came while the socket was (re)opening
   }
 
   /** @param {CloseEvent} event */
@@ -122,18 +129,23 @@ function wireHeader() {
   document.addEventListener("visibilitychange", redraw);
 }
 
+/** The bell and the inbox as the server has them: the first page, and the challenges waiting for an answer. */
+async function refresh() {
+  const page = await apiGet("/api/notifications").catch(() => null);
+  if (page) state = bell.fromPage(page);
+  redraw();
+  const open = await apiGet("/api/challenge").catch(() => null);
+  for (const challenge of open?.in || []) showChallenge(challenge);
+}
+
 async function start() {
   const session = await getSession().catch(() => null);
   if (!session) return; // no player yet: nothing to be told (the page opens no player socket)
   $("#bell").hidden = false;
   wireHeader();
   notificationFrames.addEventListener("notification", (ev) => receive(/** @type {CustomEvent} */ (ev).detail));
-  if (!OWN_SOCKET.has(PAGE)) new PlayerSocket().connect();
-  state = bell.fromPage(await apiGet("/api/notifications").catch(() => null));
-  redraw();
-  // The challenges waiting for this player's answer, from before this page opened.
-  const open = await apiGet("/api/challenge").catch(() => null);
-  for (const challenge of open?.in || []) showChallenge(challenge);
+  if (OWN_SOCKET.has(PAGE)) await refresh();
+  else new PlayerSocket().connect(); // refreshes once in the player's group
 }
 
 start();
