@@ -76,7 +76,7 @@ async def test_a_bot_accepts_a_persons_challenge_and_both_play_to_the_end(two_se
     full = (await asyncio.to_thread(stream.next))[1]
     assert full["type"] == "gameFull" and full["state"]["moves"] == "" and full["state"]["status"] == "playing"
     assert (full["red"]["username"], full["yellow"]["title"], full["rules"]) == (
-        "ann", "BOT", {"turn_seconds": 60, "ranked": False})
+        "ann", "BOT", {"turn_seconds": 60, "days_per_move": None, "ranked": False})
     # The room shows the bot connected (its stream) and marked BOT.
     room = await person.wait_room(lambda r: r["seats"][1]["connected"])
     assert room["seats"][1]["player"]["title"] == "BOT"
