@@ -93,9 +93,9 @@ def test_a_solo_game_against_the_cpu(new_page, artifacts) -> None:  # type: igno
             page.locator("#board-wrap").screenshot(path=str(artifacts / "board-midgame.png"))
             page.screenshot(path=str(artifacts / "room-midgame.png"))
             # Threat hints are offered in games against the CPU.
-            page.get_by_label("Show threats").check()
+            page.locator("#show-threats").check()
             assert page.evaluate("() => window.__room.state.game.threats !== null")
-            page.get_by_label("Show threats").uncheck()
+            page.locator("#show-threats").uncheck()
     page.wait_for_function(GAME_OVER)
     game = state(page)["game"]
     assert game["ply"] >= 7

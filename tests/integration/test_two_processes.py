@@ -111,7 +111,7 @@ async def test_a_takeback_and_a_move_racing_on_two_processes_exactly_one_wins(tw
     await a.wait_room(at_ply(0))
     await a.drop("a1")
     await a.send(type="takeback", action="offer")
-    for b in (b_one, b_two):
+    for b in (a, b_one, b_two):  # Ann's too: the final wait below must not match her start snapshot (ply 0)
         await b.wait_room(lambda r: r["game"] is not None and r["game"]["offers"] == [{"kind": "takeback", "seat": 1}])
     await asyncio.gather(b_one.send(type="drop", peg="b1", ply=1), b_two.send(type="takeback", action="accept"))
     refused = []
