@@ -19,7 +19,7 @@ from django.db.models import Q
 from common.errors import Refused
 from correspondence.models import CorrespondenceSeek
 from correspondence.selectors import seeks_open
-from games.models import Game, GameStatus
+from games.models import EndReason, Game, GameStatus
 from games.services import GameFinished
 from lobby.models import PairingWave
 from lobby.pairing.matching import DEFAULT_POLICY, Pool, Seeker, pair_seekers
@@ -231,11 +231,11 @@ def warnings_send(*, now: datetime, limit: int = 100) -> int:
 
 def _outcome(finished: GameFinished, seat: int) -> str:
     if finished.status == GameStatus.ABANDONED:
-        return "was aborted" if finished.reason == "aborted" else "was abandoned"
+        return "was aborted" if finished.reason == EndReason.ABORTED else "was abandoned"
     if finished.winner_seat is None:
         return "was drawn"
     won = finished.winner_seat == seat
-    if finished.reason == "timeout":
+    if finished.reason == EndReason.TIMEOUT:
         return "is won on time" if won else "is lost on time"
     return "is won" if won else "is lost"
 
