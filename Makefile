@@ -8,11 +8,14 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 NPM_STAMP := frontend/node_modules/.installed
+# The translations' .mo files, built from the committed .po catalogs (not committed themselves).
+CATALOGS := $(wildcard */locale/*/LC_MESSAGES/*.po)
+MO_STAMP := .messages-compiled
 JSBIN := node_modules/.bin
 
-.PHONY: run test test-suite checks lint lint-js test-js typecheck bench bench-engine bench-cpu bench-analysis bench-pairing bench-server bench-puzzles bench-bots bench-streams bench-arena bench-study deps clean
+.PHONY: run test test-suite checks lint lint-js test-js typecheck bench bench-engine bench-cpu bench-analysis bench-pairing bench-server bench-puzzles bench-bots bench-streams bench-arena bench-study deps messages compilemessages clean
 
-deps: $(STAMP) $(NPM_STAMP)
+deps: $(STAMP) $(NPM_STAMP) $(MO_STAMP)
 
 $(STAMP): pyproject.toml requirements.lock
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -22,6 +25,20 @@ $(STAMP): pyproject.toml requirements.lock
 
 $(NPM_STAMP): frontend/package.json frontend/package-lock.json
 	cd frontend && npm ci --no-audit --no-fund
+	@touch $@
+
+# The catalogs (docs/translating.md): `make messages` extracts the texts into every app's .po files (Django's
+# makemessages, needs GNU gettext); `make compilemessages` builds the .mo files Django reads (Babel, pure
+# Python), which `make deps` does whenever a catalog changed.
+messages: $(STAMP)
+	$(BIN)/python scripts/make_messages.py
+
+compilemessages: $(STAMP)
+	$(BIN)/python scripts/compile_messages.py
+	@touch $(MO_STAMP)
+
+$(MO_STAMP): $(STAMP) $(CATALOGS) scripts/compile_messages.py
+	$(BIN)/python scripts/compile_messages.py
 	@touch $@
 
 run: deps
@@ -82,7 +99,7 @@ bench-study: $(STAMP)
 	$(BIN)/python scripts/bench_study.py --write-docs docs/benchmarks.md
 
 clean:
-	rm -rf $(VENV) frontend/node_modules db.sqlite3 db.sqlite3-wal db.sqlite3-shm staticfiles .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(MO_STAMP) frontend/node_modules db.sqlite3 db.sqlite3-wal db.sqlite3-shm staticfiles .pytest_cache .mypy_cache .ruff_cache
 
 bench-cpu: $(STAMP)
 	$(BIN)/python scripts/bench_cpu.py

@@ -85,6 +85,7 @@ MIDDLEWARE = [
     "config.inputs.input_check",  # a bad path, query or form body: 400 before anything reads it
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "config.language.language_middleware",  # the request's language (players.language), activated
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -104,6 +105,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -197,9 +199,14 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+# The site's languages (docs/translating.md): English is the source (no catalog); each app keeps its
+# catalogs in <app>/locale/<lang>/LC_MESSAGES/ (the pages' JavaScript: frontend's djangojs.po). Who reads
+# which: players.language (the player's preference, else the language cookie, else Accept-Language).
+# The names are in their own language, as the footer's switcher shows them.
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("ja", "日本語"), ("de", "Deutsch"), ("fr", "Français"), ("es", "Español")]
 TIME_ZONE = "UTC"
-USE_I18N = False
+USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "/static/"

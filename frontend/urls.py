@@ -9,6 +9,7 @@ app_name = "frontend"
 urlpatterns = [
     path("", views.home, name="home"),
     path("favicon.ico", views.favicon, name="favicon"),
+    path("language", views.set_language, name="set-language"),
     path("r/<slug:code>", views.room, name="room"),
     path("ratings", views.ratings, name="ratings"),
     path("challenges", views.challenges, name="challenges"),

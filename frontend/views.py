@@ -6,9 +6,16 @@ from pathlib import Path
 
 from django.conf import settings
 from django.http import FileResponse, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import render
+from django.utils import timezone
 from django.views.decorators.csrf import ensure_csrf_cookie
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_POST, require_safe
+from django.views.i18n import set_language as django_set_language
+
+from players.identity import session_player
+from players.language import supported
+from players.preferences import preferences_change
 
 FAVICON = Path(__file__).resolve().parent / "static" / "frontend" / "favicon.ico"
 
@@ -85,4 +92,17 @@ def favicon(request: HttpRequest) -> FileResponse:
     the SVG); drawn from frontend/static/frontend/favicon.svg by frontend/build_icons.py."""
     response = FileResponse(FAVICON.open("rb"), content_type="image/x-icon")
     response["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponseBase:
+    """The footer's switcher: Django's ``set_language`` (the language cookie, then back to ``next``, the
+    page it was on), and the device's player's ``language`` preference, so that an account reads the site
+    in it on every device (players.language)."""
+    response = django_set_language(request)
+    language = supported(request.POST.get("language"))
+    player = session_player(request.session) if language is not None else None
+    if player is not None:
+        preferences_change(player=player, changes={"language": language}, now=timezone.now())
     return response

@@ -1,4 +1,5 @@
-"""A player's preferences: theme, sound, the two-tap drop, premoves, the threats hint, the board.
+"""A player's preferences: theme, sound, the two-tap drop, premoves, the threats hint, the board, blind
+mode and the language.
 
 ``GET /api/preferences`` reads them (the defaults for a device without a player), ``PATCH`` changes some
 (``docs/protocol.md``, "Preferences"). Each key has one type and one default here; a row stores only the
@@ -14,6 +15,7 @@ from typing import Any
 from django.db import transaction
 
 from common.errors import Refused
+from players.language import CODES as LANGUAGES
 from players.models import Player, Preferences
 
 THEMES = ("system", "light", "dark")
@@ -27,6 +29,7 @@ DEFAULTS: Mapping[str, Any] = {
     "show_threats": False,
     "board": "3d",
     "blind": False,  # blind mode: the room's board in words, every move announced (docs/accessibility.md)
+    "language": None,  # one of settings.LANGUAGES; None: the browser's (players.language)
 }
 
 
@@ -35,6 +38,8 @@ def _valid(key: str, value: object) -> bool:
         return value in THEMES
     if key == "board":
         return value in BOARDS
+    if key == "language":
+        return value is None or (isinstance(value, str) and value in LANGUAGES)
     if key == "volume":
         return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 100
     return isinstance(value, bool)
@@ -77,6 +82,8 @@ def _expected(key: str) -> str:
         return "system, light or dark"
     if key == "board":
         return "3d or top"
+    if key == "language":
+        return ", ".join(LANGUAGES) + " or null"
     if key == "volume":
         return "a whole number from 0 to 100"
     return "true or false"

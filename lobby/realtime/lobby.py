@@ -35,7 +35,6 @@ from lobby.realtime import runtime
 from lobby.realtime.offload import offload
 from lobby.realtime.socket import Consumer
 from lobby.rooms.listings import LobbyLists, lobby_lists
-from players.identity import device_player
 from players.models import Player
 
 # A seeking page pings every 5 s; one silent this long no longer has its seek kept alive.
@@ -56,7 +55,7 @@ class LobbyConsumer(Consumer):
         # Accept before any database work: a busy database thread must not run the handshake past
         # the server's connect timeout. Frames wait until connect() returns.
         await self.accept()
-        self.player = await offload(device_player)(self.scope.get("session_key"))
+        self.player = await offload(self.identify)()
         running = runtime.ensure_running()
         self.matchmaker = running.matchmaker
         self.feed = running.feed

@@ -13,14 +13,13 @@ from __future__ import annotations
 from lobby.protocol.frames import CLOSE_UNKNOWN_ROOM, Ping, parse_ping_frame, pong_frame
 from lobby.realtime.offload import offload
 from lobby.realtime.socket import Consumer
-from players.identity import device_player
 
 
 class PlayerConsumer(Consumer):
     async def connect(self) -> None:
         # Accept first, as the other sockets do: the handshake never waits on a database thread.
         await self.accept()
-        player = await offload(device_player)(self.scope.get("session_key"))
+        player = await offload(self.identify)()
         if player is None:
             await self.refuse("no_player", "This device has no player yet.")
             await self.close(code=CLOSE_UNKNOWN_ROOM)

@@ -44,7 +44,6 @@ from lobby.realtime.socket import Consumer
 from lobby.rooms import connections
 from lobby.rooms import services as rooms
 from lobby.rooms.selectors import room_snapshot
-from players.identity import device_player
 from players.models import Player
 from players.social import hidden_by
 
@@ -126,7 +125,7 @@ class RoomConsumer(Consumer):
         """The join's database work, in one trip to the database thread (see ``_join``). The session's
         player is known from here on, also when the room refuses the socket (a closed room's snapshot
         still says who is looking)."""
-        self.player = player = device_player(self.scope.get("session_key"))
+        self.player = player = self.identify()
         logcontext.bind(player=player.id if player is not None else None)  # what connection_open logs
         opened = room_presence.record(player, process)
         self.hidden = hidden_by(player)

@@ -13,6 +13,11 @@ A message from the channel layer reaches its handler decoded, a :mod:`lobby.prot
 Every socket of a page a player has open (room, lobby, arena, or the player socket of a page with none of
 those) is also in its player's group (:func:`lobby.events.player_group`), so the page hears the player's
 notifications on the socket it has anyway: an idle page costs one socket, whichever it is.
+
+Every message a socket handles (a frame, an event) is handled in the socket's language
+(:func:`players.language.visitor_language`: the cookies and ``Accept-Language`` of its handshake until
+:meth:`Consumer.identify` has read its player, then the player's preference first), so that the texts it
+sends, a refusal's ``message`` among them, are in its reader's language.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from typing import Any, TypeVar
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils import translation
 
 from common import metrics
 from common.ratelimit import TokenBucket
@@ -30,6 +36,9 @@ from lobby.events import player_group
 from lobby.protocol import messages
 from lobby.protocol.frames import BadFrame, error_frame
 from lobby.realtime import runtime
+from players.identity import device_player
+from players.language import visitor_language
+from players.models import Player
 
 C = TypeVar("C")
 
@@ -47,6 +56,15 @@ class Consumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is unt
         self.bucket = TokenBucket(rate=FRAMES_PER_SECOND, burst=FRAME_BURST)
         self.hearing: str | None = None  # the player group this socket is in, if any
         self.online_as: str | None = None  # the player this socket shows online (lobby.realtime.online)
+        self.language: str | None = None  # what its texts are written in (None: not chosen yet)
+
+    def identify(self) -> Player | None:
+        """The player of the socket's device (None: none yet), read in the caller's database thread, and
+        from it the socket's language, active from here on."""
+        player = device_player(self.scope.get("session_key"))
+        self.language = visitor_language(self.scope, player.pk if player is not None else None)
+        translation.activate(self.language)  # the rest of this message's handling (asgiref brings it back)
+        return player
 
     async def hear_player(self, player_id: object | None) -> None:
         """Join the player's group (nothing for a page without a player): the page hears its notifications."""
@@ -98,4 +116,7 @@ class Consumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is unt
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(messages.decode(message) if message["type"] in messages.KINDS else message)
+        if self.language is None:  # the first message (the connect): the handshake's headers alone
+            self.language = visitor_language(self.scope, None)
+        with translation.override(self.language):
+            await handler(messages.decode(message) if message["type"] in messages.KINDS else message)

@@ -20,7 +20,6 @@ from lobby.protocol.frames import CLOSE_UNKNOWN_ROOM, Ping, pong_frame
 from lobby.realtime import runtime
 from lobby.realtime.offload import offload
 from lobby.realtime.socket import Consumer
-from players.identity import device_player
 from players.models import Player
 from tournaments import events, protocol
 from tournaments.realtime.loop import ArenaLoop
@@ -37,7 +36,7 @@ class TournamentConsumer(Consumer):
         self.last_version = -1
         await self.accept()
         self.arena_id = int(self.scope["url_route"]["kwargs"]["arena_id"])
-        self.player = await offload(device_player)(self.scope.get("session_key"))
+        self.player = await offload(self.identify)()
         view = await offload(arena_view)(self.arena_id)
         if view is None:
             await self.refuse("not_found", "There is no such arena.")

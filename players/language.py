@@ -1,0 +1,78 @@
+"""The language a person reads the site in: one choice for a page, an API call and a websocket.
+
+In order: the player's ``language`` preference (an account's follows it to every device; a guest's stays
+with the guest's player), else the language cookie (Django's ``set_language``, the footer's switcher),
+else the browser's ``Accept-Language``, else English. The URL never says it. :func:`visitor_language`
+chooses for an HTTP request or a websocket's scope; ``config.language`` activates it for every request,
+``lobby.realtime.socket.Consumer`` around every message a socket handles. Texts for somebody else (an
+email, a notification) take :func:`language_of` their recipient.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from uuid import UUID
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest
+from django.http.cookie import parse_cookie
+from django.utils.translation import get_supported_language_variant
+from django.utils.translation.trans_real import parse_accept_lang_header
+
+from common.asgi import Scope
+from players.models import Player, Preferences
+
+CODES: tuple[str, ...] = tuple(code for code, _name in settings.LANGUAGES)
+
+
+def supported(code: object) -> str | None:
+    """``code`` if it is one of the site's languages (``settings.LANGUAGES``), else None."""
+    return code if isinstance(code, str) and code in CODES else None
+
+
+def stored_language(player_id: str | UUID | None) -> str | None:
+    """The ``language`` preference of the player ``player_id`` (one query), or None when it chose none."""
+    if not player_id:
+        return None
+    try:
+        values = Preferences.objects.filter(player_id=player_id).values_list("values", flat=True).first()
+    except (ValueError, TypeError, ValidationError):  # a malformed id in an old session: no player
+        return None
+    return supported(values.get("language")) if isinstance(values, dict) else None
+
+
+def choose_language(*, preference: str | None, cookie: str | None, accept_language: str) -> str:
+    """The preference, else the cookie's language, else the first of ``Accept-Language`` the site has (a
+    regional variant counts as its language: ``de-AT`` is ``de``), else English."""
+    chosen = supported(preference) or supported(cookie)
+    if chosen is not None:
+        return chosen
+    for asked, _quality in parse_accept_lang_header(accept_language):  # Django's parser: sorted by q, bounded
+        if asked == "*":
+            break
+        try:
+            return supported(get_supported_language_variant(asked)) or settings.LANGUAGE_CODE
+        except LookupError:
+            continue
+    return str(settings.LANGUAGE_CODE)
+
+
+def visitor_language(source: HttpRequest | Scope, player_id: str | UUID | None) -> str:
+    """The language of the person behind ``source`` (an HTTP request, or a websocket's ASGI scope) whose
+    device's player is ``player_id`` (None: none yet). Reads the player's preference from the database
+    when there is a player: call it where database calls may run."""
+    cookies: Mapping[str, str]
+    if isinstance(source, HttpRequest):
+        cookies, accept = source.COOKIES, str(source.META.get("HTTP_ACCEPT_LANGUAGE", ""))
+    else:
+        headers = {name: value.decode("latin-1") for name, value in source.get("headers", [])}
+        cookies, accept = parse_cookie(headers.get(b"cookie", "")), headers.get(b"accept-language", "")
+    return choose_language(preference=stored_language(player_id), cookie=cookies.get(settings.LANGUAGE_COOKIE_NAME),
+                           accept_language=accept)
+
+
+def language_of(player: Player | None) -> str:
+    """The language to write to ``player`` in when they are not the one asking (an email, a notification
+    shown later): their preference, else English."""
+    return (stored_language(player.pk) if player is not None else None) or str(settings.LANGUAGE_CODE)
