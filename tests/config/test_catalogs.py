@@ -90,6 +90,23 @@ def test_every_text_is_translated_once_with_english_placeholders(po):
     assert len(catalog) > 0
 
 
+def test_a_text_in_two_catalogs_of_a_language_is_translated_alike():
+    """Django merges every catalog of a language and domain into one, where the first app that has a
+    text wins (settings.LOCALE_PATHS): a second translation of it would never show. Two meanings of one
+    English text get a ``msgctxt`` each."""
+    seen: dict[tuple[str, str, tuple[str | None, str]], tuple[object, str]] = {}
+    differ = []
+    for po in catalog_paths():
+        for message in read(po):
+            if not message.id:
+                continue
+            where = (po.parent.parent.name, po.stem, key(message))
+            first = seen.setdefault(where, (message.string, str(po.relative_to(ROOT))))
+            if first[0] != message.string:
+                differ.append(f"{key(message)[1]!r}: {first[1]} and {po.relative_to(ROOT)}")
+    assert differ == []
+
+
 def test_the_placeholder_check_tells_a_changed_name_from_a_reordered_one():
     def check(msgid: str | tuple[str, str], msgstr: str | tuple[str, ...]) -> list[str]:
         return problems_of(Message(msgid, msgstr, flags=["python-format"]))
