@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from frontend import views
+from frontend import jscatalog, views
 
 app_name = "frontend"
 
@@ -10,6 +10,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("language", views.set_language, name="set-language"),
+    path("i18n/<slug:language>.<slug:version>.js", jscatalog.js_catalog, name="js-catalog"),
     path("r/<slug:code>", views.room, name="room"),
     path("ratings", views.ratings, name="ratings"),
     path("challenges", views.challenges, name="challenges"),

@@ -51,7 +51,7 @@ group("the replay's analysis in words", () => {
   test("how a game ended", () => {
     expect(describe({ status: "won", winner: "red", reason: "line" })).toBe("Red wins with four in a row.");
     expect(describe({ status: "resigned", winner: "yellow", reason: "resignation" })).toBe(
-      "Red resigned: yellow wins.",
+      "Red resigned: Yellow wins.",
     );
     expect(describe({ status: "drawn" })).toBe("Draw: the board filled up.");
     expect(describe({ status: "playing" })).toBe("Game in progress.");

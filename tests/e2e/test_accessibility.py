@@ -14,7 +14,7 @@ from playwright.sync_api import Page
 
 from puzzles.pool import read_pool
 from tests.e2e.conftest import IN_CI, ROOT
-from tests.e2e.playkit import GAME_OVER, drop, start_cpu_game
+from tests.e2e.playkit import GAME_OVER, POST, drop, start_cpu_game
 
 pytestmark = pytest.mark.browser
 
@@ -28,13 +28,6 @@ RUN_AXE = """async (runOnly) => {
     id: v.id, impact: v.impact, help: v.help,
     nodes: v.nodes.map((n) => `${n.target.join(" ")}: ${n.failureSummary.replaceAll("\\n", " ")}`),
   }));
-}"""
-# Authenticated writes from the page itself: the session's cookie and its CSRF token, as the pages send them.
-POST = """async ([url, body]) => {
-  const token = (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "";
-  const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json", "X-CSRFToken": token },
-                               body: JSON.stringify(body) });
-  return { status: r.status, body: await r.json() };
 }"""
 
 

@@ -83,7 +83,7 @@ def test_a_slower_win_is_marked_in_words_counted_and_a_moment_with_the_faster_mo
     slower = host.locator("#moves li").nth(8)
     expect(slower.locator(".mark")).to_have_attribute("data-mark", "slower_win")
     expect(slower).to_contain_text("slower win")
-    expect(host.locator("#analysis-summary")).to_contain_text("Red: 4 best, 0 only moves, 1 slower wins, 0 missed wins")
+    expect(host.locator("#analysis-summary")).to_contain_text("Red: 4 best, 0 only moves, 1 slower win, 0 missed wins")
     moment = host.locator("#moments .moment-slower_win")
     expect(moment).to_contain_text("Move 9, Red a2: still wins by force, but in 7 instead of 1 (d3 first)")
     moment.click()

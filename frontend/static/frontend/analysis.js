@@ -17,7 +17,8 @@ import { renderEngine, renderExplorer, renderTree } from "./analysis/view.js";
 import { ApiError, apiGet, apiPost, errorText } from "./api.js";
 import { mountBoard } from "./board3d.js";
 import { $ } from "./dom.js";
-import { capitalise, colourOfPly, replay, SIZE } from "./game.js";
+import { colourOfPly, replay, SIZE, sideName } from "./game.js";
+import { gettext } from "./i18n.js";
 import { TopView } from "./topview.js";
 
 /** @typedef {import("./api.js").Json} Json */
@@ -49,7 +50,7 @@ const topview = new TopView($("#topview"), { onSelect: (peg) => play(peg) });
 const board = mountBoard({
   topview,
   onPick: (peg) => play(peg),
-  note: "The 3D view is not available: use the top view.",
+  note: gettext("The 3D view is not available: use the top view."),
 });
 /** @type {ReturnType<typeof setTimeout> | undefined} */
 let longer;
@@ -57,8 +58,9 @@ let longer;
 /** @param {string} peg */
 function play(peg) {
   const moves = pathTo(A.tree, A.current);
-  if (A.answer && A.answer.ply === moves.length && A.answer.to_move === null) return say("The game is over here.");
-  if ((replay(moves).stacks[peg] || []).length >= SIZE) return say(`Peg ${peg} is full.`);
+  if (A.answer && A.answer.ply === moves.length && A.answer.to_move === null)
+    return say(gettext("The game is over here."));
+  if ((replay(moves).stacks[peg] || []).length >= SIZE) return say(gettext("Peg %(peg)s is full.", { peg }));
   A.current = addMove(A.tree, A.current, peg);
   show();
 }
@@ -91,7 +93,8 @@ function show() {
   board?.setPosition({ stacks, last, line: null, animate: true });
   topview.update({ stacks, last, line: null, selected: null, cross: null, canMove: true, readOnly: false });
   renderTree($("#tree"), A.tree, A.current, go);
-  $("#to-move").textContent = `${capitalise(colourOfPly(moves.length))} to move · ply ${moves.length}`;
+  const toMove = gettext("%(side)s to move", { side: sideName(colourOfPly(moves.length)) });
+  $("#to-move").textContent = `${toMove} · ${gettext("ply %(n)s", { n: moves.length })}`;
   const here = url();
   history.replaceState(null, "", here);
   $("#share", HTMLAnchorElement).href = `${location.origin}/analysis?record=${encodeURIComponent(recordParam(moves))}`;
@@ -106,7 +109,7 @@ async function ask(moves, budget = 0) {
   const asked = ++A.asked;
   const query = new URLSearchParams({ record: moves.join(",") });
   if (budget) query.set("budget", String(budget));
-  if (!budget) $("#verdict").textContent = "The engine is thinking…";
+  if (!budget) $("#verdict").textContent = gettext("The engine is thinking…");
   try {
     const answer = await apiGet(`/api/analysis?${query}`);
     if (asked !== A.asked) return; // the board moved on meanwhile

@@ -1,5 +1,7 @@
 // REST helpers: JSON in and out, the CSRF header on writes, errors as ApiError.
 
+import { gettext } from "./i18n.js";
+
 /**
  * A JSON body or frame as the server sent it (docs/protocol.md says what each holds); the pages read the
  * fields they know. The room socket's frames have their own types (room/types.js).
@@ -12,7 +14,9 @@ export class ApiError extends Error {
    * @param {Json} body the error body ({code, message}) or null
    */
   constructor(status, body) {
-    super((body && (body.message || body.detail)) || `Request failed (${status})`);
+    super(
+      (body && (body.message || body.detail)) || gettext("Request failed (%(status)s)", { status: String(status) }),
+    );
     this.status = status;
     this.body = body || {};
     /** @type {string | null} */
@@ -93,7 +97,7 @@ export async function getSession() {
  */
 export async function saveName(name) {
   const trimmed = (name || "").trim();
-  return apiPost("/api/session", { name: trimmed || "Guest" });
+  return apiPost("/api/session", { name: trimmed || guestName() });
 }
 
 /** @param {string} name */
@@ -132,8 +136,22 @@ export function signedPoints(change) {
   return n > 0 ? `+${n}` : `\u2212${-n}`;
 }
 
-export const PROVISIONAL_NOTE =
-  "A question mark means the rating is provisional: too few rated games yet (or a long time away) to be sure of it.";
+/** The title of a provisional rating ("1500?"). */
+export function provisionalNote() {
+  return gettext(
+    "A question mark means the rating is provisional: too few rated games yet (or a long time away) to be sure of it.",
+  );
+}
+
+/** "Rating 1520, uncertainty ±64". @param {{rating: number, rd: number}} r */
+export function ratingTitle(r) {
+  return gettext("Rating %(rating)s, uncertainty ±%(rd)s", { rating: Math.round(r.rating), rd: Math.round(r.rd) });
+}
+
+/** The name of a player who has not chosen one. */
+export function guestName() {
+  return gettext("Guest");
+}
 
 /** @type {Record<string, string>} */
 const HTML_ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
@@ -148,6 +166,6 @@ export function escapeHtml(s) {
  * @param {{name?: string | null, title?: string | null} | null | undefined} player
  */
 export function shownName(player) {
-  const name = player?.name || "Guest";
+  const name = player?.name || guestName();
   return player?.title ? `${player.title} ${name}` : name;
 }

@@ -3,8 +3,10 @@
 // Withdraw over REST, and into your room as soon as you are paired (the tab's title changes and a short
 // tone plays when the page is in the background). The podium shows at the end.
 
-import { ApiError, apiPost, escapeHtml, getSession, rememberedName, saveName } from "./api.js";
+import { ApiError, apiPost, escapeHtml, getSession, guestName, rememberedName, saveName } from "./api.js";
+import { rankedText, secondsAMove } from "./clock.js";
 import { $ } from "./dom.js";
+import { gettext, ngettext, pgettext } from "./i18n.js";
 import { ReconnectingSocket } from "./socket.js";
 
 /** @typedef {import("./api.js").Json} Json */
@@ -30,9 +32,14 @@ function clock(ms) {
 /** @param {Json} r a standings row @param {boolean} mine */
 function row(r, mine) {
   const flame = r.fire
-    ? '<span class="fire" role="img" title="On fire: wins score double" aria-label="on fire">🔥</span>'
+    ? `<span class="fire" role="img" title="${escapeHtml(gettext("On fire: wins score double"))}" aria-label="${escapeHtml(gettext("on fire"))}">🔥</span>`
     : "";
-  const tags = [r.withdrawn ? "withdrawn" : r.paused ? "paused" : "", r.playing ? "playing" : ""]
+  const state = r.withdrawn
+    ? pgettext("arena player", "withdrawn")
+    : r.paused
+      ? pgettext("arena player", "paused")
+      : "";
+  const tags = [state, r.playing ? pgettext("arena player", "playing") : ""]
     .filter(Boolean)
     .map((t) => `<span class="tag">${t}</span>`)
     .join("");
@@ -47,12 +54,15 @@ function render() {
   const a = S.arena;
   if (!a) return;
   $("#arena-name").textContent = a.name;
-  document.title = S.paired ? document.title : `${a.name} · arena`;
-  $("#arena-rules").textContent =
-    `${a.minutes} minutes · ${a.turn_seconds} s a move · ${a.ranked ? "rated" : "casual"}${
-      a.berserk ? " · berserk allowed" : ""
-    }`;
-  $("#arena-players").textContent = `(${a.players} player${a.players === 1 ? "" : "s"})`;
+  document.title = S.paired ? document.title : gettext("%(name)s · arena", { name: a.name });
+  const rules = [
+    ngettext("%(n)s minute", "%(n)s minutes", a.minutes),
+    secondsAMove(a.turn_seconds),
+    a.ranked ? gettext("rated") : rankedText(false),
+  ];
+  if (a.berserk) rules.push(gettext("berserk allowed"));
+  $("#arena-rules").textContent = rules.join(" · ");
+  $("#arena-players").textContent = `(${ngettext("%(n)s player", "%(n)s players", a.players)})`;
   const me = a.me;
   const mineId = me ? me.player.id : null;
   $("#standings-body").innerHTML = a.standings.map((/** @type {Json} */ r) => row(r, r.player.id === mineId)).join("");
@@ -63,7 +73,7 @@ function render() {
   const finished = a.status === "finished";
   const active = me && !me.withdrawn;
   $("#arena-join").hidden = finished || (active && !me.paused);
-  $("#arena-join").textContent = me?.paused && !me.withdrawn ? "Resume" : "Join";
+  $("#arena-join").textContent = me?.paused && !me.withdrawn ? gettext("Resume") : gettext("Join");
   $("#arena-pause").hidden = finished || !active || me.paused;
   $("#arena-withdraw").hidden = finished || !active;
   const game = me?.game;
@@ -73,23 +83,23 @@ function render() {
   if (game && a.status !== "finished" && S.seenGame !== undefined && S.seenGame !== game.game) paired(game);
   S.seenGame = game ? game.game : null;
   $("#arena-status").textContent = finished
-    ? "The arena is over."
+    ? gettext("The arena is over.")
     : !me || me.withdrawn
-      ? "Join to be paired: anyone free is paired again within a few seconds."
+      ? gettext("Join to be paired: anyone free is paired again within a few seconds.")
       : me.paused
-        ? "Paused: you are not paired until you resume."
+        ? gettext("Paused: you are not paired until you resume.")
         : game
-          ? "You are playing."
+          ? gettext("You are playing.")
           : a.status === "started"
-            ? "Waiting for an opponent…"
-            : "You are in: pairing starts with the arena.";
+            ? gettext("Waiting for an opponent…")
+            : gettext("You are in: pairing starts with the arena.");
   const podium = $("#podium");
   podium.hidden = !a.podium;
   if (a.podium) {
     $("#podium-list").innerHTML = a.podium
       .map(
         (/** @type {Json} */ r) =>
-          `<li><span class="place">${r.rank}</span>${escapeHtml(r.player.name)}<br><b>${r.score}</b> points</li>`,
+          `<li><span class="place">${r.rank}</span>${escapeHtml(r.player.name)}<br>${ngettext("%(n)s points", "%(n)s points", r.score, { n: `<b>${r.score}</b>` })}</li>`,
       )
       .join("");
   }
@@ -102,14 +112,14 @@ function tick() {
   const now = Date.now();
   let phase;
   let left = "";
-  if (a.status === "finished") phase = "Finished";
+  if (a.status === "finished") phase = gettext("Finished");
   else if (now < Date.parse(a.starts_at)) {
-    phase = "Starts in";
+    phase = gettext("Starts in");
     left = clock(Date.parse(a.starts_at) - now);
   } else if (now < Date.parse(a.ends_at)) {
-    phase = "Ends in";
+    phase = gettext("Ends in");
     left = clock(Date.parse(a.ends_at) - now);
-  } else phase = `Last games finishing (${a.games_playing} left)`;
+  } else phase = ngettext("Last games finishing (%(n)s left)", "Last games finishing (%(n)s left)", a.games_playing);
   $("#arena-phase").textContent = phase;
   $("#arena-countdown").textContent = left;
 }
@@ -131,7 +141,7 @@ function chime() {
 function paired(frame) {
   if (S.paired) return;
   S.paired = frame;
-  document.title = `▶ Your game! · ${S.arena ? S.arena.name : "arena"}`;
+  document.title = gettext("▶ Your game! · %(arena)s", { arena: S.arena ? S.arena.name : gettext("arena") });
   if (document.hidden) chime();
   location.assign(`/r/${frame.code}`);
 }
@@ -164,7 +174,7 @@ async function act(action) {
   $("#arena-error").textContent = "";
   try {
     if (action === "join" && !(await getSession())) {
-      await saveName(rememberedName() || "Guest");
+      await saveName(rememberedName() || guestName());
       sock.reconnectNow(); // the socket learns who we are
     }
     const body = await apiPost(`/api/tournaments/${ARENA}/${action}`);
@@ -174,7 +184,7 @@ async function act(action) {
       render();
     }
   } catch (err) {
-    $("#arena-error").textContent = err instanceof ApiError ? err.message : "The server could not be reached.";
+    $("#arena-error").textContent = err instanceof ApiError ? err.message : gettext("The server could not be reached.");
   }
 }
 

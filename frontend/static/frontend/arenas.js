@@ -3,6 +3,7 @@
 
 import { ApiError, apiGet, apiPost, escapeHtml } from "./api.js";
 import { $ } from "./dom.js";
+import { formatDate, gettext, ngettext } from "./i18n.js";
 
 /** @typedef {import("./api.js").Json} Json */
 /**
@@ -14,10 +15,10 @@ const REFRESH = 20000;
 
 /** @param {Json} a an arena */
 function when(a) {
-  const start = new Date(a.starts_at);
   if (a.status === "started")
-    return `running · ends ${new Date(a.ends_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}`;
-  return `starts ${start.toLocaleString([], { weekday: "short", hour: "2-digit", minute: "2-digit" })}`;
+    return gettext("running · ends %(time)s", { time: formatDate(a.ends_at, { hour: "2-digit", minute: "2-digit" }) });
+  const start = formatDate(a.starts_at, { weekday: "short", hour: "2-digit", minute: "2-digit" });
+  return gettext("starts %(time)s", { time: start });
 }
 
 /**
@@ -25,12 +26,16 @@ function when(a) {
  * @param {Json} a
  */
 export function arenaItem(a) {
-  const at =
-    a.status === "finished"
-      ? `ended ${new Date(a.ends_at).toLocaleString([], { dateStyle: "medium", timeStyle: "short" })}`
-      : when(a);
+  const at = a.status === "finished" ? gettext("ended %(time)s", { time: formatDate(a.ends_at) }) : when(a);
   return `<li><a href="/tournaments/${a.id}"><b>${escapeHtml(a.name)}</b></a>
-        <span class="muted small">${at} · ${a.minutes} min · ${a.turn_seconds} s · ${a.players} in</span></li>`;
+        <span class="muted small">${escapeHtml(at)} · ${escapeHtml(details(a))}</span></li>`;
+}
+
+/** "45 min · 30 s · 12 players". @param {Json} a */
+function details(a) {
+  const minutes = gettext("%(minutes)s min", { minutes: a.minutes });
+  const seconds = gettext("%(seconds)s s", { seconds: a.turn_seconds });
+  return `${minutes} · ${seconds} · ${ngettext("%(n)s player", "%(n)s players", a.players)}`;
 }
 
 async function refresh() {
@@ -63,7 +68,8 @@ export function bindArenaForm() {
       });
       location.assign(`/tournaments/${arena.id}`);
     } catch (err) {
-      $("#arena-create-error").textContent = err instanceof ApiError ? err.message : "The server could not be reached.";
+      $("#arena-create-error").textContent =
+        err instanceof ApiError ? err.message : gettext("The server could not be reached.");
     }
   });
 }

@@ -12,6 +12,7 @@ import { PEG_H, pegPosition } from "./board/geometry.js";
 import { bindPointer, pickIn } from "./board/picking.js";
 import { buildScene, setSceneTheme } from "./board/scene.js";
 import { PEGS } from "./game.js";
+import { gettext } from "./i18n.js";
 import { onPrefs, themeOf } from "./prefs.js";
 
 export { fitPicture } from "./board/camera.js";
@@ -319,7 +320,7 @@ export function createBoard3D(container, opts) {
 export function mountBoard({
   topview,
   onPick,
-  note = "The 3D view is not available in this browser: play on the top view.",
+  note = gettext("The 3D view is not available in this browser: play on the top view."),
 }) {
   /** @type {(sel: string) => HTMLElement} */
   const $ = (sel) => {

@@ -4,17 +4,18 @@
 
 import { ApiError, apiGet, apiPost, errorText, getSession, rememberedName, saveName, shownName } from "./api.js";
 import { $ } from "./dom.js";
+import { gettext, interpolate } from "./i18n.js";
 
 /** @typedef {import("./api.js").Json} Json */
 
 const POLL_MS = 1000;
 /** @type {Record<string, string>} */
 const DECLINED = {
-  generic: "declined the challenge",
-  later: "cannot play now: try later",
-  rated: "plays rated games only",
-  casual: "plays casual games only",
-  timer: "does not play with this turn timer",
+  generic: gettext("%(name)s declined the challenge."),
+  later: gettext("%(name)s cannot play now: try later."),
+  rated: gettext("%(name)s plays rated games only."),
+  casual: gettext("%(name)s plays casual games only."),
+  timer: gettext("%(name)s does not play with this turn timer."),
 };
 
 /** @type {{id: string, timer: ReturnType<typeof setTimeout> | undefined} | null} the challenge waiting for an answer */
@@ -39,22 +40,22 @@ async function poll(player) {
   try {
     challenge = await apiGet(`/api/challenge/${encodeURIComponent(waiting.id)}/show`);
   } catch (err) {
-    say(`Could not follow the challenge: ${errorText(err)}`);
+    say(gettext("Could not follow the challenge: %(error)s", { error: errorText(err) }));
     idle();
     return;
   }
   if (challenge.status === "accepted" && challenge.room) {
-    say("Accepted: to the game…");
+    say(gettext("Accepted: to the game…"));
     location.assign(`/r/${challenge.room}`);
     return;
   }
   if (challenge.status !== "created") {
     say(
       challenge.status === "declined"
-        ? `${shownName(player)} ${DECLINED[challenge.decline_reason] || DECLINED.generic}.`
+        ? interpolate(DECLINED[challenge.decline_reason] || DECLINED.generic, { name: shownName(player) })
         : challenge.status === "expired"
-          ? "The challenge expired unanswered."
-          : "The challenge was canceled.",
+          ? gettext("The challenge expired unanswered.")
+          : gettext("The challenge was canceled."),
     );
     idle();
     return;
@@ -88,10 +89,14 @@ export async function mountChallenge(player) {
       const made = await apiPost(`/api/challenge/${encodeURIComponent(player.username)}`, body);
       waiting = { id: made.id, timer: undefined };
       $("#challenge-cancel").hidden = false;
-      say(`Waiting for ${shownName(player)} to accept…`);
+      say(gettext("Waiting for %(name)s to accept…", { name: shownName(player) }));
       poll(player);
     } catch (err) {
-      say(err instanceof ApiError ? err.message : `Could not send the challenge: ${errorText(err)}`);
+      say(
+        err instanceof ApiError
+          ? err.message
+          : gettext("Could not send the challenge: %(error)s", { error: errorText(err) }),
+      );
       idle();
     }
   });
@@ -101,7 +106,7 @@ export async function mountChallenge(player) {
     idle();
     try {
       await apiPost(`/api/challenge/${encodeURIComponent(id)}/cancel`);
-      say("Challenge canceled.");
+      say(gettext("Challenge canceled."));
     } catch (err) {
       say(errorText(err));
     }

@@ -3,6 +3,7 @@
 
 import { apiGet, apiPost, errorText, escapeHtml, shownName } from "./api.js";
 import { $ } from "./dom.js";
+import { gettext } from "./i18n.js";
 import { rulesText } from "./notify/state.js";
 import { notificationFrames } from "./socket.js";
 
@@ -19,11 +20,13 @@ function row(challenge, side) {
   item.innerHTML = `<span><a href="/players/${encodeURIComponent(who.id)}">${escapeHtml(shownName(who))}</a>${rating}
     <span class="muted small">${escapeHtml(rulesText(challenge, side === "in" ? "dest" : "challenger"))}</span></span><span class="inbox-actions"></span>`;
   const actions = $(".inbox-actions", HTMLElement, item);
+  /** @type {Record<string, string>} */
+  const words = { accept: gettext("Accept"), decline: gettext("Decline"), cancel: gettext("Cancel") };
   for (const act of side === "in" ? ["accept", "decline"] : ["cancel"]) {
     const button = document.createElement("button");
     button.type = "button";
     button.className = act === "accept" ? "btn primary small" : "btn ghost small";
-    button.textContent = act[0].toUpperCase() + act.slice(1);
+    button.textContent = words[act];
     button.addEventListener("click", async () => {
       button.disabled = true;
       try {
@@ -45,13 +48,16 @@ async function load() {
   try {
     open = await apiGet("/api/challenge");
   } catch (err) {
-    $("#challenges-status").textContent = `Could not load your challenges: ${errorText(err)}`;
+    $("#challenges-status").textContent = gettext("Could not load your challenges: %(error)s", {
+      error: errorText(err),
+    });
     return;
   }
   for (const side of /** @type {const} */ (["in", "out"])) {
     const list = $(`#challenges-${side}`);
     list.replaceChildren(...open[side].map((/** @type {Json} */ c) => row(c, side)));
-    if (open[side].length === 0) list.innerHTML = `<li class="muted small">None waiting.</li>`;
+    if (open[side].length === 0)
+      list.innerHTML = `<li class="muted small">${escapeHtml(gettext("None waiting."))}</li>`;
   }
   $("#challenges-status").textContent = "";
 }

@@ -2,8 +2,9 @@
 // read and sends only that; this module keeps every message once (by id), renders them as text only,
 // writes in the chat this person may write in, and hides the messages of people muted on this device.
 
-import { errorText, rememberedName, rememberName, saveName } from "./api.js";
+import { errorText, guestName, rememberedName, rememberName, saveName } from "./api.js";
 import { $ } from "./dom.js";
+import { formatDate, gettext, ngettext } from "./i18n.js";
 import { reportPlayer } from "./report.js";
 
 /** @typedef {import("./api.js").Json} Json */
@@ -19,11 +20,11 @@ import { reportPlayer } from "./report.js";
  * @type {Record<string, string>}
  */
 export const PHRASES = {
-  good_luck: "Good luck",
-  well_played: "Well played",
-  good_game: "Good game",
-  one_more: "One more?",
-  thanks: "Thanks",
+  good_luck: gettext("Good luck"),
+  well_played: gettext("Well played"),
+  good_game: gettext("Good game"),
+  one_more: gettext("One more?"),
+  thanks: gettext("Thanks"),
 };
 export const MAX_CHARS = 200;
 /** @type {ChatName[]} */
@@ -54,9 +55,7 @@ function saveMuted(muted) {
 
 /** @param {string | undefined} at */
 function clock(at) {
-  if (!at) return "";
-  const d = new Date(at);
-  return Number.isNaN(d.getTime()) ? "" : d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return formatDate(at, { hour: "2-digit", minute: "2-digit" });
 }
 
 /**
@@ -109,7 +108,7 @@ export class RoomChat {
       const report = ev.target.closest("[data-report]");
       if (report instanceof HTMLElement && report.dataset.report) {
         const { report: id, name, message } = report.dataset;
-        reportPlayer(id, name || "Guest", { message: Number(message) }).then((said) => said && window.alert(said));
+        reportPlayer(id, name || guestName(), { message: Number(message) }).then((said) => said && window.alert(said));
       }
     });
   }
@@ -154,8 +153,8 @@ export class RoomChat {
 
   /** Why the spectators' chat is not shown here now, or null when it is. */
   spectatorsHiddenBecause() {
-    if (!this.spectatorChatOn()) return "The host has turned the spectators' chat off.";
-    if (this.seated() && this.playing()) return "Hidden while you play: you will see it after the game.";
+    if (!this.spectatorChatOn()) return gettext("The host has turned the spectators' chat off.");
+    if (this.seated() && this.playing()) return gettext("Hidden while you play: you will see it after the game.");
     return null;
   }
 
@@ -216,7 +215,7 @@ export class RoomChat {
     const chat = this.myChat();
     if (!chat) return false;
     if (!this.io.send({ type: "say", chat, ...content })) {
-      this.showError("Not connected: reconnecting…");
+      this.showError(gettext("Not connected: reconnecting…"));
       return false;
     }
     this.sentAt = Date.now();
@@ -226,7 +225,7 @@ export class RoomChat {
   }
 
   async join() {
-    const name = this.q("#chat-name-input", HTMLInputElement).value.trim() || rememberedName() || "Guest";
+    const name = this.q("#chat-name-input", HTMLInputElement).value.trim() || rememberedName() || guestName();
     const btn = this.q("#chat-join", HTMLButtonElement);
     btn.disabled = true;
     try {
@@ -234,7 +233,7 @@ export class RoomChat {
       rememberName(name);
       await this.io.reconnect(); // the socket was opened without a player: open it again as one
     } catch (err) {
-      this.showError(errorText(err) || "Could not save your name.");
+      this.showError(errorText(err) || gettext("Could not save your name."));
     } finally {
       btn.disabled = false;
     }
@@ -250,7 +249,7 @@ export class RoomChat {
   /** @param {string | undefined} id @param {string | undefined} name */
   mute(id, name) {
     if (!id || id === this.me()) return;
-    this.muted[id] = name || "Someone";
+    this.muted[id] = name || gettext("Someone");
     saveMuted(this.muted);
     this.render();
   }
@@ -301,7 +300,7 @@ export class RoomChat {
       items.push(this.renderMessage(m, author));
     }
     if (!items.length) {
-      const empty = shown.length ? "Only people you muted have written here." : "Nothing said yet.";
+      const empty = shown.length ? gettext("Only people you muted have written here.") : gettext("Nothing said yet.");
       items.push(el("li", "chat-empty muted small", empty));
     }
     log.replaceChildren(...items);
@@ -317,25 +316,26 @@ export class RoomChat {
     li.dataset.id = String(m.id);
     const mine = author.id === this.me();
     if (mine) li.classList.add("mine");
-    li.append(el("span", "chat-who", author.name || "Guest"));
+    li.append(el("span", "chat-who", author.name || guestName()));
     const said = m.phrase != null ? PHRASES[m.phrase] || m.phrase : m.text;
     li.append(el("span", m.phrase != null ? "chat-text phrase" : "chat-text", said));
     const time = el("time", "chat-at muted small", clock(m.at));
     time.dateTime = m.at || "";
     li.append(time);
     if (!mine && author.id) {
-      const mute = el("button", "chat-mute", "Mute");
+      const who = author.name || guestName();
+      const mute = el("button", "chat-mute", gettext("Mute"));
       mute.type = "button";
       mute.dataset.mute = author.id;
       mute.dataset.name = author.name || "";
-      mute.setAttribute("aria-label", `Mute ${author.name || "Guest"} on this device`);
+      mute.setAttribute("aria-label", gettext("Mute %(name)s on this device", { name: who }));
       li.append(mute);
-      const report = el("button", "chat-mute", "Report");
+      const report = el("button", "chat-mute", gettext("Report"));
       report.type = "button";
       report.dataset.report = author.id;
       report.dataset.name = author.name || "";
       report.dataset.message = String(m.id);
-      report.setAttribute("aria-label", `Report ${author.name || "Guest"}'s message to the moderators`);
+      report.setAttribute("aria-label", gettext("Report %(name)s's message to the moderators", { name: who }));
       li.append(report);
     }
     return li;
@@ -349,11 +349,11 @@ export class RoomChat {
     const items = ids.map((id) => {
       const li = el("li", "chat-muted-person");
       const count = hidden[id] || 0;
-      li.append(el("span", null, `${this.muted[id]} · ${count} hidden`));
-      const btn = el("button", "chat-mute", "Unmute");
+      li.append(el("span", null, `${this.muted[id]} · ${ngettext("%(n)s hidden", "%(n)s hidden", count)}`));
+      const btn = el("button", "chat-mute", gettext("Unmute"));
       btn.type = "button";
       btn.dataset.unmute = id;
-      btn.setAttribute("aria-label", `Unmute ${this.muted[id]}`);
+      btn.setAttribute("aria-label", gettext("Unmute %(name)s", { name: this.muted[id] }));
       li.append(btn);
       return li;
     });
@@ -372,7 +372,8 @@ export class RoomChat {
     for (const control of form.querySelectorAll("input, button")) {
       if (control instanceof HTMLInputElement || control instanceof HTMLButtonElement) control.disabled = !chat;
     }
-    input.placeholder = chat ? "Say something…" : "The spectators' chat is off.";
-    this.q("#chat-to").textContent = chat === "players" ? "To: players' chat" : chat ? "To: spectators' chat" : "";
+    input.placeholder = chat ? gettext("Say something…") : gettext("The spectators' chat is off.");
+    this.q("#chat-to").textContent =
+      chat === "players" ? gettext("To: players' chat") : chat ? gettext("To: spectators' chat") : "";
   }
 }

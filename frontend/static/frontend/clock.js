@@ -1,6 +1,8 @@
 // How long is left, as a person reads it: minutes and seconds for a live turn, days and hours for a
 // correspondence move (pure: the room page's clock, the games lists).
 
+import { gettext, ngettext } from "./i18n.js";
+
 /**
  * @param {number} seconds left (negative counts as none)
  * @returns {string} "0:42" under an hour, "3 h 05 min" under a day, else "2 d 4 h"
@@ -9,8 +11,11 @@ export function clockText(seconds) {
   const left = Math.max(0, Math.ceil(seconds));
   if (left < 3600) return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
   const hours = Math.floor(left / 3600);
-  if (hours < 24) return `${hours} h ${String(Math.floor((left % 3600) / 60)).padStart(2, "0")} min`;
-  return `${Math.floor(hours / 24)} d ${hours % 24} h`;
+  if (hours < 24) {
+    const minutes = String(Math.floor((left % 3600) / 60)).padStart(2, "0");
+    return gettext("%(hours)s h %(minutes)s min", { hours, minutes });
+  }
+  return gettext("%(days)s d %(hours)s h", { days: Math.floor(hours / 24), hours: hours % 24 });
 }
 
 /**
@@ -29,7 +34,17 @@ export function untilText(deadline, now) {
  * @param {{days_per_move?: number | null, turn_seconds?: number | null}} rules
  */
 export function timeControlText(rules) {
-  if (rules.days_per_move) return `${rules.days_per_move} day${rules.days_per_move > 1 ? "s" : ""} a move`;
-  if (rules.turn_seconds) return `${rules.turn_seconds} s a move`;
-  return "no timer";
+  if (rules.days_per_move) return ngettext("%(n)s day a move", "%(n)s days a move", rules.days_per_move);
+  if (rules.turn_seconds) return secondsAMove(rules.turn_seconds);
+  return gettext("no timer");
+}
+
+/** "30 s a move". @param {number} seconds */
+export function secondsAMove(seconds) {
+  return gettext("%(seconds)s s a move", { seconds });
+}
+
+/** "ranked" or "casual". @param {boolean} ranked */
+export function rankedText(ranked) {
+  return ranked ? gettext("ranked") : gettext("casual");
 }

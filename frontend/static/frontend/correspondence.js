@@ -3,7 +3,9 @@
 // guest sees the card with a note. The API: docs/protocol.md, "Correspondence".
 
 import { apiDelete, apiGet, apiPost, errorText, escapeHtml } from "./api.js";
+import { rankedText, timeControlText } from "./clock.js";
 import { $ } from "./dom.js";
+import { gettext, ngettext } from "./i18n.js";
 
 /** @typedef {import("./api.js").Json} Json */
 
@@ -17,13 +19,13 @@ function seekItem(seek, me, reload) {
   const li = document.createElement("li");
   li.innerHTML =
     `<span><a href="/players/${encodeURIComponent(seek.player.id)}">${escapeHtml(seek.player.name)}</a>` +
-    ` <span class="muted small">${seek.rating} · ${seek.days_per_move} day${seek.days_per_move > 1 ? "s" : ""} a move · ` +
-    `${seek.ranked ? "ranked" : "casual"}</span></span>`;
+    ` <span class="muted small">${escapeHtml(seek.rating)} · ${escapeHtml(timeControlText(seek))} · ` +
+    `${escapeHtml(rankedText(seek.ranked))}</span></span>`;
   const mine = seek.player.id === me;
   const button = document.createElement("button");
   button.type = "button";
   button.className = mine ? "btn ghost small" : "btn primary small";
-  button.textContent = mine ? "Delete" : "Accept";
+  button.textContent = mine ? gettext("Delete") : gettext("Accept");
   button.addEventListener("click", async () => {
     button.disabled = true;
     try {
@@ -63,11 +65,12 @@ export function startCorrespondence(session) {
       const [seeks, games] = await Promise.all([apiGet("/api/seeks"), apiGet("/api/my/games")]);
       const list = $("#corr-seeks");
       list.replaceChildren(...seeks.results.map((/** @type {Json} */ s) => seekItem(s, me, reload)));
-      if (seeks.results.length === 0) list.innerHTML = `<li class="muted small">No open seeks: make one.</li>`;
+      if (seeks.results.length === 0)
+        list.innerHTML = `<li class="muted small">${escapeHtml(gettext("No open seeks: make one."))}</li>`;
       const turns = games.your_turn.length;
       const line = $("#corr-turns");
       line.hidden = turns === 0;
-      line.innerHTML = `<a href="/my/games">Your turn in ${turns} game${turns === 1 ? "" : "s"}</a>`;
+      line.innerHTML = `<a href="/my/games">${escapeHtml(ngettext("Your turn in %(n)s game", "Your turn in %(n)s games", turns))}</a>`;
     } catch (err) {
       $("#corr-error").textContent = errorText(err);
     }

@@ -1,6 +1,8 @@
 // What the room page does with an error frame. Kept apart from room.js (which touches the page on import)
 // so the browser tests can check the decision on its own.
 
+import { gettext } from "./i18n.js";
+
 /**
  * The page's answer to `{"type": "error", "code", "message"}`. The server changed nothing, so a drop in
  * flight is over either way: the board unlocks.
@@ -19,21 +21,23 @@ export function errorOutcome(frame, pendingPeg) {
       // The server failed unexpectedly and the room is unchanged: the same move may well work now.
       return pendingPeg
         ? {
-            text: `Your move on ${pendingPeg} did not go through (a server error). Tap Choose to try again.`,
+            text: gettext("Your move on %(peg)s did not go through (a server error). Tap Choose to try again.", {
+              peg: pendingPeg,
+            }),
             kind: "error",
             select: pendingPeg,
             cross: null,
           }
         : {
-            text: "Something went wrong on the server: nothing changed. Please try again.",
+            text: gettext("Something went wrong on the server: nothing changed. Please try again."),
             kind: "error",
             select: null,
             cross: null,
           };
     case "stale":
-      return { text: "The board moved on: look again and choose.", kind: "info", select: null, cross: null };
+      return { text: gettext("The board moved on: look again and choose."), kind: "info", select: null, cross: null };
     case "peg_full":
-      return { text: message || "That peg is full.", kind: "error", select: null, cross: pendingPeg };
+      return { text: message || gettext("That peg is full."), kind: "error", select: null, cross: pendingPeg };
     default:
       return { text: message || code.replace(/_/g, " "), kind: "error", select: null, cross: null };
   }

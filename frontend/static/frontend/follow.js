@@ -3,6 +3,7 @@
 
 import { apiDelete, apiGet, apiPost, errorText, getSession } from "./api.js";
 import { $ } from "./dom.js";
+import { gettext, ngettext, pgettext } from "./i18n.js";
 
 /** @typedef {import("./api.js").Json} Json */
 
@@ -12,7 +13,8 @@ import { $ } from "./dom.js";
  * @param {number} following
  */
 export function countsText(followers, following) {
-  return `${followers} follower${followers === 1 ? "" : "s"} · ${following} following`;
+  const them = ngettext("%(n)s follower", "%(n)s followers", followers);
+  return `${them} · ${pgettext("people", "%(n)s following", { n: following })}`;
 }
 
 /**
@@ -36,9 +38,9 @@ export async function mountFollow(data) {
 
   function render() {
     counts.textContent = countsText(relation.followers, following);
-    follow.textContent = relation.following ? "Unfollow" : "Follow";
+    follow.textContent = relation.following ? gettext("Unfollow") : gettext("Follow");
     follow.hidden = !data.account || relation.blocked;
-    block.textContent = relation.blocked ? "Unblock" : "Block";
+    block.textContent = relation.blocked ? gettext("Unblock") : gettext("Block");
     block.hidden = false;
   }
 
@@ -55,7 +57,8 @@ export async function mountFollow(data) {
 
   follow.addEventListener("click", () => act(`${base}/follow`, !relation.following));
   block.addEventListener("click", () => {
-    if (!relation.blocked && !window.confirm(`Block ${data.name}? They will not be told.`)) return;
+    if (!relation.blocked && !window.confirm(gettext("Block %(name)s? They will not be told.", { name: data.name })))
+      return;
     act(`${base}/block`, !relation.blocked);
   });
   render();

@@ -3,6 +3,7 @@
 
 import { apiGet, escapeHtml } from "./api.js";
 import { $ } from "./dom.js";
+import { gettext } from "./i18n.js";
 
 /** @typedef {import("./api.js").Json} Json */
 
@@ -23,7 +24,7 @@ export function friendItem(friend) {
     const watch = document.createElement("a");
     watch.className = "btn ghost small";
     watch.href = `/r/${encodeURIComponent(friend.playing.room)}`;
-    watch.textContent = "Watch";
+    watch.textContent = gettext("Watch");
     li.append(" ", watch);
   }
   return li;
@@ -47,8 +48,8 @@ export async function showFriends(signedIn) {
   $("#friends-list").replaceChildren(...online.map(friendItem));
   $("#friends-none").hidden = online.length > 0;
   $("#friends-none").textContent = all.length
-    ? "None of the players you follow is online."
-    : "Follow players from their pages to see here when they are online.";
+    ? gettext("None of the players you follow is online.")
+    : gettext("Follow players from their pages to see here when they are online.");
   card.hidden = false;
 }
 

@@ -1,6 +1,8 @@
 // Board arithmetic shared by every page: peg names, cells, replaying a move list.
 // Columns a..d run along x, rows 1..4 along z; bit = 16*(level-1) + 4*row + column (0-based row/col).
 
+import { gettext, pgettext } from "./i18n.js";
+
 export const COLUMNS = ["a", "b", "c", "d"];
 export const SIZE = 4;
 /** @type {string[]} */
@@ -61,7 +63,7 @@ export function replay(moves) {
 
 /** @param {string} peg */
 export function fullPegMessage(peg) {
-  return `Peg ${peg} is full: it already holds 4 beads.`;
+  return gettext("Peg %(peg)s is full: it already holds 4 beads.", { peg });
 }
 
 /**
@@ -76,10 +78,60 @@ export function seatColour(game, seat) {
 
 /** Why a game ended without a result ("abandoned"), from its reason. @param {string | null} reason */
 export function abandonedText(reason) {
-  if (reason === "aborted") return "Aborted: a player let the time for their first move pass. Unrated.";
+  if (reason === "aborted") return gettext("Aborted: a player let the time for their first move pass. Unrated.");
   return reason === "idle"
-    ? "Abandoned: the room was closed after a long time without activity. Unrated."
-    : "Abandoned: the room was closed before the game ended. Unrated.";
+    ? gettext("Abandoned: the room was closed after a long time without activity. Unrated.")
+    : gettext("Abandoned: the room was closed before the game ended. Unrated.");
+}
+
+/**
+ * A side by its colour, as a name: "Red wins", "Yellow to move" (capitalised in English).
+ * @param {string | null | undefined} colour "red" or "yellow"
+ */
+export function sideName(colour) {
+  if (colour === "red") return pgettext("side", "Red");
+  return colour === "yellow" ? pgettext("side", "Yellow") : "";
+}
+
+/**
+ * A bead's colour in a description: "level 1 red", "a1 yellow".
+ * @param {string | null | undefined} colour "red" or "yellow"
+ */
+export function colourWord(colour) {
+  if (colour === "red") return pgettext("bead colour", "red");
+  return colour === "yellow" ? pgettext("bead colour", "yellow") : "";
+}
+
+/** "you play red" / "you play yellow". @param {string | null | undefined} colour */
+export function youPlayText(colour) {
+  return colour === "red" ? gettext("you play red") : gettext("you play yellow");
+}
+
+/** A puzzle's task: "Red to play and win in 5". @param {{to_move: string, plies: number}} puzzle */
+export function puzzleTask(puzzle) {
+  return gettext("%(side)s to play and win in %(plies)s", { side: sideName(puzzle.to_move), plies: puzzle.plies });
+}
+
+/** "12 solved, 3 failed". @param {{solved: number, failed: number}} record */
+export function puzzleRecord(record) {
+  return gettext("%(solved)s solved, %(failed)s failed", record);
+}
+
+/** "level 2". @param {number} level */
+export function levelName(level) {
+  return gettext("level %(level)s", { level });
+}
+
+/**
+ * How a won game ended, in words: "Red resigned: Yellow wins.", "Yellow wins with four in a row."
+ * @param {string | null | undefined} reason "resignation", "timeout", or how the line was made
+ * @param {string} winner the winner's colour
+ */
+export function endText(reason, winner) {
+  const names = { winner: sideName(winner), loser: sideName(winner === "red" ? "yellow" : "red") };
+  if (reason === "resignation") return gettext("%(loser)s resigned: %(winner)s wins.", names);
+  if (reason === "timeout") return gettext("%(loser)s ran out of time: %(winner)s wins.", names);
+  return gettext("%(winner)s wins with four in a row.", names);
 }
 
 /** @param {string} s */

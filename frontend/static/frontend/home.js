@@ -8,9 +8,10 @@ import {
   errorText,
   escapeHtml,
   getSession,
+  guestName,
   login,
   logout,
-  PROVISIONAL_NOTE,
+  provisionalNote,
   register,
   rememberedName,
   rememberName,
@@ -20,7 +21,8 @@ import { startArenas } from "./arenas.js";
 import { startCorrespondence } from "./correspondence.js";
 import { $ } from "./dom.js";
 import { startFriends } from "./friends.js";
-import { capitalise, replay } from "./game.js";
+import { puzzleTask, replay } from "./game.js";
+import { gettext } from "./i18n.js";
 import { startLobby } from "./lobby.js";
 import { forgetRoom, recentRooms } from "./recent.js";
 import { TopView } from "./topview.js";
@@ -70,7 +72,7 @@ async function ensurePlayer() {
   const had = !!session?.player;
   await syncName();
   if (!session?.player) {
-    const name = nameInput().value.trim() || rememberedName() || "Guest";
+    const name = nameInput().value.trim() || rememberedName() || guestName();
     session = { ...(session || {}), ...(await saveName(name)) };
     rememberName(name);
   }
@@ -143,7 +145,7 @@ $("#join-form").addEventListener("submit", async (ev) => {
   if (m) code = m[1];
   code = code.replace(/[^A-Za-z0-9]/g, "").toUpperCase();
   if (!code) {
-    $("#join-error").textContent = "Type the room code you were given.";
+    $("#join-error").textContent = gettext("Type the room code you were given.");
     return;
   }
   try {
@@ -152,18 +154,20 @@ $("#join-form").addEventListener("submit", async (ev) => {
     location.href = `/r/${code}`;
   } catch (err) {
     $("#join-error").textContent =
-      err instanceof ApiError && err.status === 404 ? `No room has the code ${code}.` : errorText(err);
+      err instanceof ApiError && err.status === 404
+        ? gettext("No room has the code %(code)s.", { code })
+        : errorText(err);
   }
 });
 
 $("#name-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   try {
-    const name = nameInput().value.trim() || "Guest";
+    const name = nameInput().value.trim() || guestName();
     session = { ...(session || {}), ...(await saveName(name)) };
     rememberName(name);
     renderMe();
-    $("#name-status").textContent = "Saved.";
+    $("#name-status").textContent = gettext("Saved.");
   } catch (err) {
     $("#name-status").textContent = errorText(err);
   }
@@ -180,10 +184,13 @@ function continueItem(code, room) {
     const g = room.game;
     const mine = room.you && g.to_move_seat === room.you.seat;
     const other = room.seats.find((/** @type {Json} */ s) => s.seat !== room.you?.seat);
-    const vs = other ? (other.player ? other.player.name : "the computer") : "";
-    detail = `${vs ? `vs ${vs} · ` : ""}move ${g.ply + 1}${mine ? " · your turn" : ""}`;
+    const vs = other ? (other.player ? other.player.name : gettext("the computer")) : "";
+    const parts = [gettext("move %(n)s", { n: g.ply + 1 })];
+    if (vs) parts.unshift(gettext("vs %(who)s", { who: vs }));
+    if (mine) parts.push(gettext("your turn"));
+    detail = parts.join(" · ");
   }
-  a.textContent = `Continue room ${code}`;
+  a.textContent = gettext("Continue room %(code)s", { code });
   li.appendChild(a);
   if (detail) {
     const span = document.createElement("span");
@@ -231,11 +238,14 @@ function renderMe() {
   if (player) {
     const href = `/players/${encodeURIComponent(player.id)}`;
     const display = rating?.display ? rating.display : null;
+    const title = rating?.provisional ? ` title="${escapeHtml(provisionalNote())}"` : "";
+    const value = `<a class="rating-value" href="${href}"${title}>${escapeHtml(display)}</a>`;
     $("#my-rating").innerHTML = display
-      ? `Rating <a class="rating-value" href="${href}"${rating.provisional ? ` title="${escapeHtml(PROVISIONAL_NOTE)}"` : ""}>${escapeHtml(display)}</a>` +
-        ` · <a href="${href}">your games</a>`
-      : `<a href="${href}">Your games and rating</a>`;
-    $("#my-account").textContent = session.username ? `Signed in as ${session.username}` : "Guest on this device";
+      ? `${gettext("Rating %(rating)s", { rating: value })} · <a href="${href}">${gettext("your games")}</a>`
+      : `<a href="${href}">${gettext("Your games and rating")}</a>`;
+    $("#my-account").textContent = session.username
+      ? gettext("Signed in as %(username)s", { username: session.username })
+      : gettext("Guest on this device");
   }
   const username = session?.username;
   $("#account-user").hidden = !username;
@@ -320,8 +330,8 @@ async function showDaily() {
   } catch {
     return; // no pool: the card stays hidden
   }
-  $("#daily-task").textContent = `${capitalise(puzzle.to_move)} to play and win in ${puzzle.plies}`;
-  $("#daily-rating").textContent = `rating ${puzzle.rating}`;
+  $("#daily-task").textContent = puzzleTask(puzzle);
+  $("#daily-rating").textContent = gettext("rating %(rating)s", { rating: String(puzzle.rating) });
   $("#daily-link", HTMLAnchorElement).href = `/puzzles/${encodeURIComponent(puzzle.id)}`;
   const { stacks, placed } = replay(puzzle.record ? puzzle.record.split(" ") : []);
   new TopView($("#daily-board")).update({ stacks, last: placed.at(-1) || null, readOnly: true });

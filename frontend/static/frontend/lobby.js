@@ -1,9 +1,11 @@
 // The home page's lobby: "Play online" (quick pairing), the open games anyone may join, and the live
 // games to watch. Everything arrives over the lobby socket; joining an open game is one REST call.
 
-import { ApiError, apiPost, escapeHtml } from "./api.js";
+import { ApiError, apiPost, escapeHtml, guestName } from "./api.js";
+import { rankedText, secondsAMove } from "./clock.js";
 import { $ } from "./dom.js";
-import { PEGS, replay, SIZE } from "./game.js";
+import { PEGS, replay, SIZE, sideName } from "./game.js";
+import { gettext } from "./i18n.js";
 import { LobbySocket } from "./lobbysocket.js";
 import { gridPlace } from "./topview.js";
 
@@ -19,21 +21,21 @@ export function clockText(ms) {
 /** How long ago an ISO instant was, for "waiting 3 min". @param {string} iso @param {number} [now] */
 export function agoText(iso, now = Date.now()) {
   const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
-  if (!Number.isFinite(seconds) || seconds < 60) return "just now";
+  if (!Number.isFinite(seconds) || seconds < 60) return gettext("just now");
   const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes} min`;
-  return `${Math.floor(minutes / 60)} h`;
+  if (minutes < 60) return gettext("%(minutes)s min", { minutes });
+  return gettext("%(hours)s h", { hours: Math.floor(minutes / 60) });
 }
 
 /** @param {unknown} range [low, high] or null ends */
 export function rangeText(range) {
-  if (!Array.isArray(range) || range[0] == null || range[1] == null) return "Any rating";
-  return `Ratings ${range[0]}–${range[1]}`;
+  if (!Array.isArray(range) || range[0] == null || range[1] == null) return gettext("Any rating");
+  return gettext("Ratings %(low)s–%(high)s", { low: range[0], high: range[1] });
 }
 
 /** @param {number | null} seconds */
 function timerText(seconds) {
-  return seconds ? `${seconds} s a move` : "no timer";
+  return seconds ? secondsAMove(seconds) : gettext("no timer");
 }
 
 /**
@@ -87,7 +89,7 @@ export function startLobby({ ensurePlayer, myPlayerId, playComputer }) {
     },
     onPaired(frame) {
       S.wanted = null;
-      $("#seek-range").textContent = "Opponent found!";
+      $("#seek-range").textContent = gettext("Opponent found!");
       location.href = `/r/${encodeURIComponent(frame.code)}`;
     },
     onCancelled(frame) {
@@ -98,11 +100,12 @@ export function startLobby({ ensurePlayer, myPlayerId, playComputer }) {
       }
       stopSeeking();
       if (reason === "timeout") {
-        $("#seek-none-text").textContent = `Nobody was free to play in ${clockText(Date.now() - S.startedAt)}.`;
+        const time = clockText(Date.now() - S.startedAt);
+        $("#seek-none-text").textContent = gettext("Nobody was free to play in %(time)s.", { time });
         $("#seek-none").hidden = false;
         $("#online-form").hidden = true;
       } else if (reason === "replaced") {
-        showError("#online-error", "You are looking for an opponent in another tab.");
+        showError("#online-error", gettext("You are looking for an opponent in another tab."));
       }
     },
     onOpenRooms(rooms) {
@@ -201,18 +204,21 @@ export function startLobby({ ensurePlayer, myPlayerId, playComputer }) {
     for (const room of S.rooms || []) {
       const li = document.createElement("li");
       li.className = "lobby-item";
-      const name = room.host?.name ? room.host.name : "Guest";
+      const name = room.host?.name ? room.host.name : guestName();
       const rating = room.rating?.display ? room.rating.display : "";
       li.innerHTML =
         `<span class="lobby-who"><b>${escapeHtml(name)}</b> <span class="lobby-rating">${escapeHtml(rating)}</span></span>` +
-        `<span class="lobby-meta muted small">${escapeHtml(timerText(room.turn_seconds))} · ${room.ranked ? "ranked" : "casual"}` +
-        ` · waiting <span class="ago" data-since="${escapeHtml(room.since)}">${escapeHtml(agoText(room.since))}</span></span>`;
+        `<span class="lobby-meta muted small">${escapeHtml(timerText(room.turn_seconds))} · ${escapeHtml(rankedText(room.ranked))}` +
+        ` · ${gettext("waiting %(time)s", { time: `<span class="ago" data-since="${escapeHtml(room.since)}">${escapeHtml(agoText(room.since))}</span>` })}</span>`;
       const mine = me && room.host && room.host.id === me;
       const button = document.createElement("button");
       button.type = "button";
       button.className = `btn small ${mine ? "ghost" : "primary"}`;
-      button.textContent = mine ? "Your room" : "Join";
-      button.setAttribute("aria-label", mine ? `Your open room ${room.code}` : `Join ${name}'s game`);
+      button.textContent = mine ? gettext("Your room") : gettext("Join");
+      button.setAttribute(
+        "aria-label",
+        mine ? gettext("Your open room %(code)s", { code: room.code }) : gettext("Join %(name)s's game", { name }),
+      );
       button.addEventListener("click", () => join(room.code, button));
       li.appendChild(button);
       list.appendChild(li);
@@ -230,7 +236,7 @@ export function startLobby({ ensurePlayer, myPlayerId, playComputer }) {
       location.href = `/r/${encodeURIComponent(code)}`;
     } catch (err) {
       const taken = err instanceof ApiError && (err.code === "seat_taken" || err.code === "no_room");
-      showError("#open-error", taken ? "Someone took that seat first: try another game." : err);
+      showError("#open-error", taken ? gettext("Someone took that seat first: try another game.") : err);
       button.disabled = false;
     }
   }
@@ -239,7 +245,7 @@ export function startLobby({ ensurePlayer, myPlayerId, playComputer }) {
 
   /** @param {Json} entry @param {"red" | "yellow"} colour */
   function side(entry, colour) {
-    const name = entry?.player ? entry.player.name : "Guest";
+    const name = entry?.player ? entry.player.name : guestName();
     const rating = entry?.rating ? entry.rating.display : "";
     return `<span class="live-side"><i class="bead ${colour}"></i><b>${escapeHtml(name)}</b> <span class="lobby-rating">${escapeHtml(rating)}</span></span>`;
   }
@@ -254,15 +260,15 @@ export function startLobby({ ensurePlayer, myPlayerId, playComputer }) {
       const text = document.createElement("div");
       text.className = "live-text";
       text.innerHTML =
-        `<div class="live-players">${side(game.red, "red")} <span class="muted">vs</span> ${side(game.yellow, "yellow")}</div>` +
-        `<div class="muted small">move ${game.ply + 1} · ${escapeHtml(timerText(game.turn_seconds))} · ${game.ranked ? "ranked" : "casual"}</div>`;
+        `<div class="live-players">${side(game.red, "red")} <span class="muted">${gettext("vs")}</span> ${side(game.yellow, "yellow")}</div>` +
+        `<div class="muted small">${escapeHtml(gettext("move %(n)s", { n: game.ply + 1 }))} · ${escapeHtml(timerText(game.turn_seconds))} · ${escapeHtml(rankedText(game.ranked))}</div>`;
       const watch = document.createElement("a");
       watch.className = "btn small ghost";
       watch.href = `/r/${encodeURIComponent(game.code)}`;
-      watch.textContent = "Watch";
-      const red = game.red?.player ? game.red.player.name : "Red";
-      const yellow = game.yellow?.player ? game.yellow.player.name : "Yellow";
-      watch.setAttribute("aria-label", `Watch ${red} vs ${yellow}`);
+      watch.textContent = gettext("Watch");
+      const red = game.red?.player ? game.red.player.name : sideName("red");
+      const yellow = game.yellow?.player ? game.yellow.player.name : sideName("yellow");
+      watch.setAttribute("aria-label", gettext("Watch %(red)s vs %(yellow)s", { red, yellow }));
       text.appendChild(watch);
       li.appendChild(text);
       list.appendChild(li);

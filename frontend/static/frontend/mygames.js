@@ -5,7 +5,8 @@
 import { apiGet, errorText, escapeHtml, shownName } from "./api.js";
 import { timeControlText, untilText } from "./clock.js";
 import { $ } from "./dom.js";
-import { replay } from "./game.js";
+import { replay, sideName } from "./game.js";
+import { gettext, ngettext } from "./i18n.js";
 import { notificationFrames } from "./socket.js";
 
 /** @typedef {import("./api.js").Json} Json */
@@ -23,7 +24,8 @@ export function miniBoard(moves) {
   const grid = document.createElement("div");
   grid.className = "mini-board";
   grid.setAttribute("role", "img");
-  grid.setAttribute("aria-label", `Board after ${moves.length} moves${last ? `, last ${last}` : ""}`);
+  const label = ngettext("Board after %(n)s move", "Board after %(n)s moves", moves.length);
+  grid.setAttribute("aria-label", last ? gettext("%(board)s, last %(peg)s", { board: label, peg: last }) : label);
   // Row 4 at the top, as the top view is drawn.
   for (let row = 4; row >= 1; row--) {
     for (const col of ["a", "b", "c", "d"]) {
@@ -50,11 +52,13 @@ function gameItem(item, mine) {
     ? escapeHtml(opp.name)
     : `<a href="/players/${encodeURIComponent(opp.id)}">${escapeHtml(shownName(opp))}</a>`;
   const left = untilText(item.deadline, Date.now());
+  const facts = [sideName(item.colour), timeControlText(item), gettext("move %(n)s", { n: item.ply + 1 })];
+  if (item.last_move) facts.push(gettext("last %(peg)s", { peg: item.last_move }));
+  if (left) facts.push(gettext("%(time)s left", { time: left }));
   li.innerHTML =
     `<div class="my-game-text"><a class="btn ${mine ? "primary" : "ghost"} small" href="/r/${encodeURIComponent(item.room)}">` +
-    `${mine ? "Play" : "Open"}</a> <span>vs ${who}</span>` +
-    `<span class="muted small">${item.colour === "red" ? "Red" : "Yellow"} · ${escapeHtml(timeControlText(item))} · move ${item.ply + 1}` +
-    `${item.last_move ? ` · last ${escapeHtml(item.last_move)}` : ""}${left ? ` · ${escapeHtml(left)} left` : ""}</span></div>`;
+    `${escapeHtml(mine ? gettext("Play") : gettext("Open"))}</a> <span>${gettext("vs %(who)s", { who })}</span>` +
+    `<span class="muted small">${escapeHtml(facts.join(" · "))}</span></div>`;
   li.prepend(miniBoard(item.moves || []));
   return li;
 }
@@ -64,7 +68,7 @@ async function load() {
   try {
     games = await apiGet("/api/my/games");
   } catch (err) {
-    $("#my-games-status").textContent = `Could not load your games: ${errorText(err)}`;
+    $("#my-games-status").textContent = gettext("Could not load your games: %(error)s", { error: errorText(err) });
     return;
   }
   for (const [id, list, mine] of /** @type {const} */ ([
@@ -73,7 +77,7 @@ async function load() {
   ])) {
     const ul = $(id);
     ul.replaceChildren(...games[list].map((/** @type {Json} */ g) => gameItem(g, mine)));
-    if (games[list].length === 0) ul.innerHTML = `<li class="muted small">None.</li>`;
+    if (games[list].length === 0) ul.innerHTML = `<li class="muted small">${escapeHtml(gettext("None."))}</li>`;
   }
   $("#my-games-status").textContent = "";
 }

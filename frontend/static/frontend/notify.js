@@ -9,6 +9,7 @@
 
 import { apiGet, apiPost, getSession } from "./api.js";
 import { $ } from "./dom.js";
+import { gettext } from "./i18n.js";
 import * as bell from "./notify/state.js";
 import { drawBell, drawChallengeCard, drawNoticeCard, removeChallengeCard } from "./notify/view.js";
 import { notificationFrames, ReconnectingSocket } from "./socket.js";
@@ -82,7 +83,7 @@ function showChallenge(challenge) {
 /** @param {Json} note */
 function alertWhileHidden(note) {
   if (!document.hidden || !("Notification" in window) || Notification.permission !== "granted") return;
-  const shown = new Notification("3D Four in a Row", { body: note.text, tag: `notification-${note.id}` });
+  const shown = new Notification(gettext("3D Four in a Row"), { body: note.text, tag: `notification-${note.id}` });
   shown.onclick = () => window.focus();
 }
 

@@ -1,10 +1,12 @@
 // A player's page (GET /api/players/{id}): rating, record, an SVG rating-history chart (one point per
 // rated game) and recent games, each opening as a replay.
 
-import { ApiError, apiGet, errorText, PROVISIONAL_NOTE, shownName, signedPoints } from "./api.js";
+import { ApiError, apiGet, errorText, provisionalNote, ratingTitle, shownName, signedPoints } from "./api.js";
 import { mountChallenge } from "./challenge.js";
 import { $ } from "./dom.js";
 import { mountFollow } from "./follow.js";
+import { puzzleRecord } from "./game.js";
+import { formatDate, formatNumber, gettext, ngettext } from "./i18n.js";
 import { mountReport } from "./report.js";
 
 /** @typedef {import("./api.js").Json} Json */
@@ -13,7 +15,7 @@ import { mountReport } from "./report.js";
 const PLAYER = $("#player").dataset.player || "";
 const SVG = "http://www.w3.org/2000/svg";
 /** @type {Record<string, string>} */
-const RESULT_TEXT = { win: "Win", draw: "Draw", loss: "Loss" };
+const RESULT_TEXT = { win: gettext("Win"), draw: gettext("Draw"), loss: gettext("Loss") };
 
 /**
  * @param {string} tag
@@ -29,7 +31,7 @@ function svg(tag, attrs, text) {
 
 /** @param {string | undefined} at */
 function shortDate(at) {
-  return at ? new Date(at).toLocaleDateString(undefined, { day: "numeric", month: "short" }) : "";
+  return formatDate(at, { day: "numeric", month: "short" });
 }
 
 /** A nice step for gridlines spanning `range` rating points in about four steps. @param {number} range */
@@ -72,7 +74,14 @@ export function drawChart(points) {
     class: "rating-chart",
     role: "img",
     "data-points": n,
-    "aria-label": `Rating history: ${n} rated game${n === 1 ? "" : "s"}, now ${Math.round(last.rating)}`,
+    "aria-label": ngettext(
+      "Rating history: %(n)s rated game, now %(rating)s",
+      "Rating history: %(n)s rated games, now %(rating)s",
+      n,
+      {
+        rating: String(Math.round(last.rating)),
+      },
+    ),
   });
   for (let r = lo; r <= hi + 0.001; r += step) {
     root.appendChild(svg("line", { x1: pad.l, x2: W - pad.r, y1: y(r), y2: y(r), class: "grid" }));
@@ -139,8 +148,8 @@ function gameRow(g) {
   const badge = document.createElement("span");
   const abandoned = g.status === "abandoned";
   badge.className = `result-badge ${g.result || (abandoned ? "abandoned" : "open")}`;
-  badge.textContent = RESULT_TEXT[g.result] || (abandoned ? "Abandoned" : "In play");
-  if (abandoned) badge.title = "The room closed before the game ended: no result, unrated.";
+  badge.textContent = RESULT_TEXT[g.result] || (abandoned ? gettext("Abandoned") : gettext("In play"));
+  if (abandoned) badge.title = gettext("The room closed before the game ended: no result, unrated.");
   result.appendChild(badge);
 
   const opp = td(tr, "opponent");
@@ -148,9 +157,10 @@ function gameRow(g) {
     const a = document.createElement("a");
     a.href = `/players/${encodeURIComponent(g.opponent.id)}`;
     a.textContent = shownName(g.opponent);
-    opp.append("vs ", a);
+    const [before, after = ""] = gettext("vs %(who)s").split("%(who)s");
+    opp.append(before, a, after);
   } else {
-    opp.textContent = g.opponent_cpu ? "vs the computer" : "—";
+    opp.textContent = g.opponent_cpu ? gettext("vs the computer") : "—";
   }
 
   const rating = td(tr, "num");
@@ -164,22 +174,25 @@ function gameRow(g) {
     after.textContent = ` → ${Math.round(g.rating_after)}`;
     rating.append(change, after);
   } else {
-    rating.innerHTML = '<span class="muted small">unrated</span>';
+    rating.innerHTML = `<span class="muted small">${gettext("unrated")}</span>`;
   }
 
   const when = td(tr, "when muted small");
   if (g.finished_at) {
     const t = document.createElement("time");
     t.dateTime = g.finished_at;
-    t.textContent = new Date(g.finished_at).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+    t.textContent = formatDate(g.finished_at);
     when.appendChild(t);
   }
 
   const a = document.createElement("a");
   a.href = `/games/${encodeURIComponent(g.id)}`;
   a.className = "btn ghost small replay";
-  a.textContent = "Replay";
-  a.setAttribute("aria-label", `Replay the game ${g.opponent ? `against ${g.opponent.name}` : ""}`.trim());
+  a.textContent = gettext("Replay");
+  a.setAttribute(
+    "aria-label",
+    g.opponent ? gettext("Replay the game against %(name)s", { name: g.opponent.name }) : gettext("Replay the game"),
+  );
   td(tr, "go").appendChild(a);
   return tr;
 }
@@ -190,38 +203,38 @@ async function load() {
     data = await apiGet(`/api/players/${encodeURIComponent(PLAYER)}`);
   } catch (err) {
     $("#player-status").textContent =
-      err instanceof ApiError && err.status === 404 ? "There is no such player." : errorText(err);
+      err instanceof ApiError && err.status === 404 ? gettext("There is no such player.") : errorText(err);
     return;
   }
   const name = shownName(data);
   $("#player-name").textContent = name;
-  document.title = `${name} · 3D Four in a Row`;
+  document.title = gettext("%(name)s · 3D Four in a Row", { name });
   $("#player-kind").textContent =
     data.title === "BOT"
-      ? "Bot: an engine playing through the bot API"
+      ? gettext("Bot: an engine playing through the bot API")
       : data.account
-        ? "Registered player"
-        : "Guest player";
+        ? gettext("Registered player")
+        : gettext("Guest player");
   mountChallenge(data);
   mountFollow(data);
   mountReport(data);
   $("#player-status").textContent = "";
 
   $("#player-rating").textContent = data.display;
-  $("#player-rating").title = data.provisional ? PROVISIONAL_NOTE : "";
+  $("#player-rating").title = data.provisional ? provisionalNote() : "";
   $("#rating-note").textContent = data.provisional
-    ? "“?” = provisional: too few rated games to be sure yet"
-    : `Rating ${Math.round(data.rating)}, uncertainty ±${Math.round(data.rd)}`;
+    ? gettext("“?” = provisional: too few rated games to be sure yet")
+    : ratingTitle(data);
   $("#player-rating-box").hidden = false;
 
-  $("#rec-games").textContent = String(data.games);
-  $("#rec-wins").textContent = String(data.wins);
-  $("#rec-draws").textContent = String(data.draws);
-  $("#rec-losses").textContent = String(data.losses);
+  $("#rec-games").textContent = formatNumber(data.games);
+  $("#rec-wins").textContent = formatNumber(data.wins);
+  $("#rec-draws").textContent = formatNumber(data.draws);
+  $("#rec-losses").textContent = formatNumber(data.losses);
   $("#record").hidden = false;
   if (data.puzzles) {
     $("#puzzle-rating").textContent = data.puzzles.rating.display;
-    $("#puzzle-record").textContent = `${data.puzzles.solved} solved, ${data.puzzles.failed} failed`;
+    $("#puzzle-record").textContent = puzzleRecord(data.puzzles);
     $("#puzzles-line").hidden = false;
   }
 
@@ -233,8 +246,9 @@ async function load() {
   } else {
     const empty = document.createElement("p");
     empty.className = "chart-empty muted";
-    empty.textContent =
-      "No rated games yet. Ranked games between two people count; the chart starts with the first one.";
+    empty.textContent = gettext(
+      "No rated games yet. Ranked games between two people count; the chart starts with the first one.",
+    );
     chart.appendChild(empty);
   }
   $("#chart-fig").hidden = false;

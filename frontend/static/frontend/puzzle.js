@@ -2,10 +2,21 @@
 // and the server answers each move with the longest defence (POST /api/puzzles/{id}/move with all the
 // solver's moves so far). The server sends no solution before the attempt is solved or failed.
 
-import { ApiError, apiGet, apiPost, errorText, getSession, rememberedName, saveName, signedPoints } from "./api.js";
+import {
+  ApiError,
+  apiGet,
+  apiPost,
+  errorText,
+  getSession,
+  guestName,
+  rememberedName,
+  saveName,
+  signedPoints,
+} from "./api.js";
 import { mountBoard } from "./board3d.js";
 import { $ } from "./dom.js";
-import { capitalise, fullPegMessage, replay, SIZE } from "./game.js";
+import { fullPegMessage, puzzleRecord, puzzleTask, replay, SIZE } from "./game.js";
+import { gettext } from "./i18n.js";
 import { TopView } from "./topview.js";
 
 /** @typedef {import("./api.js").Json} Json */
@@ -68,7 +79,7 @@ function render({ animate = false, line = null } = {}) {
   const choose = $("#choose", HTMLButtonElement);
   choose.hidden = P.over;
   choose.disabled = !(canMove && P.selected);
-  choose.textContent = P.selected && canMove ? `Play ${P.selected}` : "Choose a peg";
+  choose.textContent = P.selected && canMove ? gettext("Play %(peg)s", { peg: P.selected }) : gettext("Choose a peg");
   const list = $("#moves");
   list.replaceChildren();
   placed.slice(P.start.length).forEach((m) => {
@@ -78,7 +89,7 @@ function render({ animate = false, line = null } = {}) {
     const peg = document.createElement("b");
     peg.textContent = m.peg;
     li.append(bead, peg);
-    if (m.colour !== solverColour()) li.append(" (reply)");
+    if (m.colour !== solverColour()) li.append(` ${gettext("(reply)")}`);
     list.append(li);
   });
 }
@@ -86,7 +97,7 @@ function render({ animate = false, line = null } = {}) {
 function task() {
   const p = P.puzzle;
   if (!p) return "";
-  return `${capitalise(p.to_move)} to play and win in ${p.plies}`;
+  return puzzleTask(p);
 }
 
 /** @param {Json} rating @param {number | null} change */
@@ -100,7 +111,7 @@ function showRating(rating, change) {
 async function ensurePlayer() {
   if (P.session) return;
   P.session = await getSession();
-  if (!P.session) P.session = await saveName(rememberedName() || "Guest");
+  if (!P.session) P.session = await saveName(rememberedName() || guestName());
 }
 
 async function loadMyRating() {
@@ -110,7 +121,7 @@ async function loadMyRating() {
     const page = await apiGet(`/api/players/${encodeURIComponent(P.session.player.id)}`);
     if (page.puzzles) {
       showRating(page.puzzles.rating, null);
-      $("#my-puzzle-record").textContent = `${page.puzzles.solved} solved, ${page.puzzles.failed} failed`;
+      $("#my-puzzle-record").textContent = puzzleRecord(page.puzzles);
     }
   } catch {
     /* the rating stays at its default */
@@ -129,7 +140,7 @@ async function load(id) {
       : await apiGet(`/api/puzzles/next${theme ? `?theme=${encodeURIComponent(theme)}` : ""}`);
   } catch (err) {
     $("#task").textContent =
-      err instanceof ApiError && err.status === 404 ? "There is no such puzzle." : errorText(err);
+      err instanceof ApiError && err.status === 404 ? gettext("There is no such puzzle.") : errorText(err);
     P.busy = false;
     return;
   }
@@ -208,15 +219,16 @@ async function finish(answer) {
   verdict.hidden = false;
   verdict.dataset.outcome = answer.result === "solved" ? "win" : "loss";
   const change = answer.rating_change;
-  const rated = change == null ? " (not rated: you had tried this puzzle before)" : "";
+  const rated = change == null ? ` ${gettext("(not rated: you had tried this puzzle before)")}` : "";
   if (answer.result === "solved") {
-    verdict.innerHTML = "<strong>Solved!</strong> ";
-    verdict.append(`Four in a row.${rated}`);
+    verdict.innerHTML = `<strong>${gettext("Solved!")}</strong> `;
+    verdict.append(`${gettext("Four in a row.")}${rated}`);
   } else {
-    const wrong = P.line.at(-1);
+    const wrong = P.line.at(-1) || "";
     P.wrong = { before: P.line.slice(0, -1) };
-    verdict.innerHTML = "<strong>Not the winning move.</strong> ";
-    verdict.append(`After ${wrong} the defence holds: ${answer.refutation.join(" ")}.${rated}`);
+    verdict.innerHTML = `<strong>${gettext("Not the winning move.")}</strong> `;
+    const defence = answer.refutation.join(" ");
+    verdict.append(`${gettext("After %(peg)s the defence holds: %(line)s.", { peg: wrong, line: defence })}${rated}`);
     $("#show-solution").hidden = false;
   }
   showRating(answer.rating, change);
@@ -247,7 +259,7 @@ async function showSolution() {
     P.line.push(peg);
     render({ animate: true });
   }
-  $("#verdict").append(` Winning line: ${P.result.solution.join(" ")}.`);
+  $("#verdict").append(` ${gettext("Winning line: %(line)s.", { line: P.result.solution.join(" ") })}`);
 }
 
 $("#choose").addEventListener("click", () => P.selected && play(P.selected));

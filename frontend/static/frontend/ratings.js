@@ -1,8 +1,9 @@
 // Leaderboard: GET /api/ratings?limit=&offset=&include_provisional=. The URL keeps the page and the
 // checkbox (?offset=25&provisional=1), so a reload or a shared link shows the same list.
 
-import { apiGet, errorText, PROVISIONAL_NOTE, shownName } from "./api.js";
+import { apiGet, errorText, provisionalNote, shownName } from "./api.js";
 import { $ } from "./dom.js";
+import { formatNumber, gettext } from "./i18n.js";
 
 /** @typedef {import("./api.js").Json} Json */
 
@@ -41,10 +42,10 @@ function row(entry) {
   const rating = cell(tr, entry.display, "num rating-cell");
   if (entry.provisional) {
     rating.classList.add("provisional");
-    rating.title = PROVISIONAL_NOTE;
+    rating.title = provisionalNote();
   }
   cell(tr, `±${Math.round(entry.rd)}`, "num muted");
-  cell(tr, String(entry.games), "num");
+  cell(tr, formatNumber(entry.games), "num");
   return tr;
 }
 
@@ -66,7 +67,7 @@ async function load() {
     data = await apiGet(`/api/ratings?${q}`);
   } catch (err) {
     if (ticket !== loading) return;
-    status.textContent = `Could not load the leaderboard: ${errorText(err)}`;
+    status.textContent = gettext("Could not load the leaderboard: %(error)s", { error: errorText(err) });
     table.hidden = true;
     return;
   }
@@ -86,10 +87,14 @@ async function load() {
   status.textContent = rows.length
     ? ""
     : view.provisional
-      ? "Nobody has played a rated game yet: ranked games between two people count."
-      : "No established ratings yet. Tick “Show provisional players” to see everyone who has played a rated game.";
+      ? gettext("Nobody has played a rated game yet: ranked games between two people count.")
+      : gettext(
+          "No established ratings yet. Tick “Show provisional players” to see everyone who has played a rated game.",
+        );
   const first = rows.length ? view.offset + 1 : 0;
-  $("#page-info").textContent = rows.length ? `${first}–${view.offset + rows.length} of ${data.count}` : "";
+  $("#page-info").textContent = rows.length
+    ? gettext("%(first)s–%(last)s of %(count)s", { first, last: view.offset + rows.length, count: data.count })
+    : "";
   $("#prev", HTMLButtonElement).disabled = view.offset === 0;
   $("#next", HTMLButtonElement).disabled = view.offset + rows.length >= data.count;
   $("#prev").hidden = $("#next").hidden = data.count <= LIMIT && view.offset === 0;

@@ -5,7 +5,8 @@
 import { ApiError, apiGet, errorText } from "./api.js";
 import { createBoard3D } from "./board3d.js";
 import { $ } from "./dom.js";
-import { capitalise, replay } from "./game.js";
+import { levelName, replay, sideName } from "./game.js";
+import { gettext } from "./i18n.js";
 import { describe, evalText, loadAnalysis, renderAnalysis } from "./replay/analysis.js";
 import { TopView } from "./topview.js";
 
@@ -58,7 +59,7 @@ function show(step, ghost = null) {
     readOnly: true,
   });
   $("#scrub", HTMLInputElement).value = String(R.step);
-  $("#ply-label").textContent = `move ${R.step} of ${R.moves.length}`;
+  $("#ply-label").textContent = gettext("move %(step)s of %(moves)s", { step: R.step, moves: R.moves.length });
   const study = new URLSearchParams({ record: R.moves.slice(0, R.step).join(" "), line: R.moves.join(" ") });
   $("#analyse", HTMLAnchorElement).href = `/analysis?${study}`;
   document.querySelectorAll("#moves li").forEach((li, i) => {
@@ -71,13 +72,13 @@ function show(step, ghost = null) {
 function stop() {
   clearInterval(R.timer);
   R.timer = undefined;
-  $("#play").textContent = "Play";
+  $("#play").textContent = gettext("Play");
 }
 
 function play() {
   if (R.timer) return stop();
   if (R.step >= R.moves.length) show(0);
-  $("#play").textContent = "Pause";
+  $("#play").textContent = gettext("Pause");
   R.timer = setInterval(() => {
     if (R.step >= R.moves.length) return stop();
     show(R.step + 1);
@@ -93,7 +94,7 @@ function otherIsCpu(rec, colour) {
 function rankedTag() {
   const tag = document.createElement("span");
   tag.className = "tag";
-  tag.textContent = "rated";
+  tag.textContent = gettext("rated");
   return tag;
 }
 
@@ -102,7 +103,8 @@ async function load() {
   try {
     rec = await apiGet(`/api/games/${encodeURIComponent(GAME)}`);
   } catch (err) {
-    $("#replay-status").textContent = err instanceof ApiError && err.status === 404 ? "No such game." : errorText(err);
+    $("#replay-status").textContent =
+      err instanceof ApiError && err.status === 404 ? gettext("No such game.") : errorText(err);
     return;
   }
   R.record = rec;
@@ -110,13 +112,15 @@ async function load() {
     .slice()
     .sort((/** @type {Json} */ a, /** @type {Json} */ b) => a.ply - b.ply)
     .map((/** @type {Json} */ m) => m.peg);
-  $("#replay-title").textContent = `${rec.room || ""} · game ${rec.number ?? ""}`;
-  $("#replay-status").innerHTML = rec.room ? `<a href="/r/${encodeURIComponent(rec.room)}">Open the room</a>` : "";
+  $("#replay-title").textContent = `${rec.room || ""} · ${gettext("game %(number)s", { number: rec.number ?? "" })}`;
+  $("#replay-status").innerHTML = rec.room
+    ? `<a href="/r/${encodeURIComponent(rec.room)}">${gettext("Open the room")}</a>`
+    : "";
   for (const colour of /** @type {const} */ (["red", "yellow"])) {
     const p = rec.players?.[colour];
     const li = document.createElement("li");
     li.className = "seat";
-    const name = p ? (p.player ? p.player.name : p.cpu ? "Computer" : "—") : "—";
+    const name = p ? (p.player ? p.player.name : p.cpu ? gettext("Computer") : "—") : "—";
     li.innerHTML = `<span class="bead ${colour}"></span><span class="seat-main"><span class="seat-name"></span></span>`;
     const nameEl = $(".seat-name", HTMLElement, li);
     if (p?.player) {
@@ -127,7 +131,7 @@ async function load() {
     } else {
       nameEl.textContent = name;
     }
-    if (rec.winner === colour) nameEl.append(" (won)");
+    if (rec.winner === colour) nameEl.append(` ${gettext("(won)")}`);
     if (rec.ranked && p?.player && !otherIsCpu(rec, colour)) $(".seat-main", HTMLElement, li).append(rankedTag());
     $("#seats").appendChild(li);
   }
@@ -140,7 +144,7 @@ async function load() {
     peg.textContent = m.peg;
     const level = document.createElement("span");
     level.className = "muted small";
-    level.textContent = `level ${m.level}`;
+    level.textContent = levelName(m.level);
     li.append(bead, peg, level);
     li.addEventListener("click", () => {
       stop();
@@ -172,11 +176,13 @@ function showEval() {
   });
   const entry = R.analysis?.plies[R.step];
   $("#eval-now").textContent = entry
-    ? `${R.step === 0 ? "Start" : `After move ${R.step}`}: ${evalText(entry, R.record)}`
+    ? `${R.step === 0 ? gettext("Start") : gettext("After move %(n)s", { n: R.step })}: ${evalText(entry, R.record)}`
     : "";
   const note = $("#better-note");
   note.hidden = !R.ghost;
-  note.textContent = R.ghost ? `Better here: ${capitalise(R.ghost.colour)} ${R.ghost.peg} (the faint bead).` : "";
+  note.textContent = R.ghost
+    ? gettext("Better here: %(side)s %(peg)s (the faint bead).", { side: sideName(R.ghost.colour), peg: R.ghost.peg })
+    : "";
 }
 
 $("#first").addEventListener("click", () => {

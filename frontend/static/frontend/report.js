@@ -4,10 +4,25 @@
 
 import { apiPost, errorText, getSession } from "./api.js";
 import { $ } from "./dom.js";
+import { gettext, listText, pgettext } from "./i18n.js";
 
 /** @typedef {import("./api.js").Json} Json */
 
 export const REASONS = ["abuse", "cheating", "spam", "other"];
+/** @type {Record<string, string>} */
+const REASON_WORDS = {
+  abuse: pgettext("report reason", "abuse"),
+  cheating: pgettext("report reason", "cheating"),
+  spam: pgettext("report reason", "spam"),
+  other: pgettext("report reason", "other"),
+};
+
+/** A reason as typed: one of REASONS, in English or in the page's language (null for neither). @param {string} typed */
+export function reasonOf(typed) {
+  const word = typed.trim().toLowerCase();
+  if (REASONS.includes(word)) return word;
+  return REASONS.find((reason) => REASON_WORDS[reason].toLowerCase() === word) || null;
+}
 export const TEXT_MAX = 500;
 
 /**
@@ -18,8 +33,8 @@ export const TEXT_MAX = 500;
  * @param {{message?: number | null, game?: string | null}} [about]
  */
 export function reportBody(playerId, reason, text, about = {}) {
-  const chosen = (reason || "").trim().toLowerCase();
-  if (!REASONS.includes(chosen)) return null;
+  const chosen = reasonOf(reason || "");
+  if (!chosen) return null;
   return {
     player: playerId,
     reason: chosen,
@@ -36,13 +51,17 @@ export function reportBody(playerId, reason, text, about = {}) {
  * @param {{message?: number | null, game?: string | null}} [about]
  */
 export async function reportPlayer(playerId, name, about = {}) {
-  const reason = window.prompt(`Report ${name} to the moderators. The reason: ${REASONS.join(", ")}.`, "abuse");
+  const words = listText(REASONS.map((r) => REASON_WORDS[r]));
+  const reason = window.prompt(
+    gettext("Report %(name)s to the moderators. The reason: %(reasons)s.", { name, reasons: words }),
+    REASON_WORDS.abuse,
+  );
   if (reason === null) return "";
-  const body = reportBody(playerId, reason, window.prompt("What happened? (optional)") || "", about);
-  if (!body) return `The reason is one of: ${REASONS.join(", ")}.`;
+  const body = reportBody(playerId, reason, window.prompt(gettext("What happened? (optional)")) || "", about);
+  if (!body) return gettext("The reason is one of: %(reasons)s.", { reasons: words });
   try {
     await apiPost("/api/reports", body);
-    return "Thank you: the moderators will look at it.";
+    return gettext("Thank you: the moderators will look at it.");
   } catch (err) {
     return errorText(err);
   }

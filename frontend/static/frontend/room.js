@@ -6,6 +6,7 @@ import { getSession } from "./api.js";
 import { mountBoard } from "./board3d.js";
 import { RoomChat } from "./chat.js";
 import { $ } from "./dom.js";
+import { gettext } from "./i18n.js";
 import { onPrefs } from "./prefs.js";
 import { blindWanted, mountBlind } from "./room/blind.js";
 import { RoomCtrl } from "./room/ctrl.js";
@@ -54,9 +55,9 @@ $("#copy-link").addEventListener("click", async () => {
     input.select();
     document.execCommand?.("copy");
   }
-  $("#copy-link").textContent = "Copied!";
+  $("#copy-link").textContent = gettext("Copied!");
   setTimeout(() => {
-    $("#copy-link").textContent = "Copy link";
+    $("#copy-link").textContent = gettext("Copy link");
   }, 1800);
 });
 $("#choose").addEventListener("click", () => ctrl.choose(ctrl.S.selected));

@@ -3,6 +3,7 @@
 
 import { apiGet } from "./api.js";
 import { $ } from "./dom.js";
+import { gettext } from "./i18n.js";
 
 /** @typedef {import("./api.js").Json} Json */
 
@@ -62,7 +63,7 @@ function mount() {
     if (!found.length) {
       const none = document.createElement("li");
       none.className = "muted small search-none";
-      none.textContent = "No player by that name";
+      none.textContent = gettext("No player by that name");
       list.appendChild(none);
     }
     list.hidden = false;

@@ -1,7 +1,8 @@
 // The accessible top view: 16 buttons "Peg a1" ... "Peg d4", laid out as seen from above with the
 // camera's quarter turn, so the arrow keys and the picture agree with the 3D view.
 
-import { PEGS, parsePeg, SIZE } from "./game.js";
+import { colourWord, PEGS, parsePeg, SIZE } from "./game.js";
+import { gettext, listText, ngettext } from "./i18n.js";
 
 const QUARTER = Math.PI / 2;
 
@@ -88,7 +89,7 @@ export class TopView {
       b.type = "button";
       b.className = "peg";
       b.dataset.peg = peg;
-      b.setAttribute("aria-label", `Peg ${peg}`);
+      b.setAttribute("aria-label", gettext("Peg %(peg)s", { peg }));
       b.tabIndex = peg === "a1" ? 0 : -1;
       const descId = `peg-desc-${container.id || "tv"}-${peg}`;
       b.innerHTML =
@@ -159,11 +160,16 @@ export class TopView {
           .trim();
       }
       const n = stack.length;
+      const beads = { beads: listText(stack.map(colourWord)) };
       const desc =
-        n === 0 ? "empty" : `${n} bead${n === 1 ? "" : "s"}: ${stack.join(", ")}${n === SIZE ? " (full)" : ""}`;
+        n === 0
+          ? gettext("empty")
+          : n === SIZE
+            ? gettext("%(n)s beads: %(beads)s (full)", { n, ...beads })
+            : ngettext("%(n)s bead: %(beads)s", "%(n)s beads: %(beads)s", n, beads);
       const count = b.querySelector(".count");
       if (count) count.textContent = desc;
-      b.title = `Peg ${peg}: ${desc}`;
+      b.title = gettext("Peg %(peg)s: %(description)s", { peg, description: desc });
       b.classList.toggle("full", n >= SIZE);
       b.classList.toggle("selected", peg === s.selected);
       b.classList.toggle("last", !!(s.last && s.last.peg === peg));

@@ -2,6 +2,7 @@
 // page that has a player and again when a notification about a game arrives.
 
 import { apiGet } from "./api.js";
+import { ngettext } from "./i18n.js";
 import { notificationFrames } from "./socket.js";
 
 const KINDS = ["your_turn", "game_over", "paired", "challenge_accepted"];
@@ -14,7 +15,7 @@ async function refresh() {
     const turns = games.your_turn.length;
     badge.textContent = String(turns);
     badge.hidden = turns === 0;
-    badge.setAttribute("aria-label", `your turn in ${turns} game${turns === 1 ? "" : "s"}`);
+    badge.setAttribute("aria-label", ngettext("your turn in %(n)s game", "your turn in %(n)s games", turns));
   } catch {
     badge.hidden = true; // the count is a hint: a failed read shows none
   }

@@ -1,6 +1,7 @@
 // The analysis board's rendering: the move tree, the engine's verdicts and the explorer's table.
 
-import { capitalise } from "../game.js";
+import { sideName } from "../game.js";
+import { formatNumber, formatPercent, gettext, listText, ngettext } from "../i18n.js";
 import { mainLine, pathTo } from "./tree.js";
 
 /** @typedef {import("../api.js").Json} Json */
@@ -15,27 +16,32 @@ const other = (colour) => (colour === "red" ? "yellow" : "red");
  */
 export function verdictText(answer) {
   const mover = answer.to_move;
-  if (!mover) return answer.verdict === "draw" ? "The game is over: a draw." : "The game is over.";
-  const n = answer.plies;
-  const best = answer.best?.[0];
+  if (!mover) return answer.verdict === "draw" ? gettext("The game is over: a draw.") : gettext("The game is over.");
+  const values = {
+    side: sideName(mover),
+    other: sideName(other(mover)),
+    plies: answer.plies ?? "",
+    best: answer.best?.[0] ?? "",
+    ms: answer.budget_ms ?? "",
+  };
   switch (answer.verdict) {
     case "win":
-      return `${capitalise(mover)} wins by force in ${n} (proved), with ${best}.`;
+      return gettext("%(side)s wins by force in %(plies)s (proved), with %(best)s.", values);
     case "loss":
-      return `${capitalise(other(mover))} wins by force in ${n} (proved); ${capitalise(mover)} resists longest with ${best}.`;
+      return gettext("%(other)s wins by force in %(plies)s (proved); %(side)s resists longest with %(best)s.", values);
     case "draw":
-      return `A draw with best play (proved), e.g. ${best}.`;
+      return gettext("A draw with best play (proved), e.g. %(best)s.", values);
     default:
-      return `Not proved within ${answer.budget_ms} ms; the engine's choice: ${best}.`;
+      return gettext("Not proved within %(ms)s ms; the engine's choice: %(best)s.", values);
   }
 }
 
 /** One move's verdict in words, for the side playing it. @param {Json} move */
 export function moveText(move) {
-  if (move.verdict === "win") return `wins in ${move.plies}`;
-  if (move.verdict === "loss") return `loses in ${move.plies}`;
-  if (move.verdict === "draw") return "draws";
-  return "not proved";
+  if (move.verdict === "win") return gettext("wins in %(plies)s", { plies: move.plies });
+  if (move.verdict === "loss") return gettext("loses in %(plies)s", { plies: move.plies });
+  if (move.verdict === "draw") return gettext("draws");
+  return gettext("not proved");
 }
 
 /**
@@ -80,7 +86,7 @@ export function renderTree(root, tree, current, go) {
   };
   const root0 = tree.nodes.get(0);
   if (!root0?.children.length) {
-    root.textContent = "No moves yet: click a peg.";
+    root.textContent = gettext("No moves yet: click a peg.");
     return;
   }
   const main = document.createElement("div");
@@ -101,10 +107,16 @@ export function renderEngine(answer, play) {
     verdict.dataset.verdict = answer.verdict;
   }
   const threats = document.getElementById("threats");
-  const shown = (answer.threats || []).map(
-    (/** @type {Json} */ t) => `${capitalise(t.colour)} ${t.peg} level ${t.level}${t.playable ? " (playable)" : ""}`,
-  );
-  if (threats) threats.textContent = shown.length ? `Threats: ${shown.join(", ")}` : "No threats.";
+  const shown = (answer.threats || []).map((/** @type {Json} */ t) => {
+    const values = { side: sideName(t.colour), peg: t.peg, level: t.level };
+    return t.playable
+      ? gettext("%(side)s %(peg)s level %(level)s (playable)", values)
+      : gettext("%(side)s %(peg)s level %(level)s", values);
+  });
+  if (threats)
+    threats.textContent = shown.length
+      ? gettext("Threats: %(threats)s", { threats: listText(shown) })
+      : gettext("No threats.");
   const list = document.getElementById("move-verdicts");
   if (!list) return;
   list.replaceChildren();
@@ -129,22 +141,28 @@ export function renderExplorer(answer, play) {
   const total = document.getElementById("explorer-total");
   if (total) {
     total.textContent = answer.games
-      ? `${answer.games} game${answer.games === 1 ? "" : "s"} of the site reached this position (first ${answer.depth} plies).`
-      : "No game of the site reached this position yet.";
+      ? ngettext(
+          "%(n)s game of the site reached this position (first %(depth)s plies).",
+          "%(n)s games of the site reached this position (first %(depth)s plies).",
+          answer.games,
+          { depth: answer.depth },
+        )
+      : gettext("No game of the site reached this position yet.");
   }
   const body = document.getElementById("explorer-moves");
   if (!body) return;
   body.replaceChildren();
   for (const move of answer.moves || []) {
     const tr = document.createElement("tr");
-    const pct = (/** @type {number} */ n) => `${Math.round((100 * n) / move.games)}%`;
+    const pct = (/** @type {number} */ n) => formatPercent(n / move.games);
     const b = document.createElement("button");
     b.type = "button";
     b.className = "btn ghost small";
     b.textContent = move.peg;
     b.addEventListener("click", () => play(move.peg));
     const cells = [
-      String(move.games) + (move.bot_games ? ` (${move.bot_games} with a bot)` : ""),
+      formatNumber(move.games) +
+        (move.bot_games ? ` ${ngettext("(%(n)s with a bot)", "(%(n)s with a bot)", move.bot_games)}` : ""),
       `${pct(move.red_wins)} / ${pct(move.draws)} / ${pct(move.yellow_wins)}`,
       move.average_rating === null ? "—" : String(move.average_rating),
     ];

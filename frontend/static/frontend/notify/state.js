@@ -1,6 +1,10 @@
 // The bell's state, pure: the notifications shown (newest first, each once), the unread count, and what a
 // hidden tab's title says. The page's notify.js owns one and draws it (notify/view.js).
 
+import { rankedText, secondsAMove } from "../clock.js";
+import { youPlayText } from "../game.js";
+import { gettext } from "../i18n.js";
+
 /** @typedef {import("../api.js").Json} Json */
 
 /** The most notifications the bell keeps (a page of the REST list, and those that came live since). */
@@ -85,13 +89,13 @@ export function actionOf(note, page) {
  * @param {"challenger" | "dest"} reader
  */
 export function rulesText(challenge, reader) {
-  const timer = challenge.turn_seconds ? `${challenge.turn_seconds} s a move` : "no turn timer";
+  const timer = challenge.turn_seconds ? secondsAMove(challenge.turn_seconds) : gettext("no turn timer");
   const other = { red: "yellow", yellow: "red" };
   /** @type {string} */
   const chosen = challenge.colour;
   const colour =
     chosen === "red" || chosen === "yellow"
-      ? `you play ${reader === "challenger" ? chosen : other[chosen]}`
-      : "colours by lot";
-  return `${timer} · ${challenge.ranked ? "ranked" : "casual"} · ${colour}`;
+      ? youPlayText(reader === "challenger" ? chosen : other[chosen])
+      : gettext("colours by lot");
+  return `${timer} · ${rankedText(challenge.ranked)} · ${colour}`;
 }

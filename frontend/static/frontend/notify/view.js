@@ -4,6 +4,7 @@
 
 import { escapeHtml, shownName } from "../api.js";
 import { $ } from "../dom.js";
+import { formatDate, gettext, ngettext } from "../i18n.js";
 import { rulesText } from "./state.js";
 
 /** @typedef {import("../api.js").Json} Json */
@@ -17,13 +18,16 @@ export function drawBell(bell, open) {
   const count = $("#bell-count");
   count.textContent = String(bell.unread);
   count.hidden = bell.unread === 0;
-  $("#bell-button").setAttribute("aria-label", `Notifications, ${bell.unread} unread`);
+  $("#bell-button").setAttribute(
+    "aria-label",
+    ngettext("Notifications, %(n)s unread", "Notifications, %(n)s unread", bell.unread),
+  );
   const list = $("#bell-list");
   list.replaceChildren();
   if (bell.items.length === 0) {
     const empty = document.createElement("li");
     empty.className = "muted small";
-    empty.textContent = "Nothing yet.";
+    empty.textContent = gettext("Nothing yet.");
     list.append(empty);
   }
   for (const note of bell.items) {
@@ -33,7 +37,7 @@ export function drawBell(bell, open) {
     button.className = note.read ? "bell-item" : "bell-item unread";
     button.dataset.kind = note.kind;
     button.innerHTML = `<span>${escapeHtml(note.text)}</span><time class="muted small">${escapeHtml(
-      new Date(note.created_at).toLocaleString(),
+      formatDate(note.created_at),
     )}</time>`;
     button.addEventListener("click", () => open(note));
     item.append(button);
@@ -54,13 +58,14 @@ export function drawChallengeCard(challenge, act) {
   card.className = "inbox-card";
   card.dataset.challenge = id;
   card.setAttribute("role", "alertdialog");
-  card.setAttribute("aria-label", `Challenge from ${shownName(challenge.challenger)}`);
+  card.setAttribute("aria-label", gettext("Challenge from %(name)s", { name: shownName(challenge.challenger) }));
   const rating = challenge.challenger.rating ? ` (${escapeHtml(challenge.challenger.rating)})` : "";
-  card.innerHTML = `<p><b>${escapeHtml(shownName(challenge.challenger))}</b>${rating} challenges you</p>
+  const who = `<b>${escapeHtml(shownName(challenge.challenger))}</b>${rating}`;
+  card.innerHTML = `<p>${gettext("%(who)s challenges you", { who })}</p>
     <p class="muted small">${escapeHtml(rulesText(challenge, "dest"))}</p>
     <p class="inbox-error small" role="status"></p>
-    <div class="inbox-actions"><button type="button" class="btn primary small" data-act="accept">Accept</button>
-    <button type="button" class="btn ghost small" data-act="decline">Decline</button></div>`;
+    <div class="inbox-actions"><button type="button" class="btn primary small" data-act="accept">${escapeHtml(gettext("Accept"))}</button>
+    <button type="button" class="btn ghost small" data-act="decline">${escapeHtml(gettext("Decline"))}</button></div>`;
   const error = $(".inbox-error", HTMLElement, card);
   for (const button of card.querySelectorAll("button")) {
     button.addEventListener("click", async () => {

@@ -5,7 +5,8 @@
 
 import { ApiError, apiGet } from "../api.js";
 import { $ } from "../dom.js";
-import { abandonedText, capitalise } from "../game.js";
+import { abandonedText, endText, sideName } from "../game.js";
+import { gettext, listText, ngettext, pgettext } from "../i18n.js";
 
 /** @typedef {import("../api.js").Json} Json */
 /** @typedef {"red" | "yellow"} Colour */
@@ -21,11 +22,11 @@ const ANALYSIS_POLL_MS = 1500;
 
 /** @type {Record<string, {symbol: string, label: string}>} */
 export const MARKS = {
-  missed_win: { symbol: "?!", label: "missed win" },
-  slower_win: { symbol: "!?", label: "slower win" },
-  blunder: { symbol: "??", label: "blunder" },
-  only_move: { symbol: "!", label: "only move" },
-  best: { symbol: "✓", label: "best move" },
+  missed_win: { symbol: "?!", label: gettext("missed win") },
+  slower_win: { symbol: "!?", label: gettext("slower win") },
+  blunder: { symbol: "??", label: gettext("blunder") },
+  only_move: { symbol: "!", label: gettext("only move") },
+  best: { symbol: "✓", label: gettext("best move") },
 };
 /** @param {Colour} colour @returns {Colour} */
 const other = (colour) => (colour === "red" ? "yellow" : "red");
@@ -35,13 +36,10 @@ const other = (colour) => (colour === "red" ? "yellow" : "red");
  * @param {Json} rec the game record
  */
 export function describe(rec) {
-  if (rec.status === "drawn") return "Draw: the board filled up.";
+  if (rec.status === "drawn") return gettext("Draw: the board filled up.");
   if (rec.status === "abandoned") return abandonedText(rec.reason);
-  if (!rec.winner) return "Game in progress.";
-  const loser = rec.winner === "red" ? "yellow" : "red";
-  return rec.reason === "resignation"
-    ? `${capitalise(loser)} resigned: ${rec.winner} wins.`
-    : `${capitalise(rec.winner)} wins with four in a row.`;
+  if (!rec.winner) return gettext("Game in progress.");
+  return endText(rec.reason, rec.winner);
 }
 
 /**
@@ -72,22 +70,73 @@ export function redValue(entry, record) {
  */
 export function evalText(entry, record) {
   const ev = entry.eval;
-  const mover = capitalise(entry.to_move || "");
+  const mover = sideName(entry.to_move);
   switch (ev.kind) {
     case "forced_win":
-      return `${mover} wins by force in ${ev.plies} (proved), e.g. ${ev.move}`;
+      return gettext("%(side)s wins by force in %(plies)s (proved), e.g. %(move)s", {
+        side: mover,
+        plies: ev.plies ?? "",
+        move: ev.move ?? "",
+      });
     case "forced_loss":
-      return `${capitalise(other(entry.to_move))} wins by force in ${ev.plies} at the latest (proved)`;
+      return gettext("%(side)s wins by force in %(plies)s at the latest (proved)", {
+        side: sideName(other(entry.to_move)),
+        plies: ev.plies ?? "",
+      });
     case "draw":
-      return "A draw with best play (proved)";
+      return gettext("A draw with best play (proved)");
     case "heuristic": {
       const score = (entry.to_move === "red" ? ev.score : -(ev.score || 0)) || 0;
-      const side = score > 0 ? "Red" : score < 0 ? "Yellow" : "neither side";
-      return `Engine's opinion (not proved): ${score === 0 ? "even" : `${side} better by ${Math.abs(score)}`}; suggests ${ev.move}`;
+      const side = sideName(score > 0 ? "red" : "yellow");
+      const opinion =
+        score === 0
+          ? pgettext("engine's opinion", "even")
+          : gettext("%(side)s better by %(score)s", { side, score: Math.abs(score) });
+      return gettext("Engine's opinion (not proved): %(opinion)s; suggests %(move)s", { opinion, move: ev.move ?? "" });
     }
     default:
-      return record ? describe(record) : "The game is over.";
+      return record ? describe(record) : gettext("The game is over.");
   }
+}
+
+/**
+ * A key moment in words, in the page's language: said from the analysis' entries of the positions before
+ * and after the move (the server's English sentence when they are missing).
+ * @param {Json} m a moment {ply, move_number, colour, peg, kind, text, better}
+ * @param {Entry[] | undefined} plies the analysis' entries
+ */
+export function momentText(m, plies) {
+  const before = plies?.[m.ply]?.eval;
+  const after = plies?.[m.ply + 1]?.eval;
+  if (!before || !after) return String(m.text || "");
+  const values = {
+    n: m.move_number,
+    side: sideName(m.colour),
+    peg: m.peg,
+    opponent: sideName(other(m.colour)),
+    better: m.better ?? before.move ?? "",
+    before: before.plies ?? "",
+    after: after.plies ?? "",
+    slower: (after.plies ?? 0) + 1,
+  };
+  if (m.kind === "slower_win")
+    return gettext(
+      "Move %(n)s, %(side)s %(peg)s: still wins by force, but in %(slower)s instead of %(before)s (%(better)s first)",
+      values,
+    );
+  if (m.kind !== "missed_win")
+    return gettext("Move %(n)s, %(side)s %(peg)s: after this %(opponent)s wins by force in %(after)s", values);
+  if (after.kind === "forced_win")
+    return gettext(
+      "Move %(n)s, %(side)s %(peg)s: missed a forced win in %(before)s (%(better)s first); after this %(opponent)s wins by force in %(after)s",
+      values,
+    );
+  if (after.kind === "draw")
+    return gettext(
+      "Move %(n)s, %(side)s %(peg)s: missed a forced win in %(before)s (%(better)s first); after this the game is a draw with best play",
+      values,
+    );
+  return gettext("Move %(n)s, %(side)s %(peg)s: missed a forced win in %(before)s (%(better)s first)", values);
 }
 
 /**
@@ -103,28 +152,30 @@ export async function loadAnalysis(game, done) {
     if (err instanceof ApiError && (err.status === 404 || err.status === 409)) {
       // Abandoned games are not analysed; a game being played is analysed when it ends.
       $("#analysis-status").textContent =
-        err.code === "game_playing" ? "The game is analysed when it ends." : "This game has no analysis.";
+        err.code === "game_playing"
+          ? gettext("The game is analysed when it ends.")
+          : gettext("This game has no analysis.");
     } else {
-      $("#analysis-status").textContent = "The analysis could not be loaded; retrying…";
+      $("#analysis-status").textContent = gettext("The analysis could not be loaded; retrying…");
       setTimeout(() => loadAnalysis(game, done), ANALYSIS_POLL_MS * 4);
     }
     return;
   }
   if (a.status === "queued" || a.status === "running") {
     $("#analysis-status").textContent =
-      a.status === "running" ? "Analysis in progress…" : "Analysis in progress (queued)…";
+      a.status === "running" ? gettext("Analysis in progress…") : gettext("Analysis in progress (queued)…");
     $("#analysis").classList.add("pending");
     setTimeout(() => loadAnalysis(game, done), ANALYSIS_POLL_MS);
     return;
   }
   $("#analysis").classList.remove("pending");
   if (a.status !== "done" || !Array.isArray(a.plies)) {
-    $("#analysis-status").textContent = "The analysis could not be computed.";
+    $("#analysis-status").textContent = gettext("The analysis could not be computed.");
     return;
   }
   $("#analysis-status").textContent = a.moments.length
-    ? "Done. Click a key moment to see what was better."
-    : "Done: no missed wins and no blunders were proved.";
+    ? gettext("Done. Click a key moment to see what was better.")
+    : gettext("Done: no missed wins and no blunders were proved.");
   done(a);
 }
 
@@ -175,7 +226,7 @@ function renderStrip(a, { record, goTo }) {
     const bar = document.createElement("span");
     bar.className = "eval-bar";
     cell.append(bar);
-    const label = `Position after move ${i}: ${evalText(entry, record)}`;
+    const label = gettext("Position after move %(n)s: %(evaluation)s", { n: i, evaluation: evalText(entry, record) });
     cell.setAttribute("aria-label", label);
     cell.title = label;
     cell.addEventListener("click", () => goTo(i));
@@ -196,13 +247,14 @@ function renderSummary(a) {
     const bead = document.createElement("span");
     bead.className = `bead ${colour}`;
     const parts = [
-      `${s.best} best`,
-      `${s.only_move} only moves`,
-      `${s.slower_win ?? 0} slower wins`,
-      `${s.missed_win} missed wins`,
-      `${s.blunder} blunders`,
+      ngettext("%(n)s best", "%(n)s best", s.best),
+      ngettext("%(n)s only move", "%(n)s only moves", s.only_move),
+      ngettext("%(n)s slower win", "%(n)s slower wins", s.slower_win ?? 0),
+      ngettext("%(n)s missed win", "%(n)s missed wins", s.missed_win),
+      ngettext("%(n)s blunder", "%(n)s blunders", s.blunder),
     ];
-    li.append(bead, ` ${capitalise(colour)}: ${parts.join(", ")} (${s.moves} moves)`);
+    const moves = ngettext("%(n)s move", "%(n)s moves", s.moves);
+    li.append(bead, ` ${sideName(colour)}: ${listText(parts)} (${moves})`);
     list.append(li);
   }
   list.hidden = false;
@@ -218,11 +270,11 @@ function renderMoments(a, { game, goTo }) {
     button.type = "button";
     button.className = `moment moment-${MARKS[m.kind] ? m.kind : "missed_win"}`;
     button.dataset.ply = String(m.ply);
-    button.textContent = m.text;
+    button.textContent = momentText(m, a.plies);
     if (m.better) {
       const better = document.createElement("span");
       better.className = "moment-better";
-      better.textContent = ` Better: ${m.better}.`;
+      better.textContent = ` ${gettext("Better: %(peg)s.", { peg: m.better })}`;
       button.append(better);
     }
     button.addEventListener("click", () => goTo(m.ply, m.better ? { peg: m.better, colour: m.colour } : null));
@@ -251,7 +303,7 @@ async function linkPuzzles(game) {
     const a = document.createElement("a");
     a.className = "moment-puzzle small";
     a.href = `/puzzles/${encodeURIComponent(p.id)}`;
-    a.textContent = `Solve it as a puzzle (win in ${p.plies})`;
+    a.textContent = gettext("Solve it as a puzzle (win in %(plies)s)", { plies: p.plies });
     li.append(a);
   }
 }

@@ -4,12 +4,15 @@
 // commands. It watches the controller (each render and each message) and acts through it like a tap.
 // Turned on by the `blind` preference; `?blind=1` (or `0`) sets it from the address.
 
+import { escapeHtml } from "../api.js";
 import { $ } from "../dom.js";
+import { colourWord } from "../game.js";
+import { gettext, ngettext } from "../i18n.js";
 import { prefs, setPrefs } from "../prefs.js";
 import {
   boardText,
   clockSpoken,
-  HELP,
+  helpText,
   lastMovesText,
   legalPegs,
   legalText,
@@ -39,20 +42,25 @@ export function blindWanted() {
   return prefs().blind;
 }
 
-const MARKUP = `
-  <h2 id="blind-h">The board in words</h2>
+/** Blind mode's part of the page, in the page's language. */
+function markup() {
+  /** @param {string} text */
+  const t = (text) => escapeHtml(text);
+  return `
+  <h2 id="blind-h">${t(gettext("The board in words"))}</h2>
   <form id="blind-form" class="blind-form" autocomplete="off">
-    <label for="blind-input">Your move or a command</label>
+    <label for="blind-input">${t(gettext("Your move or a command"))}</label>
     <input id="blind-input" aria-describedby="blind-help" enterkeyhint="send" maxlength="40">
-    <button type="submit" class="btn primary small">Enter</button>
+    <button type="submit" class="btn primary small">${t(gettext("Enter"))}</button>
   </form>
   <p id="blind-help" class="muted small"></p>
-  <h3 id="blind-live-h">Announcements</h3>
+  <h3 id="blind-live-h">${t(gettext("Announcements"))}</h3>
   <div id="blind-live" class="blind-live" role="log" aria-live="polite" aria-labelledby="blind-live-h"></div>
-  <h3 id="blind-legal-h">Pegs you can play</h3>
+  <h3 id="blind-legal-h">${t(gettext("Pegs you can play"))}</h3>
   <ul id="blind-legal" class="blind-legal" aria-labelledby="blind-legal-h"></ul>
-  <h3 id="blind-board-h">Pegs</h3>
+  <h3 id="blind-board-h">${t(gettext("Pegs"))}</h3>
   <ul id="blind-board" class="blind-board" aria-labelledby="blind-board-h"></ul>`;
+}
 
 /** Blind mode's part of the room page, bound to its controller. */
 export class BlindView {
@@ -68,10 +76,10 @@ export class BlindView {
     this.root.id = "blind";
     this.root.className = "blind card";
     this.root.setAttribute("aria-labelledby", "blind-h");
-    this.root.innerHTML = MARKUP;
+    this.root.innerHTML = markup();
     $("#board-wrap").before(this.root);
     document.body.classList.add("blind-mode");
-    $("#blind-help").textContent = HELP;
+    $("#blind-help").textContent = helpText();
     $("#blind-input").focus(); // the page's one control in this mode: typing starts at once
     $("#blind-form").addEventListener("submit", (ev) => {
       ev.preventDefault();
@@ -115,7 +123,7 @@ export class BlindView {
       clock: () => clockSpoken(g, moverColour(S), Date.now()),
       turn: () => this.turnText(),
       chat: () => chatText(),
-      help: () => HELP,
+      help: () => helpText(),
       unknown: () => unknownText(cmd.kind === "unknown" ? cmd.text : ""),
     };
     this.announce(answers[cmd.kind]());
@@ -124,11 +132,11 @@ export class BlindView {
   turnText() {
     const S = this.ctrl.S;
     const g = game(S);
-    if (!g) return "The game has not started yet.";
-    if (!isPlaying(S)) return $("#result").textContent?.trim() || "The game is over.";
-    if (isMyTurn(S)) return "Your turn.";
+    if (!g) return gettext("The game has not started yet.");
+    if (!isPlaying(S)) return $("#result").textContent?.trim() || gettext("The game is over.");
+    if (isMyTurn(S)) return gettext("Your turn.");
     const who = seatName(seatOf(S, g.to_move_seat));
-    return `${who}'s turn (${moverColour(S)}).`;
+    return gettext("%(who)s's turn (%(colour)s).", { who, colour: colourWord(moverColour(S)) });
   }
 
   /** After each render of the page: the new moves said, the text views brought up to date. */
@@ -141,20 +149,22 @@ export class BlindView {
       this.gameId = g.id;
       this.seen = moves.length;
       this.endSaid = g.status !== "playing";
-      const colour = mySeat(S) != null ? `You play ${g.red_seat === mySeat(S) ? "red" : "yellow"}. ` : "";
-      const played = moves.length ? `${moves.length} moves played. ` : "";
-      this.announce(`${first ? "" : "A new game. "}${colour}${played}${this.turnText()}`);
+      const parts = first ? [] : [gettext("A new game.")];
+      if (mySeat(S) != null)
+        parts.push(g.red_seat === mySeat(S) ? gettext("You play red.") : gettext("You play yellow."));
+      if (moves.length) parts.push(ngettext("%(n)s move played.", "%(n)s moves played.", moves.length));
+      this.announce([...parts, this.turnText()].join(" "));
     } else if (g && moves.length !== this.seen) {
-      const said = moves.length > this.seen ? newMovesText(moves, this.seen) : ["Moves were taken back."];
+      const said = moves.length > this.seen ? newMovesText(moves, this.seen) : [gettext("Moves were taken back.")];
       this.seen = moves.length;
       for (const text of said) this.announce(text);
       const hint = $("#show-threats", HTMLInputElement).checked && isPlaying(S);
       if (hint) for (const text of threatsText(g.threats)) this.announce(text);
-      if (isMyTurn(S)) this.announce("Your turn.");
+      if (isMyTurn(S)) this.announce(gettext("Your turn."));
     }
     if (g && g.status !== "playing" && !this.endSaid) {
       this.endSaid = true;
-      this.announce($("#result").textContent?.trim() || "The game is over.");
+      this.announce($("#result").textContent?.trim() || gettext("The game is over."));
     }
     this.drawLists();
   }
@@ -182,7 +192,7 @@ export class BlindView {
         btn.type = "button";
         btn.className = "btn ghost small";
         btn.dataset.peg = l.peg;
-        btn.textContent = `Play ${l.peg}, level ${l.level}`;
+        btn.textContent = gettext("Play %(peg)s, level %(level)s", { peg: l.peg, level: l.level });
         item.append(btn);
         return item;
       }),
@@ -204,7 +214,7 @@ function li(text) {
 /** The last three chat messages, as the chat shows them. */
 function chatText() {
   const msgs = [...document.querySelectorAll("#chat .chat-msg")].slice(-3).map((m) => m.textContent?.trim());
-  return msgs.length ? `Chat: ${msgs.join(" · ")}` : "No chat message.";
+  return msgs.length ? gettext("Chat: %(messages)s", { messages: msgs.join(" · ") }) : gettext("No chat message.");
 }
 
 /**

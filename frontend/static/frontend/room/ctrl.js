@@ -2,9 +2,10 @@
 // actions a person takes (pick a peg, choose it, take a seat, resign, change the rules). Each drop
 // carries the ply it was made on. The view draws what the controller holds (view.js).
 
-import { rememberedName, rememberName, saveName } from "../api.js";
+import { guestName, rememberedName, rememberName, saveName } from "../api.js";
 import { $ } from "../dom.js";
 import { fullPegMessage } from "../game.js";
+import { gettext } from "../i18n.js";
 import { prefs } from "../prefs.js";
 import { canSit, game, isFull, isHost, isMyTurn, isPlaying, isWatching, mySeat, newState } from "./state.js";
 import { render, renderControls, renderTopView, rulesForm } from "./view.js";
@@ -63,7 +64,10 @@ export class RoomCtrl {
     const S = this.S;
     if (!S.room) return;
     if (isWatching(S)) {
-      this.say(canSit(S) ? "You are watching: take a seat to play." : "You are watching this game.", "info");
+      this.say(
+        canSit(S) ? gettext("You are watching: take a seat to play.") : gettext("You are watching this game."),
+        "info",
+      );
       return;
     }
     if (isFull(S, peg)) {
@@ -104,22 +108,22 @@ export class RoomCtrl {
       return;
     }
     if (g?.status !== "playing") {
-      this.say(g ? "This game is over." : "The game has not started yet.", "info");
+      this.say(g ? gettext("This game is over.") : gettext("The game has not started yet."), "info");
       return;
     }
     if (mySeat(S) == null) {
-      this.say("You are watching this game.", "info");
+      this.say(gettext("You are watching this game."), "info");
       return;
     }
     if (!isMyTurn(S)) {
       S.selected = peg;
       this.render();
-      this.say("It is not your turn yet.", "info");
+      this.say(gettext("It is not your turn yet."), "info");
       return;
     }
     if (S.pendingPly === g.ply) return; // this ply's drop is already on its way
     if (!this.sock.send({ type: "drop", peg, ply: g.ply })) {
-      this.say("Not connected: reconnecting…");
+      this.say(gettext("Not connected: reconnecting…"));
       return;
     }
     S.pendingPly = g.ply;
@@ -135,7 +139,7 @@ export class RoomCtrl {
     if (!peg || !isMyTurn(S)) return;
     S.premove = null;
     if (isFull(S, peg)) {
-      this.say(`Premove dropped: peg ${peg} is full now.`, "info");
+      this.say(gettext("Premove dropped: peg %(peg)s is full now.", { peg }), "info");
       this.render();
       return;
     }
@@ -173,7 +177,7 @@ export class RoomCtrl {
       const typed = $("#sit-name", HTMLInputElement).value.trim();
       const you = this.S.room?.you;
       if (!you?.player) {
-        const name = typed || rememberedName() || "Guest";
+        const name = typed || rememberedName() || guestName();
         await saveName(name);
         rememberName(name);
         // The socket was opened without a player: open it again so the server knows who we are.
@@ -184,7 +188,7 @@ export class RoomCtrl {
       }
       this.sock.send({ type: "sit" });
     } catch (err) {
-      this.say((err instanceof Error && err.message) || "Could not take a seat.");
+      this.say((err instanceof Error && err.message) || gettext("Could not take a seat."));
     } finally {
       btn.disabled = false;
     }
@@ -195,7 +199,7 @@ export class RoomCtrl {
     const btn = $("#resign");
     if (!this.S.resignArmed) {
       this.S.resignArmed = true;
-      btn.textContent = "Tap again to resign";
+      btn.textContent = gettext("Tap again to resign");
       btn.classList.add("armed");
       clearTimeout(this.resignTimer);
       this.resignTimer = setTimeout(() => {

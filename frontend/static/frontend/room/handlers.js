@@ -3,6 +3,7 @@
 
 import { $ } from "../dom.js";
 import { errorOutcome } from "../errors.js";
+import { gettext, interpolate, ngettext } from "../i18n.js";
 import { rememberRoom } from "../recent.js";
 import { playSound } from "../sounds.js";
 import { offerNote } from "./offers.js";
@@ -17,18 +18,18 @@ import { isMyTurn, receiveRoom, seatName, seatOf } from "./state.js";
 
 /** @type {Record<string, string>} */
 const STATUS_TEXT = {
-  connecting: "Connecting…",
-  open: "Connected",
-  reconnecting: "Reconnecting…",
-  gone: "This room does not exist.",
-  closed: "This room is closed.",
-  banned: "Banned by a moderator.",
+  connecting: gettext("Connecting…"),
+  open: gettext("Connected"),
+  reconnecting: gettext("Reconnecting…"),
+  gone: gettext("This room does not exist."),
+  closed: gettext("This room is closed."),
+  banned: gettext("Banned by a moderator."),
 };
 
 /** @type {Record<number, string>} */
 const GONE_TEXT = {
-  4410: "<b>This room is closed.</b>",
-  4403: "<b>This player is banned by a moderator:</b> it cannot play or watch here.",
+  4410: gettext("<b>This room is closed.</b>"),
+  4403: gettext("<b>This player is banned by a moderator:</b> it cannot play or watch here."),
 };
 
 /**
@@ -47,7 +48,7 @@ export function socketHandlers(ctrl, chat) {
       if (sound) playSound(sound);
       if (frame.taken_back) {
         const n = frame.taken_back;
-        ctrl.say(n === 1 ? "One move was taken back." : `${n} moves were taken back.`, "info");
+        ctrl.say(ngettext("One move was taken back.", "%(n)s moves were taken back.", n), "info");
       }
       ctrl.render();
       ctrl.playPremove();
@@ -73,14 +74,14 @@ export function socketHandlers(ctrl, chat) {
     /** @param {NoticeFrame} frame */
     onNotice(frame) {
       const seat = seatOf(ctrl.S, frame.seat);
-      const who = seat ? seatName(seat) : `Seat ${frame.seat}`;
+      const who = seat ? seatName(seat) : gettext("Seat %(seat)s", { seat: frame.seat });
       /** @type {Record<string, string>} */
       const texts = {
-        timeout: `Time ran out: the computer moved for ${who}.`,
-        away: `${who} is away: the computer stands in.`,
-        back: `${who} is back.`,
+        timeout: gettext("Time ran out: the computer moved for %(who)s."),
+        away: gettext("%(who)s is away: the computer stands in."),
+        back: gettext("%(who)s is back."),
       };
-      if (texts[frame.code]) ctrl.say(texts[frame.code], "info");
+      if (texts[frame.code]) ctrl.say(interpolate(texts[frame.code], { who }), "info");
     },
 
     /** @param {OfferFrame} frame */
@@ -105,7 +106,8 @@ export function socketHandlers(ctrl, chat) {
     /** @param {number} code the close code after which reconnecting would not help */
     onGone(code) {
       const turn = $("#turn");
-      turn.innerHTML = `${GONE_TEXT[code] || "<b>Room not found.</b>"} <a href="/">Back to the start</a>`;
+      const back = `<a href="/">${gettext("Back to the start")}</a>`;
+      turn.innerHTML = `${GONE_TEXT[code] || gettext("<b>Room not found.</b>")} ${back}`;
       turn.dataset.gone = String(code || 4404);
     },
 

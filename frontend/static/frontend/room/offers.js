@@ -5,6 +5,7 @@
 import { apiGet } from "../api.js";
 import { $ } from "../dom.js";
 import { seatColour } from "../game.js";
+import { gettext } from "../i18n.js";
 import { game, isPlaying, mySeat, seatName, seatOf } from "./state.js";
 
 /** @typedef {import("./ctrl.js").RoomCtrl} RoomCtrl */
@@ -38,7 +39,7 @@ export function renderOffers(ctrl) {
   const draw = $("#offer-draw", HTMLButtonElement);
   draw.hidden = !playing;
   draw.disabled = mine("draw");
-  draw.textContent = mine("draw") ? "Draw offered" : "Offer a draw";
+  draw.textContent = mine("draw") ? gettext("Draw offered") : gettext("Offer a draw");
   const takeback = $("#offer-takeback", HTMLButtonElement);
   takeback.hidden = !(playing && casual && haveMoved(S));
   takeback.disabled = mine("takeback");
@@ -46,7 +47,9 @@ export function renderOffers(ctrl) {
   if (theirs) {
     const who = seatName(seatOf(S, theirs.seat));
     $("#offer-text").textContent =
-      theirs.kind === "draw" ? `${who} offers a draw.` : `${who} asks to take their last move back.`;
+      theirs.kind === "draw"
+        ? gettext("%(who)s offers a draw.", { who })
+        : gettext("%(who)s asks to take their last move back.", { who });
     $("#offer-box").dataset.kind = theirs.kind;
   }
   renderBerserk(ctrl, playing);
@@ -73,7 +76,7 @@ function renderBerserk(ctrl, playing) {
   btn.hidden = !(playing && allowed && (on || !haveMoved(S)));
   btn.disabled = on;
   btn.classList.toggle("on", on);
-  btn.textContent = on ? "🔥 Berserk" : "🔥 Berserk (half your time)";
+  btn.textContent = on ? gettext("🔥 Berserk") : gettext("🔥 Berserk (half your time)");
 }
 
 /**
@@ -84,9 +87,12 @@ function renderBerserk(ctrl, playing) {
 export function offerNote(S, frame) {
   if (frame.seat === mySeat(S)) return "";
   const who = seatName(seatOf(S, frame.seat));
-  const what = frame.kind === "draw" ? "draw" : "takeback";
-  if (frame.action === "offer") return frame.kind === "draw" ? `${who} offers a draw.` : `${who} asks for a takeback.`;
-  return frame.action === "accept" ? `${who} accepted the ${what}.` : `${who} declined the ${what}.`;
+  const draw = frame.kind === "draw";
+  if (frame.action === "offer")
+    return draw ? gettext("%(who)s offers a draw.", { who }) : gettext("%(who)s asks for a takeback.", { who });
+  if (frame.action === "accept")
+    return draw ? gettext("%(who)s accepted the draw.", { who }) : gettext("%(who)s accepted the takeback.", { who });
+  return draw ? gettext("%(who)s declined the draw.", { who }) : gettext("%(who)s declined the takeback.", { who });
 }
 
 /** Wires the buttons to the room socket (and Berserk to the arena's). @param {RoomCtrl} ctrl */
@@ -111,7 +117,7 @@ function berserk(/** @type {RoomCtrl} */ ctrl) {
     const frame = JSON.parse(ev.data);
     if (frame.type === "berserked") ws.close();
     if (frame.type === "error") {
-      ctrl.say(frame.message || "Berserk was refused.");
+      ctrl.say(frame.message || gettext("Berserk was refused."));
       ws.close();
     }
   };

@@ -5,6 +5,7 @@
 
 import { shownName } from "../api.js";
 import { replay, SIZE, seatColour } from "../game.js";
+import { gettext } from "../i18n.js";
 
 /** @typedef {import("./types.js").Room} Room */
 /** @typedef {import("./types.js").Game} Game */
@@ -113,7 +114,7 @@ export function seatOf(S, n) {
 export function seatName(seat) {
   if (!seat) return "—";
   if (seat.player) return shownName(seat.player);
-  return seat.cpu ? "Computer" : "Open seat";
+  return seat.cpu ? gettext("Computer") : gettext("Open seat");
 }
 
 /** The colour to move, or null before the first game. @param {RoomPageState} S @returns {Colour | null} */

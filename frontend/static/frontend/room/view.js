@@ -2,10 +2,11 @@
 // top view, the turn banner, the result, the seats, the buttons, the house rules, the moves and the
 // timer. It reads the state and changes nothing in it.
 
-import { escapeHtml, PROVISIONAL_NOTE, rememberedName, signedPoints } from "../api.js";
+import { escapeHtml, provisionalNote, ratingTitle, rememberedName, signedPoints } from "../api.js";
 import { clockText } from "../clock.js";
 import { $ } from "../dom.js";
-import { abandonedText, capitalise, replay, SIZE, seatColour } from "../game.js";
+import { abandonedText, colourWord, endText, levelName, replay, SIZE, seatColour, youPlayText } from "../game.js";
+import { gettext, ngettext, pgettext } from "../i18n.js";
 import { renderOffers } from "./offers.js";
 import {
   canSit,
@@ -77,9 +78,11 @@ function renderBoard(ctrl) {
   // Only a seated player in a running game can choose; nobody else sees the button.
   chooseBtn.hidden = !(isPlaying(S) && !isWatching(S));
   chooseBtn.disabled = !(S.selected && isMyTurn(S) && !full);
-  chooseBtn.textContent = S.selected ? `Choose ${S.selected}` : "Choose a peg";
+  chooseBtn.textContent = S.selected ? gettext("Choose %(peg)s", { peg: S.selected }) : gettext("Choose a peg");
   $("#hint").textContent =
-    isPlaying(S) && !isWatching(S) ? "Drag to turn · tap a peg twice to drop" : "Drag to turn the board";
+    isPlaying(S) && !isWatching(S)
+      ? gettext("Drag to turn · tap a peg twice to drop")
+      : gettext("Drag to turn the board");
 }
 
 /** @param {RoomCtrl} ctrl */
@@ -101,7 +104,10 @@ export function renderTopView(ctrl) {
   });
 }
 
-const WATCHING = '<span class="watching">You are watching</span>';
+const watchingTag = () => `<span class="watching">${gettext("You are watching")}</span>`;
+const seatFree = () => gettext("A seat is free: <b>take it to play.</b>");
+/** @param {string} code */
+const roomTitle = (code) => gettext("Room %(code)s · 3D Four in a Row", { code });
 
 /** The banner over the board: whose turn it is, or what the viewer waits for. @param {RoomCtrl} ctrl */
 function renderTurn(ctrl) {
@@ -115,24 +121,24 @@ function renderTurn(ctrl) {
   if (!g) {
     if (isHost(S)) {
       // Until a friend sits down, the host's choice is between inviting one and playing the computer.
-      el.innerHTML = S.room?.seats.some((s) => !s.player)
-        ? "<span><b>Copy the link</b> for a friend to join, or press <b>Start</b> to play the computer.</span>"
-        : "<span><b>Ready when you are.</b> Press <b>Start</b>.</span>";
+      el.innerHTML = `<span>${
+        S.room?.seats.some((s) => !s.player)
+          ? gettext("<b>Copy the link</b> for a friend to join, or press <b>Start</b> to play the computer.")
+          : gettext("<b>Ready when you are.</b> Press <b>Start</b>.")
+      }</span>`;
     } else if (watching) {
-      el.innerHTML = `${WATCHING}<span>${canSit(S) ? "A seat is free: <b>take it to play.</b>" : "Waiting for the host to start."}</span>`;
+      el.innerHTML = `${watchingTag()}<span>${canSit(S) ? seatFree() : gettext("Waiting for the host to start.")}</span>`;
     } else {
-      el.innerHTML = "<b>Waiting for the host to start.</b>";
+      el.innerHTML = `<b>${gettext("Waiting for the host to start.")}</b>`;
     }
-    document.title = `Room ${code} · 3D Four in a Row`;
+    document.title = roomTitle(code);
     return;
   }
   if (g.status !== "playing") {
     // The result banner says how it ended; a spectator still learns up front that they only watch.
-    el.innerHTML = watching
-      ? `${WATCHING}<span>${canSit(S) ? "A seat is free: <b>take it to play.</b>" : "Game over."}</span>`
-      : "";
+    el.innerHTML = watching ? `${watchingTag()}<span>${canSit(S) ? seatFree() : gettext("Game over.")}</span>` : "";
     el.hidden = !watching;
-    document.title = `Room ${code} · 3D Four in a Row`;
+    document.title = roomTitle(code);
     return;
   }
   const colour = moverColour(S) || "";
@@ -140,15 +146,19 @@ function renderTurn(ctrl) {
   el.classList.add(colour);
   if (isMyTurn(S)) {
     el.classList.add("mine");
-    el.innerHTML = `<span class="bead ${colour}"></span><b>Your turn</b> · you play ${colour}`;
-    document.title = `● Your turn · Room ${code}`;
+    el.innerHTML = `<span class="bead ${colour}"></span><b>${gettext("Your turn")}</b> · ${youPlayText(colour)}`;
+    document.title = gettext("● Your turn · Room %(code)s", { code });
   } else {
-    const who = mover && (mover.cpu || mover.away) && !mover.player ? "The computer" : seatName(mover);
-    const thinking = mover && (mover.cpu || mover.away) ? " is thinking…" : " to move";
+    const who = mover && (mover.cpu || mover.away) && !mover.player ? gettext("The computer") : seatName(mover);
+    const name = `<b>${escapeHtml(who)}</b>`;
+    const thinking =
+      mover && (mover.cpu || mover.away)
+        ? gettext("%(who)s is thinking…", { who: name })
+        : gettext("%(who)s to move", { who: name });
     el.innerHTML =
-      (watching ? WATCHING : "") +
-      `<span class="bead ${colour}"></span><span><b>${escapeHtml(who)}</b>${thinking} <span class="muted">(${colour})</span></span>`;
-    document.title = `Room ${code} · 3D Four in a Row`;
+      (watching ? watchingTag() : "") +
+      `<span class="bead ${colour}"></span><span>${thinking} <span class="muted">(${colourWord(colour)})</span></span>`;
+    document.title = roomTitle(code);
   }
 }
 
@@ -165,32 +175,26 @@ function renderResult(ctrl) {
   let head;
   let detail;
   if (g.status === "drawn") {
-    head = "Draw";
-    detail = "The board is full with no four in a row.";
+    head = gettext("Draw");
+    detail = gettext("The board is full with no four in a row.");
     el.dataset.outcome = "draw";
   } else if (g.status === "abandoned") {
-    head = "Abandoned";
+    head = gettext("Abandoned");
     detail = abandonedText(g.reason);
     el.dataset.outcome = "abandoned";
   } else {
     const winnerColour = seatColour(g, g.winner_seat) || "";
-    const loserColour = winnerColour === "red" ? "yellow" : "red";
     const winnerName = seatName(seatOf(S, g.winner_seat));
-    if (me != null) head = g.winner_seat === me ? "You win!" : "You lose";
-    else head = `${escapeHtml(winnerName)} wins`;
-    detail =
-      g.status === "resigned" || g.reason === "resignation"
-        ? `${capitalise(loserColour)} resigned: ${winnerColour} wins.`
-        : g.reason === "timeout"
-          ? `${capitalise(loserColour)} ran out of time: ${winnerColour} wins.`
-          : `${capitalise(winnerColour)} wins with four in a row.`;
+    if (me != null) head = g.winner_seat === me ? gettext("You win!") : gettext("You lose");
+    else head = gettext("%(name)s wins", { name: escapeHtml(winnerName) });
+    detail = endText(g.status === "resigned" ? "resignation" : g.reason, winnerColour);
     el.dataset.outcome = me == null ? "watch" : g.winner_seat === me ? "win" : "loss";
     el.dataset.colour = winnerColour;
   }
   el.innerHTML =
     `<strong>${head}</strong> <span>${detail}</span>${ratingMove(ctrl, g)}` +
-    `<a class="replay-link" href="/games/${encodeURIComponent(g.id)}">Replay</a>` +
-    ` <a class="analyse-link" href="/analysis?${new URLSearchParams({ record: (g.moves || []).join(" ") })}">Analyse</a>`;
+    `<a class="replay-link" href="/games/${encodeURIComponent(g.id)}">${gettext("Replay")}</a>` +
+    ` <a class="analyse-link" href="/analysis?${new URLSearchParams({ record: (g.moves || []).join(" ") })}">${gettext("Analyse")}</a>`;
   el.hidden = false;
 }
 
@@ -205,7 +209,8 @@ function ratingMove(ctrl, g) {
   const before = S.ratingAtStart && S.ratingAtStart.game === g.id ? S.ratingAtStart.display : null;
   const now = me?.rating ? me.rating.display : null;
   if (!before || !now || before === now) return "";
-  return ` <span class="rating-move">Rating ${escapeHtml(before)} → <b>${escapeHtml(now)}</b></span>`;
+  const move = gettext("Rating %(before)s → %(now)s", { before: escapeHtml(before), now: `<b>${escapeHtml(now)}</b>` });
+  return ` <span class="rating-move">${move}</span>`;
 }
 
 /** @param {RoomCtrl} ctrl */
@@ -224,15 +229,18 @@ function renderSeats(ctrl) {
     const toMove = !!g && isPlaying(S) && g.to_move_seat === seat.seat;
     if (toMove) li.classList.add("to-move");
     const tags = [];
-    if (room.you && seat.seat === room.you.seat) tags.push('<span class="tag you">you</span>');
-    if (seat.player && seat.player.id === room.host) tags.push('<span class="tag">host</span>');
-    if (seat.cpu && !seat.player) tags.push(`<span class="tag cpu">CPU · level ${room.rules.cpu_level}</span>`);
-    if (seat.away) tags.push('<span class="tag away">away · CPU standing in</span>');
-    if (seat.wants_again && g && g.status !== "playing") tags.push('<span class="tag ready">ready</span>');
-    if (colour && g?.berserk?.[colour]) tags.push('<span class="tag berserk" title="Berserk: half the time">🔥</span>');
+    const tag = (/** @type {string} */ kind, /** @type {string} */ text) => `<span class="tag ${kind}">${text}</span>`;
+    if (room.you && seat.seat === room.you.seat) tags.push(tag("you", pgettext("seat tag", "you")));
+    if (seat.player && seat.player.id === room.host) tags.push(tag("", pgettext("seat tag", "host")));
+    if (seat.cpu && !seat.player)
+      tags.push(tag("cpu", gettext("CPU · level %(level)s", { level: room.rules.cpu_level })));
+    if (seat.away) tags.push(tag("away", gettext("away · CPU standing in")));
+    if (seat.wants_again && g && g.status !== "playing") tags.push(tag("ready", pgettext("seat tag", "ready")));
+    if (colour && g?.berserk?.[colour])
+      tags.push(`<span class="tag berserk" title="${escapeHtml(gettext("Berserk: half the time"))}">🔥</span>`);
     const rating = seatRating(seat);
     const presence = seat.player
-      ? `<span class="presence ${seat.connected ? "on" : "off"}" title="${seat.connected ? "connected" : "not connected"}"></span>`
+      ? `<span class="presence ${seat.connected ? "on" : "off"}" title="${seat.connected ? gettext("connected") : gettext("not connected")}"></span>`
       : "";
     const awayAt = seat.away_at
       ? `<span class="away-at small muted" data-at="${escapeHtml(seat.away_at)}"></span>`
@@ -241,21 +249,21 @@ function renderSeats(ctrl) {
       ? `<a href="/players/${encodeURIComponent(seat.player.id)}">${escapeHtml(seatName(seat))}</a>`
       : escapeHtml(seatName(seat));
     li.innerHTML =
-      `<span class="bead ${colour || "none"}" role="img" aria-label="${colour || "no colour yet"}"></span>` +
+      `<span class="bead ${colour || "none"}" role="img" aria-label="${colourWord(colour) || gettext("no colour yet")}"></span>` +
       `<span class="seat-main">${presence}<span class="seat-name">${name}</span>${rating}` +
       `<span class="tags">${tags.join("")}</span>${awayAt}${stakes(ctrl, seat)}</span>` +
-      (toMove ? '<span class="arrow" role="img" aria-label="to move">◀</span>' : "");
+      (toMove ? `<span class="arrow" role="img" aria-label="${gettext("to move")}">◀</span>` : "");
     ol.appendChild(li);
   }
   const n = room.spectators || 0;
-  $("#spectators").textContent = n ? `${n} watching` : "";
+  $("#spectators").textContent = n ? ngettext("%(n)s watching", "%(n)s watching", n) : "";
 }
 
 /** The seat person's rating as the server displays it ("1500?"), when the room is ranked. @param {Seat} seat */
 function seatRating(seat) {
   const r = seat.player && seat.rating;
   if (!r?.display) return "";
-  const title = r.provisional ? PROVISIONAL_NOTE : `Rating ${Math.round(r.rating)}, uncertainty ±${Math.round(r.rd)}`;
+  const title = r.provisional ? provisionalNote() : ratingTitle(r);
   return `<span class="rating" title="${escapeHtml(title)}">${escapeHtml(r.display)}</span>`;
 }
 
@@ -268,12 +276,13 @@ function stakes(ctrl, seat) {
   const r = seat.player && seat.rating;
   const g = game(ctrl.S);
   if (!r || r.if_win == null || r.if_draw == null || r.if_loss == null || (g && g.status !== "playing")) return "";
-  /** @type {(label: string, v: number) => string} */
-  const part = (label, v) => `<span class="stake ${label}">${label} ${signedPoints(v)}</span>`;
-  return (
-    `<span class="stakes small" aria-label="Rating change for a win, a draw, a loss">` +
-    `${part("win", r.if_win)} · ${part("draw", r.if_draw)} · ${part("loss", r.if_loss)}</span>`
-  );
+  /** @type {(kind: string, label: string, v: number) => string} */
+  const part = (kind, label, v) => `<span class="stake ${kind}">${label} ${signedPoints(v)}</span>`;
+  const win = part("win", pgettext("rating stake", "win"), r.if_win);
+  const draw = part("draw", pgettext("rating stake", "draw"), r.if_draw);
+  const loss = part("loss", pgettext("rating stake", "loss"), r.if_loss);
+  const label = escapeHtml(gettext("Rating change for a win, a draw, a loss"));
+  return `<span class="stakes small" aria-label="${label}">${win} · ${draw} · ${loss}</span>`;
 }
 
 /** The buttons under the board: only what this viewer can do now, so it shows without scrolling. @param {RoomCtrl} ctrl */
@@ -295,11 +304,11 @@ export function renderControls(ctrl) {
   if (arena != null) back.href = `/tournaments/${arena}`;
   const mine = seatOf(S, mySeat(S));
   again.disabled = !!mine?.wants_again;
-  again.textContent = mine?.wants_again ? "Waiting for the other player…" : "Play again";
+  again.textContent = mine?.wants_again ? gettext("Waiting for the other player…") : gettext("Play again");
   const resignBtn = $("#resign");
   resignBtn.hidden = !(seated && isPlaying(S));
   if (!S.resignArmed) {
-    resignBtn.textContent = "Resign";
+    resignBtn.textContent = gettext("Resign");
     resignBtn.classList.remove("armed");
   }
   $("#stand").hidden = !(seated && !isPlaying(S));
@@ -323,9 +332,9 @@ function renderRules(ctrl) {
   for (const el of f.elements) if ("disabled" in el) el.disabled = !editable;
   $("#rules-note").textContent = isHost(S)
     ? isPlaying(S)
-      ? "Locked during a game; change them between games."
-      : "You are the host: changes apply to the next game."
-    : "Only the host can change these.";
+      ? gettext("Locked during a game; change them between games.")
+      : gettext("You are the host: changes apply to the next game.")
+    : gettext("Only the host can change these.");
 }
 
 /** @param {RoomCtrl} ctrl */
@@ -339,7 +348,7 @@ function renderMoves(ctrl) {
   ol.innerHTML = "";
   placed.forEach((m, i) => {
     const li = document.createElement("li");
-    li.innerHTML = `<span class="bead ${m.colour}"></span><b>${m.peg}</b><span class="muted small">level ${m.level}</span>`;
+    li.innerHTML = `<span class="bead ${m.colour}"></span><b>${m.peg}</b><span class="muted small">${levelName(m.level)}</span>`;
     if (i === placed.length - 1) li.classList.add("last");
     ol.appendChild(li);
   });
@@ -357,11 +366,11 @@ export function renderTimer(ctrl) {
     el.hidden = false;
     el.textContent = `⏱ ${clockText(left)}`;
     el.classList.toggle("low", g.days_per_move ? left <= 3600 : left <= 10);
-    el.setAttribute("aria-label", `${clockText(left)} left for this move`);
+    el.setAttribute("aria-label", gettext("%(time)s left for this move", { time: clockText(left) }));
   }
   for (const span of document.querySelectorAll(".away-at")) {
     if (!(span instanceof HTMLElement)) continue;
     const left = Math.max(0, Math.ceil((Date.parse(span.dataset.at || "") - Date.now()) / 1000));
-    span.textContent = `CPU stands in in ${left}s`;
+    span.textContent = gettext("CPU stands in in %(seconds)s s", { seconds: left });
   }
 }
