@@ -1,7 +1,8 @@
 """The site in each of its languages, in Chromium (issue 35; docs/translating.md): a browser sending
 Accept-Language gets the home page and a room with the right ``<html lang>``, the texts its pages'
 JavaScript writes in that language (from the catalog script, frontend/jscatalog.py) and the templates' in
-it too.
+it too; and the Japanese pages, read as a person reads them (their text, labels, titles and placeholders),
+hold no English word but names, ids and the game's own terms.
 
 One server and one browser for the module; each language is a context of its own (its own cookies).
 """
@@ -81,3 +82,93 @@ def test_each_language_has_its_home_page_and_room(new_page) -> None:  # type: ig
         assert page.js_errors == [], (language, page.js_errors)
         page.context.close()
 
+
+# ---- no English left on the Japanese pages -----------------------------------------------------------
+
+# What a person reads on the page: its text as rendered, and the labels, titles and placeholders of the
+# elements shown (an SVG's <title> is a tooltip).
+READ = """() => {
+  const texts = [document.title, document.body.innerText];
+  for (const el of document.querySelectorAll("[aria-label], [title], [placeholder], [alt]")) {
+    if (!el.checkVisibility()) continue;
+    for (const name of ["aria-label", "title", "placeholder", "alt"]) {
+      if (el.hasAttribute(name)) texts.push(el.getAttribute(name));
+    }
+  }
+  for (const t of document.querySelectorAll("svg title")) texts.push(t.textContent);
+  return texts;
+}"""
+# Latin words: what English would be made of (peg names, a letter and a digit, are not words).
+WORD = re.compile(r"[A-Za-zÀ-ÿ]{2,}")
+# A room's code ("K7QZ2M"), however it is written around it.
+CODE = re.compile(r"(?<![A-Za-z0-9])[A-Z0-9]{6}(?![A-Za-z0-9])")
+# A game record's tag, as the analysis board's example of the format shows one (docs/records.md).
+RECORD_TAG = re.compile(r'\[\w+ "[^"]*"\]')
+# The game's and the ratings' own terms (RD: Glicko's rating deviation), the languages' names in the
+# footer's switcher (each in itself), a key's name.
+ALLOWED = {"CPU", "BOT", "API", "Glicko", "Elo", "RD", "English", "Deutsch", "Français", "Español", "Enter"}
+
+
+def english_left(page: Page, allowed: set[str]) -> list[str]:
+    """The Latin words on the page but the texts ``allowed`` (names, ids), the terms and the room codes."""
+    found = []
+    for text in page.evaluate(READ):
+        for line in (text or "").splitlines():
+            for token in allowed:
+                line = line.replace(token, " ")
+            words = [w for w in WORD.findall(RECORD_TAG.sub(" ", CODE.sub(" ", line))) if w not in ALLOWED]
+            if words:
+                found.append(f"{page.url}: {words} in {line.strip()[:120]!r}")
+    return found
+
+
+def settle(page: Page, url: str, ready: str) -> None:
+    page.goto(url)
+    page.wait_for_selector(ready, state="attached")
+    page.wait_for_load_state("networkidle")
+
+
+def test_the_japanese_pages_leave_no_english(new_page) -> None:  # type: ignore[no-untyped-def]
+    page = new_page(extra_http_headers={"Accept-Language": "ja"})
+    names = {"hanako"}  # the account's username (names are the players' own)
+    found: list[str] = []
+
+    page.goto("/")
+    page.locator("#name-input").fill("花子")
+    page.locator(".levels input[value='1']").check(force=True)
+    page.locator("#play-cpu").click()
+    page.wait_for_url(re.compile(r"/r/[A-Za-z0-9]+$"))
+    page.wait_for_function("() => { const s = window.__room && window.__room.state; return !!(s && s.game); }")
+    for _ in range(2):  # a1 chosen, then dropped; the CPU's reply is awaited
+        page.locator("#topview .peg[data-peg='a1']").click()
+    page.wait_for_function("() => window.__room.state.game.ply >= 2")
+    found += english_left(page, names)
+    game_id = page.evaluate("() => window.__room.state.game.id")
+    player_id = page.evaluate("() => window.__room.state.you.player")
+    page.locator("#resign").click()
+    page.locator("#resign").click()
+    page.wait_for_function("() => window.__room.state.game.status !== 'playing'")
+    found += english_left(page, names)  # the result, Play again
+
+    for url, ready in [
+        (f"/games/{game_id}", "#moves li"),
+        (f"/players/{player_id}", "#recent tr"),
+        ("/ratings", "#board-status"),
+        ("/analysis?record=a1+b2+c3", "#to-move:not(:empty)"),
+        ("/puzzles", "#task:not(:empty)"),
+    ]:
+        settle(page, url, ready)
+        puzzle = page.locator("#puzzle-id").all_inner_texts()
+        found += english_left(page, names | set(puzzle))
+
+    post(page, "/api/accounts/register", {"username": "hanako", "password": "correct horse"})
+    arena = post(page, "/api/tournaments", {"name": "花子杯", "minutes": 20, "turn_seconds": 30})
+    for url, ready in [
+        ("/my/games", "#my-games-h"),
+        (f"/tournaments/{arena['id']}", "#arena-name:not(:empty)"),
+        ("/", "#account-user"),
+    ]:
+        settle(page, url, ready)
+        found += english_left(page, names)
+    assert found == [], "English on the Japanese pages:\n" + "\n".join(found)
+    assert page.js_errors == []
