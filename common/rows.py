@@ -55,6 +55,13 @@ class Rows(Generic[M]):
                 values[i] = convert(values[i], self.fields[i], self.connection)
         return self.model.from_db(self.using, self.attnames, values)
 
+    def load_field(self, attname: str, value: Any) -> Any:
+        """One column's ``value`` as read from the database, as the field ``attname`` holds it."""
+        i = self.attnames.index(attname)
+        for convert in self._converters_list()[i]:
+            value = convert(value, self.fields[i], self.connection)
+        return value
+
     def _converters_list(self) -> list[list[Converter]]:
         if self._converters is None:
             connection = self.connection
@@ -98,6 +105,19 @@ class Rows(Generic[M]):
     def _insert_sql(self, attnames: Sequence[str]) -> str:
         columns = ", ".join(self.quoted(self._by_name[name].column) for name in attnames)
         return f"INSERT INTO {self.quoted(self.table)} ({columns}) VALUES ({', '.join(['%s'] * len(attnames))})"
+
+    def insert_from_sql(self, attnames: Sequence[str], source: str) -> str:
+        """``INSERT`` of these fields' values (parameters) once for each row of ``source`` (a CTE's name):
+        a statement that writes only when an earlier one in the same ``WITH`` did."""
+        return self.statement(("insert from", source, *attnames), lambda: (
+            f"{self._insert_sql(attnames).split(' VALUES ')[0]} SELECT {', '.join(['%s'] * len(attnames))} "
+            f"FROM {source}"))
+
+    def update_where_sql(self, attnames: Sequence[str], where: Sequence[str]) -> str:
+        """``UPDATE`` of these fields of the rows whose ``where`` fields equal the last parameters."""
+        return self.statement(("update where", *attnames, "where", *where), lambda: (
+            f"{self._update_sql(attnames).split(' WHERE ')[0]} WHERE "
+            + " AND ".join(f"{self.quoted(self._by_name[name].column)} = %s" for name in where)))
 
     def update_sql(self, attnames: Sequence[str]) -> str:
         """``UPDATE`` of these fields of the row whose primary key is the last parameter."""

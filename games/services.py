@@ -18,7 +18,7 @@ from typing import Any
 from uuid import UUID
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DataError, transaction
 
 from common import metrics
 from common.errors import Refused
@@ -161,7 +161,8 @@ def game_play(
     game: Game, peg: Peg, *, seat: int, cpu_reason: str, now: datetime,
     schedule: Callable[[Game], datetime | None] | None = None,
 ) -> Played:
-    """Drop a bead on ``peg`` for ``seat`` (whose turn the caller checked); the one place moves are written.
+    """Drop a bead on ``peg`` for ``seat`` (whose turn the caller checked); the one place moves are written
+    (with :func:`game_play_if`, the same move written in one statement).
 
     ``cpu_reason`` is empty for a person, else why the CPU played (``seat``, ``timeout``, ``away``).
     A line or a full board ends the game (and rates it, if it counts).
@@ -173,33 +174,162 @@ def game_play(
     Raises:
         Refused(peg_full): the peg holds four beads already (nothing changed).
     """
-    try:
-        after = game_position(game).play(peg)
-    except EngineError as exc:
-        raise Refused(exc.code, exc.message) from None
-    move = Move(game=game, ply=game.ply, peg=str(peg), seat=seat, cpu=bool(cpu_reason), cpu_reason=cpu_reason,
-                played_at=now)
+    after = _position_after(game, peg)
+    move = _move_row(game, peg, seat=seat, cpu_reason=cpu_reason, now=now)
     _MOVES.execute(_MOVES.insert_sql(_MOVE_COLUMNS), _MOVES.params(move, _MOVE_COLUMNS))  # every move's path
-    counter = metrics.MOVES.labels(kind=MOVE_KINDS[cpu_reason])
-    transaction.on_commit(counter.inc)  # counted once applied: a rolled-back move is not a move
+    transaction.on_commit(_counter(cpu_reason).inc)  # counted once applied: a rolled-back move is not a move
+    outcome = after.outcome
+    if outcome is None:
+        fields = _game_goes_on(game, after, seat=seat, now=now, schedule=schedule)
+        _GAMES.execute(_GAMES.update_sql(fields), _GAMES.update_params(game, fields))
+        return _played(after, peg, seat=seat, cpu_reason=cpu_reason)
     game.ply += 1
     game.record = after.record()
     game.lease_until = None
     _offers_lapse(game, mover=seat)
-    outcome = after.outcome
-    if outcome is None:
-        game.turn_started_at = now
-        game.deadline, game.warn_at = _move_times(game, now)
-        game.due_at = schedule(game) if schedule is not None else game.due_at
-        fields = _MOVE_FIELDS if game.days_per_move is None else _CORRESPONDENCE_MOVE_FIELDS
-        _GAMES.execute(_GAMES.update_sql(fields), _GAMES.update_params(game, fields))
-    elif outcome.winner is None:
+    if outcome.winner is None:
         game_finish(game, status=GameStatus.DRAWN, reason=EndReason.FULL_BOARD, winner_seat=None, line=None,
                     now=now)
     else:
         line = [{"peg": str(cell.peg), "level": cell.level} for cell in outcome.line or ()]
         game_finish(game, status=GameStatus.WON, reason=EndReason.LINE, winner_seat=seat, line=line, now=now)
+    return _played(after, peg, seat=seat, cpu_reason=cpu_reason)
+
+
+@dataclass(frozen=True, slots=True)
+class Guard:
+    """A caller's condition on a move, checked by the move's own statement (:func:`game_play_if`).
+
+    ``sql`` is one data-modifying statement of the caller's (an ``UPDATE ... RETURNING``) that returns a
+    row when what the caller read is still so, and changes what the caller's lock would have changed
+    (the room's version); no row when it is not so. ``params``: its parameters."""
+
+    sql: str
+    params: list[Any]
+
+
+def game_play_if(
+    game: Game, peg: Peg, *, seat: int, cpu_reason: str, now: datetime, schedule: Callable[[Game], datetime | None],
+    guard: Guard,
+) -> tuple[Played, tuple[Any, ...]] | None:
+    """:func:`game_play` for a game the caller read without a lock, written only if ``guard`` still holds
+    and the game is still at its ply and being played; the move and the row ``guard`` returned.
+
+    On PostgreSQL that is one statement, so one round trip and a transaction of its own: the guard, the
+    game's UPDATE (``WHERE ply = ...``, when the guard returned its row) and the move's INSERT (when the
+    game's UPDATE did), as data-modifying CTEs; the caller must be in no transaction (a guard that held
+    over a game that did not fails the statement, which rolls it back whole). Elsewhere (SQLite) the
+    three in one transaction, rolled back unless all three changed a row.
+
+    Returns None, having changed nothing (in the database, or ``game`` in memory), when the guard or the
+    game's ply and status do not hold any more; and without trying, when the move is not one written
+    so: a move that ends the game (a result, a rating, the hooks of a game's end) or a move of a
+    correspondence game (its hook runs inside the move's transaction). ``schedule`` must do nothing but
+    answer (the statement may not land).
+
+    Raises:
+        Refused(peg_full): the peg holds four beads already (nothing changed).
+    """
+    if game.days_per_move is not None or game.status != GameStatus.PLAYING:
+        return None
+    after = _position_after(game, peg)
+    if after.outcome is not None:
+        return None
+    ply = game.ply
+    move = _move_row(game, peg, seat=seat, cpu_reason=cpu_reason, now=now)
+    kept = [getattr(game, name) for name in _MOVE_FIELDS]
+    fields = _game_goes_on(game, after, seat=seat, now=now, schedule=schedule)
+    game_params = [*_GAMES.params(game, fields), _GAMES.prep("id", game.pk), _GAMES.prep("ply", ply),
+                   _GAMES.prep("status", GameStatus.PLAYING)]
+    guarded = _guarded_write(guard, fields, game_params, _MOVES.params(move, _MOVE_COLUMNS))
+    if guarded is None:
+        for name, value in zip(_MOVE_FIELDS, kept, strict=True):
+            setattr(game, name, value)
+        return None
+    transaction.on_commit(_counter(cpu_reason).inc)  # at once: the statement was its own transaction
+    return _played(after, peg, seat=seat, cpu_reason=cpu_reason), guarded
+
+
+_GAME_IF = ["id", "ply", "status"]  # the game's UPDATE of a guarded move: this game, at this ply, being played
+
+
+def _guarded_write(guard: Guard, fields: list[str], game_params: list[Any],
+                   move_params: list[Any]) -> tuple[Any, ...] | None:
+    """Run the guard, the game's UPDATE (its ``fields``, then ``_GAME_IF``) and the move's INSERT; the
+    guard's row, or None when one of them changed nothing (and then none of them did)."""
+    games, moves = _GAMES, _MOVES
+    update = games.update_where_sql(fields, _GAME_IF)
+    if games.connection.vendor == "postgresql":
+        sql = games.statement(("guarded", guard.sql, *fields), lambda: (
+            f"WITH guard AS ({guard.sql}), game AS ({update} AND EXISTS (SELECT 1 FROM guard) RETURNING 1), "
+            f"move AS ({moves.insert_from_sql(_MOVE_COLUMNS, 'game')} RETURNING 1) "
+            # A guard that held over a game that did not divides by zero: the statement fails whole.
+            "SELECT guard.*, 1 / (SELECT count(*) FROM move) FROM guard"))
+        try:
+            rows = games.execute(sql, [*guard.params, *game_params, *move_params])
+        except DataError:
+            return None
+        return tuple(rows[0][:-1]) if rows else None
+    try:
+        with transaction.atomic():
+            found = games.execute(guard.sql, guard.params)
+            if not found or not games.execute(f"{update} RETURNING 1", game_params):
+                raise _Lapsed
+            moves.execute(moves.insert_sql(_MOVE_COLUMNS), move_params)
+    except _Lapsed:
+        return None
+    return tuple(found[0])
+
+
+class _Lapsed(Exception):
+    """What the caller read no longer holds: roll the guarded write back."""
+
+
+def _position_after(game: Game, peg: Peg) -> Position:
+    try:
+        return game_position(game).play(peg)
+    except EngineError as exc:
+        raise Refused(exc.code, exc.message) from None
+
+
+def _move_row(game: Game, peg: Peg, *, seat: int, cpu_reason: str, now: datetime) -> Move:
+    return Move(game=game, ply=game.ply, peg=str(peg), seat=seat, cpu=bool(cpu_reason), cpu_reason=cpu_reason,
+                played_at=now)
+
+
+def _counter(cpu_reason: str) -> Any:  # a prometheus child counter (untyped)
+    return metrics.MOVES.labels(kind=MOVE_KINDS[cpu_reason])
+
+
+def _played(after: Position, peg: Peg, *, seat: int, cpu_reason: str) -> Played:
     return Played(peg=peg, level=after.height(peg), seat=seat, cpu=bool(cpu_reason), position=after)
+
+
+def _game_goes_on(game: Game, after: Position, *, seat: int, now: datetime,
+                  schedule: Callable[[Game], datetime | None] | None) -> list[str]:
+    """``game`` in memory after ``seat``'s move to ``after``, which does not end it; the fields it changed."""
+    game.ply += 1
+    game.record = after.record()
+    game.lease_until = None
+    _offers_lapse(game, mover=seat)
+    game.turn_started_at = now
+    game.deadline, game.warn_at = _move_times(game, now)
+    game.due_at = schedule(game) if schedule is not None else game.due_at
+    return _MOVE_FIELDS if game.days_per_move is None else _CORRESPONDENCE_MOVE_FIELDS
+
+
+def game_follow(game: Game, *, peg: str, seat: int, ply: int) -> bool:
+    """``game`` in memory after a move of ``seat`` on ``peg`` that another process wrote and told of
+    (``ply``: the moves played after it), as far as the next move reads it: its ply, record and offers,
+    its lease ended (the times of its turn stay as they were: the next move sets its own). Returns
+    False, changing nothing, when the move does not follow the game (another ply) or ended it."""
+    if game.status != GameStatus.PLAYING or ply != game.ply + 1 or game.to_move_seat != seat:
+        return False
+    game.ply = ply
+    game.record = f"{game.record} {peg}" if game.record else peg
+    game.lease_until = None
+    _offers_lapse(game, mover=seat)
+    return True
 
 
 def _offers_lapse(game: Game, *, mover: int) -> None:

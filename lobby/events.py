@@ -115,7 +115,9 @@ def snapshot_on_commit(code: str, snapshot: dict[str, Any]) -> None:
 def move_on_commit(code: str, frame: dict[str, Any]) -> None:
     """Once committed, send a ``move`` frame to everyone in the room, encoded once for all of them."""
     text = json.dumps(frame, separators=(",", ":"))
-    on_commit(ToGroup(room_group(code), messages.RoomMove(frame["version"], frame["status"], text)))
+    on_commit(ToGroup(room_group(code), messages.RoomMove(
+        frame["version"], frame["status"], text, game=frame["game"], ply=frame["ply"], peg=frame["peg"],
+        seat=frame["seat"], cpu=frame["cpu"])))
 
 
 def notice_on_commit(code: str, notice: str, seat: int) -> None:

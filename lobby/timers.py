@@ -120,13 +120,18 @@ def due_for(game: Game, seats: dict[int, SeatState]) -> Due | None:
     )
 
 
+def due_time(game: Game, seats: dict[int, SeatState]) -> datetime | None:
+    """When ``game``'s next automatic action falls due (None: nothing pending), waking nothing."""
+    due = due_for(game, seats)
+    return due.at if due is not None else None
+
+
 def due_at(game: Game, seats: dict[int, SeatState], *, now: datetime) -> datetime | None:
     """When ``game``'s next automatic action falls due (None: nothing pending); the caller stores it.
 
     Something due already wakes this process's ticker once the transaction commits.
     """
-    due = due_for(game, seats)
-    at = due.at if due is not None else None
+    at = due_time(game, seats)
     if at is not None and at <= now:
         events.wake_on_commit()
     return at

@@ -7,10 +7,18 @@ The rooms decide who may act (seats, turns, presence); the game record changes t
 ``games.services.game_play``). Services take ``now``; only the edges (consumers, the ticker) read
 the clock.
 
-A person's drop is the hot path, five statements between BEGIN and COMMIT: lock and bump the room
-(one UPDATE ... RETURNING), read its seats with their players, read its current game (whose row
-carries the record, the stakes and the due time), INSERT the move, UPDATE the game. The broadcast is
-built from those rows: a small ``move`` frame when nothing but the game changed, else the whole room.
+A person's drop is the hot path. When this process holds the room at a version (:mod:`lobby.play.held`:
+the rows after the room's last move, made here or heard of), the drop reads nothing: it is checked
+against those rows and written in one statement that lands only if the room is still at that version
+(``games.services.game_play_if`` guarded by ``rooms.services.room_change_guard``: on PostgreSQL the
+room's version bump, the game's UPDATE and the move's INSERT as one statement, one round trip). A drop
+that ends the game, that changes a seat, or that finds nothing held or the version moved (another
+process's move, a takeback, a timeout) takes the locked path, five statements between BEGIN and
+COMMIT: lock and bump the room (one UPDATE ... RETURNING), read its seats with their players, read its
+current game (whose row carries the record, the stakes and the due time), INSERT the move, UPDATE the
+game. Either way the broadcast is built from the rows: a small ``move`` frame when nothing but the
+game changed, else the whole room. Exactly once either way: both write only at the version (or under
+the lock) that every other change of the room bumps.
 """
 
 from __future__ import annotations
@@ -28,10 +36,18 @@ from games.engine import EngineError, Peg
 from games.models import Game, GameStatus
 from lobby import events, timers
 from lobby.models import Room, Seat
+from lobby.play.held import HELD, Held
 from lobby.protocol import room as protocol
 from lobby.protocol.snapshot import deadline_json, offers_json, threats_json
 from lobby.rooms.selectors import current_game, current_game_playing, live_seat_ratings, room_seats
-from lobby.rooms.services import lock_room, lock_room_for_change, room_broadcast, room_touch
+from lobby.rooms.services import (
+    lock_room,
+    lock_room_for_change,
+    room_broadcast,
+    room_change_guard,
+    room_guarded,
+    room_touch,
+)
 from players.models import Player
 
 # Two timeouts in a row and a seat counts as away until its player acts again.
@@ -137,6 +153,7 @@ def _start_next_game(room: Room, *, now: datetime, tournament_id: int | None = N
     )
     timers.reschedule(room, now=now, game=game, seats=list(seats.values()))
     room_touch(room, now=now)
+    hold_on_commit(room, [seats[number] for number in sorted(seats)], game)
     return game
 
 
@@ -181,6 +198,11 @@ def game_drop(*, code: str, player: Player, peg: str, ply: int, now: datetime) -
         chosen = Peg.from_name(peg)
     except EngineError as exc:
         raise Refused(exc.code, exc.message) from None
+    held = HELD.take(code)
+    if held is not None and not transaction.get_connection().in_atomic_block:
+        moved = drop_from_held(held, player=player, peg=chosen, ply=ply, now=now)
+        if moved is not None:
+            return moved
     with transaction.atomic():
         room = lock_room_for_change(code, now=now)  # a refusal below rolls the version bump back
         seats = room_seats(room)
@@ -193,7 +215,42 @@ def game_drop(*, code: str, player: Player, peg: str, ply: int, now: datetime) -
             raise Refused("not_your_turn", "It is not your turn.")
         seat_changed = player_acts(room, seat)
         play_move(room, seats, game, chosen, seat=seat.number, cpu_reason="", now=now, seat_changed=seat_changed)
+        hold_on_commit(room, seats, game)
         return game
+
+
+def drop_from_held(held: Held, *, player: Player, peg: Peg, ply: int, now: datetime) -> Game | None:
+    """``player``'s drop made from the room as this process holds it, in one statement; the game after it
+    (held again), or None when it cannot be made so (nothing was written; the caller takes the locked
+    path, which also gives the right refusal): the held rows do not allow it (a refusal, read from what
+    may be stale), it would end the game or change a seat, or the room's version moved meanwhile."""
+    room, seats, game = held.room, held.seats, held.game
+    seat = next((s for s in seats if s.player_id == player.id), None)
+    if (seat is None or seat.cpu or seat.away or seat.timeouts_in_row or game.status != GameStatus.PLAYING
+            or ply != game.ply or game.to_move_seat != seat.number or not _only_the_game_changed(room, seats, game)):
+        return None
+    states = timers.seat_states(room, seats=seats)
+    try:
+        moved = games.game_play_if(game, peg, seat=seat.number, cpu_reason="", now=now,
+                                   schedule=lambda after: timers.due_time(after, states),
+                                   guard=room_change_guard(room, now=now))
+    except Refused:
+        return None
+    if moved is None:
+        return None
+    played, row = moved
+    room_guarded(room, row)
+    HELD.put(held)
+    if game.due_at is not None and game.due_at <= now:
+        events.wake_on_commit()  # (at once: the statement committed) the CPU seat's turn
+    _move_on_commit(room, game, played)
+    return game
+
+
+def hold_on_commit(room: Room, seats: list[Seat], game: Game) -> None:
+    """Once committed, this process holds the room as these rows left it (the next move reads nothing)."""
+    held = Held(room, seats, game)
+    transaction.on_commit(lambda: HELD.put(held))
 
 
 def game_resign(*, code: str, player: Player, now: datetime) -> Game:
@@ -232,6 +289,11 @@ def play_move(
     if seat_changed or not _only_the_game_changed(room, seats, game):
         room_broadcast(room, game=game, now=now, seats=seats)
         return
+    _move_on_commit(room, game, played)
+
+
+def _move_on_commit(room: Room, game: Game, played: games.Played) -> None:
+    """Once committed, the room is told of the move in a ``move`` frame (and the lobby's lists of it)."""
     events.move_on_commit(
         room.code,
         protocol.move_frame(

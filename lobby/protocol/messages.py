@@ -37,12 +37,19 @@ class RoomSnapshot:
 
 @dataclass(frozen=True, slots=True)
 class RoomMove:
-    """A move: its ``move`` frame encoded once for all (``text``), with what a socket reads of it."""
+    """A move: its ``move`` frame encoded once for all (``text``), with what a socket reads of it, and what
+    a process holding the room follows it by (``lobby.play.held``): the game, the plies after the move,
+    the peg, the seat and whether the CPU played it."""
 
     TYPE: ClassVar[str] = "room.move"
     version: int
     status: str
     text: str
+    game: str | None = None
+    ply: int | None = None
+    peg: str | None = None
+    seat: int | None = None
+    cpu: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)

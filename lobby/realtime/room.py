@@ -35,6 +35,7 @@ from lobby.chat import selectors as chat_selectors
 from lobby.chat import services as chat
 from lobby.chat.visibility import ChatView
 from lobby.play import moves, offers
+from lobby.play.held import HELD
 from lobby.protocol import frames, messages
 from lobby.protocol import room as protocol
 from lobby.realtime import runtime
@@ -241,11 +242,13 @@ class RoomConsumer(Consumer):
 
     # --- messages from the room's group (lobby.protocol.messages) ------------------------------------
     async def room_snapshot(self, message: messages.RoomSnapshot) -> None:
+        HELD.forget(self.code, message.snapshot["version"])
         await self._send_snapshot(message.snapshot, body=message.body)
 
     async def room_move(self, move: messages.RoomMove) -> None:
         """A move, encoded once for the whole room. Sent on even after a gap in versions: the client
         sees the gap and asks for the whole room."""
+        HELD.follow(self.code, move)  # before the socket hears of it: the player's next move may follow
         if move.version <= self.last_version:
             return
         self.last_version = move.version

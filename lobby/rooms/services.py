@@ -20,7 +20,7 @@ from django.utils import timezone
 from common.errors import Refused
 from common.rows import Rows
 from games.models import EndReason, Game, GameStatus
-from games.services import game_abandon, game_hand_over
+from games.services import Guard, game_abandon, game_hand_over
 from lobby import events, timers
 from lobby.models import SEAT_NUMBERS, Connection, Room, Seat, new_room_code
 from lobby.rooms.rules import HouseRules
@@ -81,6 +81,28 @@ def lock_room_for_change(code: str, *, now: datetime) -> Room:
     if not found:
         raise Refused("no_room", f"There is no open room {code}.")
     return rooms.load(found[0])
+
+
+def room_change_guard(room: Room, *, now: datetime) -> Guard:
+    """What :func:`lock_room_for_change` does, for a change made from ``room`` as this process holds it
+    (read earlier, not locked): one ``UPDATE ... RETURNING`` that bumps the version only while it is
+    still ``room.version`` and the room open, returning the new version and activity time (no row when
+    the room changed since). A guard for :func:`games.services.game_play_if`: the change and the bump
+    land in one statement, or neither does."""
+    rooms = _ROOMS
+    version, activity = rooms.quoted("version"), rooms.quoted("last_activity_at")
+    sql = rooms.statement("change guard", lambda: (
+        f"UPDATE {rooms.quoted(rooms.table)} SET {version} = {version} + 1, {activity} = CASE WHEN {activity} < %s "
+        f"THEN %s ELSE {activity} END WHERE {rooms.quoted('id')} = %s AND {version} = %s "
+        f"AND {rooms.quoted('closed_at')} IS NULL RETURNING {version}, {activity}"))
+    return Guard(sql, [rooms.prep("last_activity_at", now - ACTIVITY_GRANULARITY),
+                       rooms.prep("last_activity_at", now), room.pk, room.version])
+
+
+def room_guarded(room: Room, row: tuple[Any, ...]) -> None:
+    """``room`` as the row of its :func:`room_change_guard` left it (its new version and activity time)."""
+    room.version = row[0]
+    room.last_activity_at = _ROOMS.load_field("last_activity_at", row[1])
 
 
 def room_code(room_id: int) -> str:
