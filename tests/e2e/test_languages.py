@@ -65,6 +65,19 @@ def open_room(page: Page, name: str) -> str:
     return code
 
 
+def blind_mode_in_japanese(page: Page, code: str) -> None:
+    """Blind mode's commands in Japanese words and in English letters, a peg typed in full-width letters,
+    each answered in Japanese."""
+    page.goto(f"/r/{code}?blind=1")
+    expect(page.locator("#blind-help")).to_contain_text("盤 で盤面を棒ごとに")
+    box = page.locator("#blind-input")
+    full_width_c3 = "\uff43\uff13"  # what a Japanese input method types for c3
+    for line, heard in (("盤", "盤は空です。"), ("b c3", "c3\uff1a空。"), (full_width_c3, "対局はまだ始まっていません。")):
+        box.fill(line)
+        box.press("Enter")
+        expect(page.get_by_role("log")).to_contain_text(heard)
+
+
 def test_each_language_has_its_home_page_and_room(new_page) -> None:  # type: ignore[no-untyped-def]
     for language in ("en", "de", "fr", "es", "ja"):
         page = new_page(extra_http_headers={"Accept-Language": f"{language},en;q=0.5"})
@@ -79,6 +92,8 @@ def test_each_language_has_its_home_page_and_room(new_page) -> None:  # type: ig
         expect(page.locator("#conn")).to_have_text(CONNECTED[language])
         expect(page.locator("#rules-note")).to_have_text(HOST_NOTE[language])
         expect(page).to_have_title(ROOM_TITLE[language].format(code))
+        if language == "ja":
+            blind_mode_in_japanese(page, code)
         assert page.js_errors == [], (language, page.js_errors)
         page.context.close()
 
