@@ -72,7 +72,8 @@ def blind_mode_in_japanese(page: Page, code: str) -> None:
     expect(page.locator("#blind-help")).to_contain_text("盤 で盤面を棒ごとに")
     box = page.locator("#blind-input")
     full_width_c3 = "\uff43\uff13"  # what a Japanese input method types for c3
-    for line, heard in (("盤", "盤は空です。"), ("b c3", "c3\uff1a空。"), (full_width_c3, "対局はまだ始まっていません。")):
+    said = (("盤", "盤は空です。"), ("b c3", "c3\uff1a空。"), (full_width_c3, "対局はまだ始まっていません。"))
+    for line, heard in said:
         box.fill(line)
         box.press("Enter")
         expect(page.get_by_role("log")).to_contain_text(heard)
