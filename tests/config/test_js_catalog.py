@@ -37,7 +37,7 @@ def test_a_japanese_page_names_its_catalog_before_its_modules_and_an_english_one
 
 @pytest.mark.parametrize(("language", "rule", "word"), [
     ("ja", "0", "立体四目並べ"),
-    ("de", "(n != 1)", "Vier in einer Reihe 3D"),
+    ("de", "(n != 1)", "3D-Vier-gewinnt"),
     ("fr", "(n > 1)", "Quatre en ligne 3D"),
     ("es", "n == 1 ? 0 : n != 0 && n % 1000000 == 0 ? 1 : 2", "Cuatro en raya 3D"),
 ])

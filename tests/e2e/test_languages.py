@@ -31,7 +31,7 @@ HOST_NOTE = {
 ROOM_TITLE = {
     "en": "Room {} · 3D Four in a Row",
     "ja": "ルーム{} · 立体四目並べ",
-    "de": "Raum {} · Vier in einer Reihe 3D",
+    "de": "Raum {} · 3D-Vier-gewinnt",
     "fr": "Salon {} · Quatre en ligne 3D",
     "es": "Sala {} · Cuatro en raya 3D",
 }
