@@ -49,6 +49,10 @@ CPU_POOL_REPLACED = Counter(
     "fourinarow_cpu_pool_replaced_total",
     "CPU worker pools replaced because a worker process died (the job it held was asked again).",
 )
+DB_ROUND_TRIPS = Counter(
+    "fourinarow_db_round_trips_total",
+    "Round trips to PostgreSQL: every statement, and the BEGIN and the COMMIT or ROLLBACK of every transaction.",
+)
 CHANNEL_LAYER_SEND_FAILURES = Counter(
     "fourinarow_channel_layer_send_failures_total",
     "Sends to the channel layer that raised (a room's snapshot or notice not delivered).",

@@ -14,6 +14,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from common import metrics
 from games.models import Game, Move
 from lobby import events
 from lobby.models import Room
@@ -74,6 +75,36 @@ def test_a_drop_from_the_held_room_is_one_round_trip_on_postgresql(rules):
     assert (game.ply, game.record) == (3, "a1 b2 a1")
     assert list(Move.objects.filter(game=game).order_by("ply").values_list("peg", flat=True)) == ["a1", "b2", "a1"]
     assert Room.objects.get(code=code).version == sent["version"]
+
+
+def requests_sent(trace: str) -> list[str]:
+    """The requests a libpq trace shows the client sending, each answered before the next: a simple
+    ``Query``, or the ``Sync`` that ends an extended query."""
+    return [line for line in trace.splitlines() if "\tF\t" in line and line.split("\t")[3] in {"Query", "Sync"}]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_on_postgresql_a_drop_from_the_held_room_is_one_request_on_the_wire_and_counted_so(tmp_path):
+    """Seen by libpq itself (its protocol trace), and by the process's round-trip counter that the
+    benchmark reads: one round trip for a drop from the held room, seven under the lock (BEGIN, five
+    statements, COMMIT)."""
+    code, ann, bob = two_players_in_a_game(ranked=False)
+    trips = []
+    for ply, (player, peg, held) in enumerate([(ann, "a1", True), (bob, "b2", False)]):
+        if not held:
+            HELD.clear()
+        connection.ensure_connection()
+        before = metrics.DB_ROUND_TRIPS._value.get()
+        with (tmp_path / f"trace{ply}").open("w") as out:
+            connection.connection.pgconn.trace(out.fileno())
+            try:
+                game_drop(code=code, player=player, peg=peg, ply=ply, now=timezone.now())
+            finally:
+                connection.connection.pgconn.untrace()
+        trips.append((len(requests_sent((tmp_path / f"trace{ply}").read_text())),
+                      metrics.DB_ROUND_TRIPS._value.get() - before))
+    assert trips == [(1, 1), (7, 7)]
 
 
 @pytest.mark.django_db(transaction=True)
