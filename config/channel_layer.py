@@ -163,6 +163,7 @@ class _LoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]  # channels-redis 
         super().__init__(hosts, **kwargs)
         self._shards = [_Shard(host, self) for host in decode_hosts(hosts)]
         self.lost: set[str] = set()  # failed channels whose consumer has not received since
+        self._unsubscribing: set[asyncio.Task[None]] = set()
 
     async def _subscribe_to_channel(self, channel: str) -> None:
         self.channels[channel] = Inbox()  # channels-redis makes an asyncio.Queue: 3 KiB per socket
@@ -192,15 +193,44 @@ class _LoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]  # channels-redis 
         return channel
 
     async def receive(self, channel: str) -> dict[str, Any]:
+        """The next message of ``channel``. A receive cancelled (its consumer ends) drops the channel and
+        leaves its ``UNSUBSCRIBE`` to a task of its own: channels-redis awaits it inside the cancelled
+        receive, where a second cancellation (a starved process closing its sockets late, daphne giving up
+        on an application) ends it with a ``CancelledError`` traceback in the log for every socket."""
         if channel in self.lost:
             self.lost.discard(channel)
             raise ChannelLayerLost
+        if channel not in self.channels:
+            await self._subscribe_to_channel(channel)
+        queue = self.channels[channel]
         try:
-            message: dict[str, Any] = await super().receive(channel)
+            message = await queue.get()
+        except (asyncio.CancelledError, TimeoutError, GeneratorExit):
+            if self.channels.get(channel) is queue:
+                del self.channels[channel]
+                self._unsubscribe_apart(channel)
+            raise
+        try:
+            decoded: dict[str, Any] = self.channel_layer.deserialize(message)
         except ChannelLayerLost:  # it was waiting when the subscription broke
             self.lost.discard(channel)
             raise
-        return message
+        return decoded
+
+    def _unsubscribe_apart(self, channel: str) -> None:
+        """``UNSUBSCRIBE`` ``channel`` in a task of its own (kept until it ends: a task nobody holds may be
+        collected before it runs)."""
+        task = asyncio.get_running_loop().create_task(self._unsubscribe_quietly(channel))
+        self._unsubscribing.add(task)
+        task.add_done_callback(self._unsubscribing.discard)
+
+    async def _unsubscribe_quietly(self, channel: str) -> None:
+        try:
+            await self._get_shard(channel).unsubscribe(channel)
+        except asyncio.CancelledError:  # the loop is closing: its subscriptions go with it
+            pass
+        except Exception as exc:  # the subscription broke: _Shard._or_lose failed every channel and said so
+            log.info("a closed channel's unsubscribe failed (%s: %s)", type(exc).__name__, exc)
 
     async def discard_channel(self, channel: str) -> None:
         """Stop listening on ``channel`` (made by ``new_channel``) without a receive being cancelled."""

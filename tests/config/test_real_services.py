@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import uuid
 
@@ -144,3 +145,30 @@ async def test_a_channel_made_while_redis_is_down_is_lost_from_its_first_receive
             await down.send(channel, {"type": "socket.event"})
     finally:
         await down.flush()
+
+
+@pytest.mark.redis
+async def test_a_receive_cancelled_twice_while_its_channel_unsubscribes_logs_nothing(caplog):
+    """A starved process closing sockets: a consumer's receive is cancelled, then cancelled again while
+    the channel's cleanup waits on Redis (daphne giving up on the application). channels-redis awaited
+    the UNSUBSCRIBE inside the cancelled receive and logged a CancelledError traceback for each such
+    socket; the channel is unsubscribed all the same, apart from the receive, and nothing is logged."""
+    layer = _layer()
+    try:
+        channels = [await layer.new_channel() for _ in range(20)]
+        shard = layer._get_layer()._shards[0]
+        receives = [asyncio.create_task(layer.receive(channel)) for channel in channels]
+        await asyncio.sleep(0.1)
+        async with shard._lock:  # Redis is slow to answer: every cleanup waits here
+            for task in receives:
+                task.cancel()
+            await asyncio.sleep(0.05)
+            for task in receives:
+                task.cancel()
+        results = await asyncio.gather(*receives, return_exceptions=True)
+        assert all(isinstance(r, asyncio.CancelledError) for r in results)
+        await asyncio.gather(*layer._get_layer()._unsubscribing)
+        assert not set(channels) & shard._subscribed_to
+        assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
+    finally:
+        await _close(layer)
