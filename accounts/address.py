@@ -17,11 +17,14 @@ from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
+from django.utils import translation
+from django.utils.translation import gettext, ngettext
 
 from accounts.models import AccountEmail
 from common.errors import Refused
 from common.ratelimit import Quota, quota_take
 from mail.outbox import email_queue
+from players.language import language_of
 from players.models import Player
 
 log = logging.getLogger(__name__)
@@ -50,7 +53,7 @@ def clean_email(address: object) -> str:
     try:
         validate_email(text)
     except ValidationError:
-        raise Refused("bad_email", "That is not an email address.") from None
+        raise Refused("bad_email", gettext("That is not an email address.")) from None
     return text
 
 
@@ -68,27 +71,35 @@ def email_add(*, player: Player, address: object, client: str, now: datetime) ->
         Refused: no_account (a guest), bad_email, rate_limited (per account and per client address).
     """
     if player.user_id is None:
-        raise Refused("no_account", "Only an account has an email address: register first.")
+        raise Refused("no_account", gettext("Only an account has an email address: register first."))
     clean = clean_email(address)
     account_quota, address_quota = _quotas()
     quota_take(cache, [(account_quota, str(player.pk)), (address_quota, client)], now=now,
-               message="Too many confirmation emails.")
-    taken = AccountEmail.objects.filter(email_key=email_key(clean)).exclude(player=player).exists()
+               message=gettext("Too many confirmation emails."))
+    owner = (AccountEmail.objects.filter(email_key=email_key(clean)).exclude(player=player)
+             .values_list("player_id", flat=True).first())
     with transaction.atomic():
         row, _ = AccountEmail.objects.select_for_update().get_or_create(player=player)
         row.pending, row.pending_since = clean, now
         row.save(update_fields=["pending", "pending_since"])
-        if taken:
-            email_queue(to=clean, kind="email_taken", now=now, subject="3D Four in a Row: this address has an account",
-                        body=("Someone asked to add this address to an account of 3D Four in a Row, but it already "
-                              "belongs to another account. If you have forgotten its password, reset it here:\n\n"
-                              f"{site_url('/accounts/reset')}\n"))
+        if owner is not None:  # written to the address's owner, in their language
+            with translation.override(language_of(owner)):
+                email_queue(to=clean, kind="email_taken", now=now,
+                            subject=gettext("3D Four in a Row: this address has an account"),
+                            body=gettext("Someone asked to add this address to an account of 3D Four in a Row, but "
+                                         "it already belongs to another account. If you have forgotten its "
+                                         "password, reset it here:\n\n%(link)s\n")
+                            % {"link": site_url("/accounts/reset")})
             return
         token = signing.dumps({"p": str(player.pk), "e": clean, "t": int(now.timestamp())}, salt=_SALT)
-        email_queue(to=clean, kind="confirm", now=now, subject="3D Four in a Row: confirm your email address",
-                    body=(f"Hello {player.name},\n\nfollow this link within {CONFIRM_DAYS} days to confirm that "
-                          f"this address is yours:\n\n{site_url(f'/accounts/confirm/{token}')}\n\n"
-                          "If you did not ask for it, ignore this email.\n"))
+        # To the account asking, in the language it asks in.
+        email_queue(to=clean, kind="confirm", now=now, subject=gettext("3D Four in a Row: confirm your email address"),
+                    body=ngettext("Hello %(name)s,\n\nfollow this link within %(days)d day to confirm that this "
+                                  "address is yours:\n\n%(link)s\n\nIf you did not ask for it, ignore this email.\n",
+                                  "Hello %(name)s,\n\nfollow this link within %(days)d days to confirm that this "
+                                  "address is yours:\n\n%(link)s\n\nIf you did not ask for it, ignore this email.\n",
+                                  CONFIRM_DAYS)
+                    % {"name": player.name, "days": CONFIRM_DAYS, "link": site_url(f"/accounts/confirm/{token}")})
 
 
 def email_confirm(*, token: str, now: datetime) -> Player:
@@ -102,15 +113,17 @@ def email_confirm(*, token: str, now: datetime) -> Player:
         data: dict[str, Any] = signing.loads(token, salt=_SALT)
         player_id, address, when = str(data["p"]), str(data["e"]), int(data["t"])
     except (signing.BadSignature, KeyError, TypeError, ValueError):
-        raise Refused("bad_link", "This link is not valid: ask for a new one.") from None
+        raise Refused("bad_link", gettext("This link is not valid: ask for a new one.")) from None
     if now - datetime.fromtimestamp(when, tz=UTC) > timedelta(days=CONFIRM_DAYS):
-        raise Refused("bad_link", f"This link has expired (it is valid {CONFIRM_DAYS} days): ask for a new one.")
+        raise Refused("bad_link", ngettext("This link has expired (it is valid %(days)d day): ask for a new one.",
+                                           "This link has expired (it is valid %(days)d days): ask for a new one.",
+                                           CONFIRM_DAYS) % {"days": CONFIRM_DAYS})
     try:
         with transaction.atomic():
             row = AccountEmail.objects.select_for_update(of=("self",)).select_related("player__user").filter(
                 player_id=player_id, pending=address).first()
             if row is None or row.player.user is None:
-                raise Refused("bad_link", "This link is not valid any more: ask for a new one.")
+                raise Refused("bad_link", gettext("This link is not valid any more: ask for a new one."))
             row.email, row.email_key, row.confirmed_at = address, email_key(address), now
             row.pending, row.pending_since = "", None
             row.save()
@@ -118,7 +131,7 @@ def email_confirm(*, token: str, now: datetime) -> Player:
             row.player.user.email = address
             row.player.user.save(update_fields=["email"])
     except IntegrityError:
-        raise Refused("email_taken", "Another account has confirmed this address meanwhile.") from None
+        raise Refused("email_taken", gettext("Another account has confirmed this address meanwhile.")) from None
     log.info("email address confirmed", extra={"player": row.player_id})
     return row.player
 

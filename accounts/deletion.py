@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from accounts.models import AccountDeletion, AccountEmail
 from common.errors import Refused
@@ -40,9 +41,9 @@ def account_delete(*, player: Player, password: object, now: datetime) -> None:
     """
     user = player.user
     if user is None:
-        raise Refused("no_account", "This player has no account to close.")
+        raise Refused("no_account", gettext("This player has no account to close."))
     if not isinstance(password, str) or not user.check_password(password):
-        raise Refused("bad_credentials", "That password is not this account's.")
+        raise Refused("bad_credentials", gettext("That password is not this account's."))
     with transaction.atomic():
         Player.objects.select_for_update().filter(pk=player.pk).first()
         user.set_unusable_password()

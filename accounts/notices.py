@@ -16,6 +16,8 @@ from typing import Any
 
 from django.core import signing
 from django.db import transaction
+from django.utils import translation
+from django.utils.translation import gettext, gettext_lazy
 
 from accounts.address import site_url
 from accounts.models import AccountEmail
@@ -27,6 +29,9 @@ from players.models import Player
 log = logging.getLogger(__name__)
 
 EMAIL_KINDS = ("challenge", "your_turn", "time_running_out", "game_over")
+# Each emailed kind as a person reads it (the emails' footer, the unsubscribe page).
+_KIND_NAMES = {"challenge": gettext_lazy("challenge"), "your_turn": gettext_lazy("your turn"),
+               "time_running_out": gettext_lazy("time running out"), "game_over": gettext_lazy("game over")}
 YOUR_TURN_EVERY = timedelta(hours=12)
 _SALT = "accounts.unsubscribe"
 
@@ -45,14 +50,21 @@ def preferences_set(*, player: Player, choices: object) -> dict[str, bool]:
         Refused: no_account (a guest), bad_request (not an object of known kinds to booleans).
     """
     if player.user_id is None:
-        raise Refused("no_account", "Only an account gets emails: register first.")
+        raise Refused("no_account", gettext("Only an account gets emails: register first."))
     if not isinstance(choices, dict) or not all(k in EMAIL_KINDS and isinstance(v, bool) for k, v in choices.items()):
-        raise Refused("bad_request", f"email_notifications maps some of {', '.join(EMAIL_KINDS)} to true or false.")
+        raise Refused("bad_request", gettext("email_notifications maps some of %(kinds)s to true or false.")
+                      % {"kinds": ", ".join(EMAIL_KINDS)})
     with transaction.atomic():
         row, _ = AccountEmail.objects.select_for_update().get_or_create(player=player)
         row.notifications = {**preferences(player), **choices}
         row.save(update_fields=["notifications"])
     return preferences(player)
+
+
+def kind_name(kind: str) -> str:
+    """An emailed kind's name, in the active language."""
+    name = _KIND_NAMES.get(kind)
+    return kind.replace("_", " ") if name is None else str(name)
 
 
 def unsubscribe_link(player_id: str, kind: str) -> str:
@@ -69,7 +81,7 @@ def unsubscribe(*, token: str) -> str:
         data: dict[str, Any] = signing.loads(token, salt=_SALT)
         player_id, kind = str(data["p"]), str(data["k"])
     except (signing.BadSignature, KeyError, TypeError, ValueError):
-        raise Refused("bad_link", "This unsubscribe link is not valid.") from None
+        raise Refused("bad_link", gettext("This unsubscribe link is not valid.")) from None
     with transaction.atomic():
         row = AccountEmail.objects.select_for_update().filter(player_id=player_id).first()
         if row is not None and isinstance(row.notifications, dict) and kind in EMAIL_KINDS:
@@ -98,8 +110,11 @@ def notification_email(event: Notified) -> None:
             return
         link = unsubscribe_link(event.player_id, kind)
         url = site_url(str(notice["url"])) if notice.get("url") else site_url("/")
-        email_queue(to=row.email, kind=kind, ref=ref, now=now, subject=f"3D Four in a Row: {notice['text']}"[:200],
-                    body=(f"{notice['text']}\n\n{url}\n\n--\nYou get this email because you chose "
-                          f"\"{kind.replace('_', ' ')}\" emails. Stop them with one click: {link}\n"),
+        with translation.override(event.language):  # the notification's text is in it already
+            subject = gettext("3D Four in a Row: %(text)s") % {"text": notice["text"]}
+            body = gettext('%(text)s\n\n%(url)s\n\n--\nYou get this email because you chose "%(kind)s" emails. '
+                           "Stop them with one click: %(link)s\n") % {
+                "text": notice["text"], "url": url, "kind": kind_name(kind), "link": link}
+        email_queue(to=row.email, kind=kind, ref=ref, now=now, subject=subject[:200], body=body,
                     headers={"List-Unsubscribe": f"<{link}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"})
     log.info("%s email queued", kind, extra={"player": event.player_id})

@@ -7,28 +7,32 @@ from django import forms
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.text import format_lazy
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
 from accounts.address import email_confirm
-from accounts.deletion import DELETED_NAME, account_delete
+from accounts.deletion import DELETED_NAME, NAME_HELD_DAYS, account_delete
+from accounts.notices import kind_name
 from accounts.notices import unsubscribe as unsubscribe_kind
-from accounts.reset import reset_confirm, reset_request
+from accounts.reset import RESET_SENT, reset_confirm, reset_request
 from common.errors import Refused, status_for
 from players.identity import client_address, session_player
 
 
 class ResetRequestForm(forms.Form):
-    name = forms.CharField(label="Username or email address", max_length=254)
+    name = forms.CharField(label=gettext_lazy("Username or email address"), max_length=254)
 
 
 class NewPasswordForm(forms.Form):
-    password = forms.CharField(label="New password", widget=forms.PasswordInput, max_length=128)
+    password = forms.CharField(label=gettext_lazy("New password"), widget=forms.PasswordInput, max_length=128)
 
 
 class CloseForm(forms.Form):
-    password = forms.CharField(label="Your password", widget=forms.PasswordInput, max_length=128)
-    sure = forms.BooleanField(label=f"I understand: my account closes for good, my games stay as \"{DELETED_NAME}\"")
+    password = forms.CharField(label=gettext_lazy("Your password"), widget=forms.PasswordInput, max_length=128)
+    sure = forms.BooleanField(label=format_lazy(
+        gettext_lazy('I understand: my account closes for good, my games stay as "{name}"'), name=DELETED_NAME))
 
 
 def _message(request: HttpRequest, title: str, text: str, *, status: int = 200) -> HttpResponse:
@@ -48,29 +52,28 @@ def confirm(request: HttpRequest, token: str) -> HttpResponse:
     try:
         email_confirm(token=token, now=timezone.now())
     except Refused as exc:
-        return _message(request, "Address not confirmed", exc.message, status=status_for(exc.code))
-    return _message(request, "Address confirmed", "Thank you: your email address is confirmed.")
+        return _message(request, gettext("Address not confirmed"), exc.message, status=status_for(exc.code))
+    return _message(request, gettext("Address confirmed"), gettext("Thank you: your email address is confirmed."))
 
 
 @require_http_methods(["GET", "POST"])
 def reset_ask(request: HttpRequest) -> HttpResponse:
-    title = "Forgot your password?"
+    title = gettext("Forgot your password?")
     form = ResetRequestForm(request.POST or None)
     if request.method != "POST" or not form.is_valid():
-        return _form(request, title, form, intro="We send a link to the account's confirmed email address.")
+        return _form(request, title, form, intro=gettext("We send a link to the account's confirmed email address."))
     name = form.cleaned_data["name"]
     try:
         reset_request(username=None if "@" in name else name, email=name if "@" in name else None,
                       client=client_address(request), now=timezone.now())
     except Refused as exc:
         return _form(request, title, form, error=exc.message, status=status_for(exc.code))
-    return _message(request, "Check your email", "If that account has a confirmed email address, a reset link "
-                    "is on its way to it.")
+    return _message(request, gettext("Check your email"), str(RESET_SENT))
 
 
 @require_http_methods(["GET", "POST"])
 def reset(request: HttpRequest, token: str) -> HttpResponse:
-    title = "Choose a new password"
+    title = gettext("Choose a new password")
     form = NewPasswordForm(request.POST or None)
     if request.method != "POST" or not form.is_valid():
         return _form(request, title, form)
@@ -78,20 +81,21 @@ def reset(request: HttpRequest, token: str) -> HttpResponse:
         reset_confirm(token=token, password=form.cleaned_data["password"], now=timezone.now())
     except Refused as exc:
         return _form(request, title, form, error=exc.message, status=status_for(exc.code))
-    return _message(request, "Password changed", "Your new password is set, and every device was signed out: "
-                    "log in again.")
+    return _message(request, gettext("Password changed"),
+                    gettext("Your new password is set, and every device was signed out: log in again."))
 
 
 @require_http_methods(["GET", "POST"])
 def close(request: HttpRequest) -> HttpResponse:
-    title = "Close your account"
+    title = gettext("Close your account")
     player = session_player(request.session)
     if player is None or player.user_id is None:
-        return _message(request, title, "Sign in to the account you want to close first.", status=403)
+        return _message(request, title, gettext("Sign in to the account you want to close first."), status=403)
     form = CloseForm(request.POST or None)
-    intro = ("Your password, email address, access tokens, chat messages and rating on the leaderboard are "
-             "erased at once; your games stay for your opponents, under \"deleted player\". Your username is "
-             "freed 30 days later. Download your data first: /api/accounts/me/export.")
+    intro = gettext("Your password, email address, access tokens, chat messages and rating on the leaderboard are "
+                    "erased at once; your games stay for your opponents, under \"%(name)s\". Your username is freed "
+                    "%(days)s days later. Download your data first: /api/accounts/me/export.") % {
+        "name": DELETED_NAME, "days": NAME_HELD_DAYS}
     if request.method != "POST" or not form.is_valid():
         return _form(request, title, form, intro=intro)
     try:
@@ -99,7 +103,7 @@ def close(request: HttpRequest) -> HttpResponse:
     except Refused as exc:
         return _form(request, title, form, intro=intro, error=exc.message, status=status_for(exc.code))
     request.session.flush()
-    return _message(request, "Account closed", "Your account is closed. Thank you for playing.")
+    return _message(request, gettext("Account closed"), gettext("Your account is closed. Thank you for playing."))
 
 
 class UnsubscribeForm(forms.Form):
@@ -110,12 +114,13 @@ class UnsubscribeForm(forms.Form):
 @require_http_methods(["GET", "POST"])
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     """GET: a page with one button (a link checker fetching the link changes nothing); POST: unsubscribed."""
-    title = "Unsubscribe"
+    title = gettext("Unsubscribe")
     if request.method != "POST":
-        return _form(request, title, UnsubscribeForm(), intro="Stop these emails? One click.")
+        return _form(request, title, UnsubscribeForm(), intro=gettext("Stop these emails? One click."))
     try:
         kind = unsubscribe_kind(token=token)
     except Refused as exc:
         return _message(request, title, exc.message, status=status_for(exc.code))
-    return _message(request, "Unsubscribed", f"You will get no more \"{kind.replace('_', ' ')}\" emails. "
-                    "Choose again in your account's preferences.")
+    return _message(request, gettext("Unsubscribed"),
+                    gettext("You will get no more \"%(kind)s\" emails. Choose again in your account's preferences.")
+                    % {"kind": kind_name(kind)})

@@ -18,8 +18,10 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.contrib.auth.tokens import PasswordResetTokenGenerator
 from django.core.cache import cache
+from django.utils import translation
 from django.utils.encoding import force_str
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from accounts.address import email_key, site_url
 from accounts.models import AccountEmail
@@ -27,9 +29,13 @@ from common.errors import Refused
 from common.ratelimit import Quota, quota_take
 from mail.outbox import email_queue
 from players.accounts import clean_password, username_key
+from players.language import stored_language
 from players.models import Player
 
 log = logging.getLogger(__name__)
+
+# The answer to every reset request, whether the account exists or not (nothing tells who has one).
+RESET_SENT = gettext_lazy("If that account has a confirmed email address, a reset link is on its way to it.")
 
 
 class ClockedTokenGenerator(PasswordResetTokenGenerator):
@@ -78,7 +84,7 @@ def reset_request(*, username: object, email: object, client: str, now: datetime
     key, user, address = _account_of(username, email)
     account_quota, address_quota = _quotas()
     quota_take(cache, [(account_quota, key), (address_quota, client)], now=now,
-               message="Too many password reset requests.")
+               message=gettext("Too many password reset requests."))
     # A token is made on both paths, so the time taken tells little.
     generator = ClockedTokenGenerator(now)
     token = generator.make_token(user if user is not None else User(password="!", username=key))
@@ -86,10 +92,18 @@ def reset_request(*, username: object, email: object, client: str, now: datetime
         return
     link = site_url(f"/accounts/reset/{urlsafe_base64_encode(str(user.pk).encode())}.{token}")
     hours = settings.PASSWORD_RESET_TIMEOUT // 3600
-    email_queue(to=address, kind="reset", now=now, subject="3D Four in a Row: reset your password",
-                body=(f"Hello {user.username},\n\nsomeone (you, we hope) asked to reset the password of your "
-                      f"account. Follow this link within {hours} hours to choose a new one:\n\n{link}\n\n"
-                      "If you did not ask for it, ignore this email: your password stays as it is.\n"))
+    # To the account's owner, who may not be the one asking: their language, else the asker's.
+    with translation.override(stored_language(user.player.pk) or translation.get_language()):
+        email_queue(to=address, kind="reset", now=now, subject=gettext("3D Four in a Row: reset your password"),
+                    body=ngettext("Hello %(name)s,\n\nsomeone (you, we hope) asked to reset the password of your "
+                                  "account. Follow this link within %(hours)d hour to choose a new one:\n\n"
+                                  "%(link)s\n\nIf you did not ask for it, ignore this email: your password stays as "
+                                  "it is.\n",
+                                  "Hello %(name)s,\n\nsomeone (you, we hope) asked to reset the password of your "
+                                  "account. Follow this link within %(hours)d hours to choose a new one:\n\n"
+                                  "%(link)s\n\nIf you did not ask for it, ignore this email: your password stays as "
+                                  "it is.\n", hours)
+                    % {"name": user.username, "hours": hours, "link": link})
     log.info("password reset link queued", extra={"player": str(user.player.pk)})
 
 
@@ -99,7 +113,7 @@ def reset_confirm(*, token: object, password: object, now: datetime) -> Player:
     Raises:
         Refused: bad_link (forged, expired or already used), weak_password.
     """
-    refused = Refused("bad_link", "This reset link is not valid (expired or used): ask for a new one.")
+    refused = Refused("bad_link", gettext("This reset link is not valid (expired or used): ask for a new one."))
     uid, _, secret = token.partition(".") if isinstance(token, str) else ("", "", "")
     try:
         user = User.objects.select_related("player").filter(pk=int(force_str(urlsafe_base64_decode(uid)))).first()

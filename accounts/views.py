@@ -8,6 +8,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponseBase, JsonResponse, StreamingHttpResponse
 from django.utils import timezone
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -18,7 +19,7 @@ from accounts.address import email_add, email_json
 from accounts.deletion import account_delete
 from accounts.export import SECTIONS, export_head, export_page
 from accounts.notices import preferences, preferences_set
-from accounts.reset import reset_confirm, reset_request
+from accounts.reset import RESET_SENT, reset_confirm, reset_request
 from common.errors import Refused, status_for
 from lobby.realtime.offload import offload
 from players import views as player_views
@@ -33,7 +34,7 @@ def _data(request: Request) -> dict[str, Any]:
 def _account(request: Request) -> Player:
     player = session_player(request.session)
     if player is None or player.user_id is None:
-        raise Refused("no_account", "Sign in to an account first.")
+        raise Refused("no_account", gettext("Sign in to an account first."))
     return player
 
 
@@ -75,9 +76,6 @@ class PasswordIn(serializers.Serializer[Any]):
     password = serializers.CharField()
 
 
-RESET_SENT = {"detail": "If that account has a confirmed email address, a reset link is on its way to it."}
-
-
 def _me_json(player: Player | None) -> dict[str, Any]:
     return {**player_views.account_json(player), **email_json(player), "email_notifications": preferences(player)}
 
@@ -103,7 +101,7 @@ class ResetView(APIView):
         data = _data(request)
         reset_request(username=data.get("username"), email=data.get("email"), client=client_address(request),
                       now=timezone.now())
-        return Response(RESET_SENT, status=status.HTTP_202_ACCEPTED)
+        return Response({"detail": str(RESET_SENT)}, status=status.HTTP_202_ACCEPTED)
 
 
 class ResetConfirmView(APIView):
@@ -149,10 +147,10 @@ async def export(request: HttpRequest) -> HttpResponseBase:
     """``GET /api/accounts/me/export``: everything kept about this device's account, one JSON document
     streamed a page of rows at a time (``accounts.export``); 403 ``no_account`` without an account."""
     if request.method != "GET":
-        return _refusal(Refused("method_not_allowed", "Only GET is allowed here."))
+        return _refusal(Refused("method_not_allowed", gettext("Only GET is allowed here.")))
     player = await offload(session_player, lane="request")(request.session)
     if player is None or player.user_id is None:
-        return _refusal(Refused("no_account", "Sign in to an account first."))
+        return _refusal(Refused("no_account", gettext("Sign in to an account first.")))
     head = await offload(export_head)(player, now=timezone.now())
 
     async def body() -> AsyncIterator[str]:

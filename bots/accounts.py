@@ -12,6 +12,7 @@ from datetime import datetime
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from common.errors import Refused
 from games.models import Game
@@ -28,13 +29,13 @@ def bot_upgrade(*, player: Player, now: datetime) -> Player:
             one: its games and rating are a person's).
     """
     if player.user_id is None:
-        raise Refused("account_required", "Only an account can become a bot.")
+        raise Refused("account_required", gettext("Only an account can become a bot."))
     with transaction.atomic():
         locked = Player.objects.select_for_update().get(pk=player.pk)
         if locked.bot_at is not None:
-            raise Refused("already_bot", "This account is a bot already.")
+            raise Refused("already_bot", gettext("This account is a bot already."))
         if rated_games(player.pk) or _has_played(player):
-            raise Refused("games_played", "An account that has played games cannot become a bot.")
+            raise Refused("games_played", gettext("An account that has played games cannot become a bot."))
         locked.bot_at = now
         locked.save(update_fields=["bot_at"])
     player.bot_at = now

@@ -8,11 +8,12 @@ class BotsConfig(AppConfig):
     def ready(self) -> None:
         # The lower layers emit these hooks, never importing the bot API: the players of a game that ended
         # hear gameFinish on their event streams; a revoked token's streams and a banned account's end.
-        from bots.challenges import challenges_blocked
+        from bots.challenges import CHALLENGE_TEXTS, challenges_blocked
         from bots.events import game_finished, player_banned, token_revoked
         from bots.sweep import ChallengeSweep
         from games.services import GAME_FINISHED
         from lobby.realtime.runtime import LOOP_SERVICES
+        from notifications.texts import TEXTS
         from players.services import PLAYER_BANNED
         from players.social import BLOCKS_CHANGED
         from players.tokens import TOKEN_REVOKED
@@ -24,3 +25,6 @@ class BotsConfig(AppConfig):
         BLOCKS_CHANGED.register(challenges_blocked)
         # Every event loop expires the challenges past their time (each once, whichever loop is first).
         LOOP_SERVICES.register(ChallengeSweep)
+        # What the challenge notifications say, written when shown (in the reader's language).
+        for kind, text in CHALLENGE_TEXTS.items():
+            TEXTS.register(kind, text)

@@ -26,12 +26,15 @@ in the same transaction): the challenged of a challenge, the challenger of its a
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.db.models import QuerySet
+from django.utils.translation import gettext, gettext_lazy, ngettext
+from django_stubs_ext import StrPromise
 
 from bots import protocol
 from bots.events import line_on_commit
@@ -87,9 +90,52 @@ def _tell(line: dict[str, Any], *players: object) -> None:
         line_on_commit(player_id, line)
 
 
-def _rules_text(shown: dict[str, Any]) -> str:
-    timer = f"{shown['turn_seconds']} s a move" if shown["turn_seconds"] else "no turn timer"
-    return f"{timer}, {'ranked' if shown['ranked'] else 'casual'}"
+# --- what the players are told (notifications.texts: written when shown, in the reader's language) ------
+def _rules_text(shown: Mapping[str, Any]) -> str:
+    days, seconds = shown.get("days_per_move"), shown["turn_seconds"]
+    if days:
+        timer = ngettext("%(days)d day a move", "%(days)d days a move", days) % {"days": days}
+    elif seconds:
+        timer = gettext("%(seconds)d s a move") % {"seconds": seconds}
+    else:
+        timer = gettext("no turn timer")
+    return (gettext("%(timer)s, ranked") if shown["ranked"] else gettext("%(timer)s, casual")) % {"timer": timer}
+
+
+def challenge_text(data: Mapping[str, Any]) -> str:
+    """``challenge``: who challenges, with their rating, and the rules."""
+    shown = data["challenge"]
+    challenger, rating = shown["challenger"]["name"], shown["challenger"].get("rating")
+    return (gettext("%(name)s (%(rating)s) challenges you: %(rules)s.") if rating
+            else gettext("%(name)s challenges you: %(rules)s.")) % {
+        "name": challenger, "rating": rating, "rules": _rules_text(shown)}
+
+
+def challenge_accepted_text(data: Mapping[str, Any]) -> str:
+    return gettext("%(name)s accepted your challenge: to the game!") % {"name": data["challenge"]["dest"]["name"]}
+
+
+# What a decline tells the challenger, by reason.
+DECLINED: dict[str, StrPromise] = {
+    DeclineReason.GENERIC: gettext_lazy("%(name)s declined your challenge."),
+    DeclineReason.LATER: gettext_lazy("%(name)s cannot play now: try later."),
+    DeclineReason.RATED: gettext_lazy("%(name)s plays rated games only."),
+    DeclineReason.CASUAL: gettext_lazy("%(name)s plays casual games only."),
+    DeclineReason.TIMER: gettext_lazy("%(name)s does not play with this turn timer."),
+}
+
+
+def challenge_declined_text(data: Mapping[str, Any]) -> str:
+    shown = data["challenge"]
+    return str(DECLINED[shown["decline_reason"] or DeclineReason.GENERIC]) % {"name": shown["dest"]["name"]}
+
+
+def challenge_expired_text(data: Mapping[str, Any]) -> str:
+    return gettext("Your challenge to %(name)s expired unanswered.") % {"name": data["challenge"]["dest"]["name"]}
+
+
+CHALLENGE_TEXTS = {"challenge": challenge_text, "challenge_accepted": challenge_accepted_text,
+                   "challenge_declined": challenge_declined_text, "challenge_expired": challenge_expired_text}
 
 
 def _key(challenge: Challenge) -> str:
@@ -97,25 +143,24 @@ def _key(challenge: Challenge) -> str:
     return f"challenge:{challenge.pk}"
 
 
-def _notify_answer(challenge: Challenge, shown: dict[str, Any], *, kind: str, text: str, url: str,
-                   now: datetime) -> None:
+def _notify_answer(challenge: Challenge, shown: dict[str, Any], *, kind: str, url: str, now: datetime) -> None:
     """Tell the challenger what became of their challenge; the challenged's notification of it is read."""
-    notify(player_id=challenge.challenger_id, kind=kind, text=text, url=url, data={"challenge": shown}, now=now)
+    notify(player_id=challenge.challenger_id, kind=kind, url=url, data={"challenge": shown}, now=now)
     notifications_read_key(player_id=challenge.dest_id, key=_key(challenge), now=now)
 
 
 def _clean_rules(turn_seconds: object, ranked: object, colour: object,
                  days_per_move: object = None) -> tuple[int | None, bool, str, int | None]:
     if turn_seconds is not None and (isinstance(turn_seconds, bool) or turn_seconds not in TURN_SECONDS):
-        raise Refused("bad_rules", "turn_seconds is 30 or 60 (or null, between people).")
+        raise Refused("bad_rules", gettext("turn_seconds is 30 or 60 (or null, between people)."))
     if days_per_move is not None and (isinstance(days_per_move, bool) or days_per_move not in DAYS_PER_MOVE_CHOICES):
-        raise Refused("bad_rules", "days_per_move is 1, 2, 3, 5 or 7 (or null: a live game).")
+        raise Refused("bad_rules", gettext("days_per_move is 1, 2, 3, 5 or 7 (or null: a live game)."))
     if turn_seconds is not None and days_per_move is not None:
-        raise Refused("bad_rules", "A game has a turn timer or days per move, not both.")
+        raise Refused("bad_rules", gettext("A game has a turn timer or days per move, not both."))
     if not isinstance(ranked, bool):
-        raise Refused("bad_rules", "ranked is true or false.")
+        raise Refused("bad_rules", gettext("ranked is true or false."))
     if colour not in ColourChoice.values:
-        raise Refused("bad_rules", "colour is random, red or yellow.")
+        raise Refused("bad_rules", gettext("colour is random, red or yellow."))
     return turn_seconds, ranked, str(colour), days_per_move
 
 
@@ -127,9 +172,10 @@ def _refuse_unplayable(*, challenger: Player, dest: Player, turn_seconds: int | 
         Refused: timer_required (a game with a bot needs a turn timer or days per move), banned.
     """
     if turn_seconds is None and days_per_move is None and (dest.is_bot or challenger.is_bot):
-        raise Refused("timer_required", "A game with a bot needs a turn timer (30 or 60 seconds) or days per move.")
+        raise Refused("timer_required",
+                      gettext("A game with a bot needs a turn timer (30 or 60 seconds) or days per move."))
     if challenger.is_banned or dest.is_banned:
-        raise Refused("banned", "A banned player cannot play challenges.")
+        raise Refused("banned", gettext("A banned player cannot play challenges."))
 
 
 def challenge_create(*, challenger: Player, username: str, turn_seconds: object = 60, ranked: object = False,
@@ -148,9 +194,9 @@ def challenge_create(*, challenger: Player, username: str, turn_seconds: object 
     challenge_create_quota_take(player_id=str(challenger.pk), address=address, now=now)
     dest = _player_by_username(username)
     if dest is None:
-        raise Refused("no_player", f"There is no account {username[:24]}.")
+        raise Refused("no_player", gettext("There is no account %(name)s.") % {"name": username[:24]})
     if dest.pk == challenger.pk:
-        raise Refused("self_challenge", "You cannot challenge yourself.")
+        raise Refused("self_challenge", gettext("You cannot challenge yourself."))
     refuse_blocked_challenge(challenger=challenger, dest=dest)
     seconds, is_ranked, wanted, days = _clean_rules(turn_seconds, ranked, colour, days_per_move)
     _refuse_unplayable(challenger=challenger, dest=dest, turn_seconds=seconds, days_per_move=days)
@@ -161,20 +207,29 @@ def challenge_create(*, challenger: Player, username: str, turn_seconds: object 
              .values_list("pk", flat=True))
         waiting = live_challenges(now=now)
         if waiting.filter(challenger=challenger).count() >= MAX_OPEN:
-            raise Refused("too_many_challenges", f"At most {MAX_OPEN} challenges wait for an answer at once.")
+            raise Refused("too_many_challenges", gettext("At most %(most)s challenges wait for an answer at once.")
+                          % {"most": MAX_OPEN})
         if waiting.filter(dest=dest).count() >= settings.CHALLENGES_WAITING_PER_PLAYER:
-            raise Refused("inbox_full", f"{username[:24]} has too many challenges waiting; try again later.")
+            raise Refused("inbox_full", gettext("%(name)s has too many challenges waiting; try again later.")
+                          % {"name": username[:24]})
         challenge = Challenge.objects.create(
             challenger=challenger, dest=dest, turn_seconds=seconds, ranked=is_ranked, colour=wanted,
             days_per_move=days, created_at=now, updated_at=now,
         )
         shown = challenge_out(challenge, now=now)
         _tell(protocol.challenge_line(shown), challenger.pk, dest.pk)
-        rating = shown["challenger"].get("rating")
         notify(player_id=dest.pk, kind="challenge", url="/challenges", data={"challenge": shown}, key=_key(challenge),
-               text=f"{challenger.name}{f' ({rating})' if rating else ''} challenges you: {_rules_text(shown)}.",
                now=now)
     return challenge
+
+
+# A challenge answered already, by its status.
+_OVER: dict[str, StrPromise] = {
+    ChallengeStatus.ACCEPTED: gettext_lazy("This challenge was accepted already."),
+    ChallengeStatus.DECLINED: gettext_lazy("This challenge was declined already."),
+    ChallengeStatus.CANCELED: gettext_lazy("This challenge was canceled already."),
+    ChallengeStatus.EXPIRED: gettext_lazy("This challenge expired."),
+}
 
 
 def _lock(challenge_id: str, *, player: Player, now: datetime) -> Challenge:
@@ -186,11 +241,11 @@ def _lock(challenge_id: str, *, player: Player, now: datetime) -> Challenge:
     challenge = (Challenge.objects.select_for_update(of=("self",)).select_related("challenger__user", "dest__user")
                  .filter(pk=str(challenge_id)[:16]).first())
     if challenge is None or player.pk not in (challenge.challenger_id, challenge.dest_id):
-        raise Refused("no_challenge", "There is no such challenge.")
+        raise Refused("no_challenge", gettext("There is no such challenge."))
     if challenge.status != ChallengeStatus.CREATED:
-        raise Refused("challenge_over", f"This challenge was {challenge.status} already.")
+        raise Refused("challenge_over", str(_OVER.get(challenge.status, _OVER[ChallengeStatus.CANCELED])))
     if challenge.created_at <= now - challenge_ttl():
-        raise Refused("challenge_over", "This challenge expired.")
+        raise Refused("challenge_over", gettext("This challenge expired."))
     return challenge
 
 
@@ -208,7 +263,7 @@ def challenge_accept(*, challenge_id: str, player: Player, now: datetime, addres
     with transaction.atomic():
         challenge = _lock(challenge_id, player=player, now=now)
         if challenge.dest_id != player.pk:
-            raise Refused("not_yours", "Only the challenged player accepts a challenge.")
+            raise Refused("not_yours", gettext("Only the challenged player accepts a challenge."))
         challenger, dest = challenge.challenger, challenge.dest
         _refuse_unplayable(challenger=challenger, dest=dest, turn_seconds=challenge.turn_seconds,
                            days_per_move=challenge.days_per_move)
@@ -225,7 +280,7 @@ def challenge_accept(*, challenge_id: str, player: Player, now: datetime, addres
         for colour, who in (("red", made.red), ("yellow", made.yellow)):
             line_on_commit(who.pk, protocol.game_start_line(game_id=str(game.pk), room=code, colour=colour))
         _notify_answer(challenge, challenge_out(challenge, now=now), kind="challenge_accepted", url=f"/r/{code}",
-                       text=f"{challenge.dest.name} accepted your challenge: to the game!", now=now)
+                       now=now)
     return challenge
 
 
@@ -240,28 +295,19 @@ def challenge_decline(*, challenge_id: str, player: Player, reason: object = "ge
         Refused: no_challenge, challenge_over, not_yours, bad_reason.
     """
     if reason not in DeclineReason.values:
-        raise Refused("bad_reason", f"The reason is one of {', '.join(DeclineReason.values)}.")
+        raise Refused("bad_reason", gettext("The reason is one of %(reasons)s.")
+                      % {"reasons": ", ".join(DeclineReason.values)})
     with transaction.atomic():
         challenge = _lock(challenge_id, player=player, now=now)
         if challenge.dest_id != player.pk:
-            raise Refused("not_yours", "Only the challenged player declines a challenge; the challenger cancels.")
+            raise Refused("not_yours",
+                          gettext("Only the challenged player declines a challenge; the challenger cancels."))
         challenge.status, challenge.decline_reason, challenge.updated_at = ChallengeStatus.DECLINED, str(reason), now
         challenge.save(update_fields=["status", "decline_reason", "updated_at"])
         shown = challenge_out(challenge, now=now)
         _tell(protocol.challenge_line(shown), challenge.challenger_id, challenge.dest_id)
-        _notify_answer(challenge, shown, kind="challenge_declined", url=f"/players/{challenge.dest_id}",
-                       text=f"{challenge.dest.name} {DECLINED[challenge.decline_reason]}.", now=now)
+        _notify_answer(challenge, shown, kind="challenge_declined", url=f"/players/{challenge.dest_id}", now=now)
     return challenge
-
-
-# What a decline tells the challenger, by reason (after the challenged's name).
-DECLINED: dict[str, str] = {
-    DeclineReason.GENERIC: "declined your challenge",
-    DeclineReason.LATER: "cannot play now: try later",
-    DeclineReason.RATED: "plays rated games only",
-    DeclineReason.CASUAL: "plays casual games only",
-    DeclineReason.TIMER: "does not play with this turn timer",
-}
 
 
 def challenges_blocked(changed: BlocksChanged) -> None:
@@ -285,7 +331,7 @@ def challenge_cancel(*, challenge_id: str, player: Player, now: datetime) -> Cha
     with transaction.atomic():
         challenge = _lock(challenge_id, player=player, now=now)
         if challenge.challenger_id != player.pk:
-            raise Refused("not_yours", "Only the challenger cancels a challenge; the challenged declines.")
+            raise Refused("not_yours", gettext("Only the challenger cancels a challenge; the challenged declines."))
         challenge.status, challenge.updated_at = ChallengeStatus.CANCELED, now
         challenge.save(update_fields=["status", "updated_at"])
         line = protocol.challenge_line(challenge_out(challenge, now=now))
@@ -309,8 +355,7 @@ def challenges_expire(*, now: datetime) -> int:
             challenge.save(update_fields=["status", "updated_at"])
             shown = challenge_out(challenge, now=now)
             _tell(protocol.challenge_line(shown), challenge.challenger_id, challenge.dest_id)
-            _notify_answer(challenge, shown, kind="challenge_expired", url="/challenges",
-                           text=f"Your challenge to {challenge.dest.name} expired unanswered.", now=now)
+            _notify_answer(challenge, shown, kind="challenge_expired", url="/challenges", now=now)
     return len(due)
 
 
@@ -323,7 +368,7 @@ def challenge_get(*, challenge_id: str, player: Player) -> Challenge:
     rows = Challenge.objects.select_related("challenger__user", "dest__user")
     challenge = rows.filter(pk=str(challenge_id)[:16]).first()
     if challenge is None or player.pk not in (challenge.challenger_id, challenge.dest_id):
-        raise Refused("no_challenge", "There is no such challenge.")
+        raise Refused("no_challenge", gettext("There is no such challenge."))
     return challenge
 
 

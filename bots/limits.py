@@ -19,6 +19,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.core.cache import cache
+from django.utils.translation import gettext, ngettext
 
 from common.errors import RateLimited, Refused
 from common.ratelimit import Quota, quota_take
@@ -46,7 +47,7 @@ def move_quota_take(*, player_id: str, game_id: str, now: datetime) -> None:
         game = str(uuid.UUID(game_id))
     except ValueError:
         game = "not-a-game"
-    quota_take(cache, [(MOVES, f"{player_id}:{game}")], now=now, message="Too many moves.")
+    quota_take(cache, [(MOVES, f"{player_id}:{game}")], now=now, message=gettext("Too many moves."))
 
 
 def challenge_create_quota_take(*, player_id: str, address: str | None, now: datetime) -> None:
@@ -59,7 +60,7 @@ def challenge_create_quota_take(*, player_id: str, address: str | None, now: dat
     takes = [(Quota("challenges-by-player", settings.CHALLENGES_PER_HOUR_PER_PLAYER, HOUR), player_id)]
     if address is not None:
         takes.append((Quota("challenges-by-address", settings.CHALLENGES_PER_HOUR_PER_ADDRESS, HOUR), address))
-    quota_take(cache, takes, now=now, message="Too many challenges.")
+    quota_take(cache, takes, now=now, message=gettext("Too many challenges."))
 
 
 def streams_per_account(kind: str) -> int:
@@ -82,8 +83,12 @@ def stream_slot_take(*, kind: str, player_id: object, holder: str) -> str:
         key = _slot_key(kind, player_id, index)
         if cache.add(key, holder, timeout=SLOT_LEASE_SECONDS):
             return key
-    raise RateLimited(SLOT_LEASE_SECONDS, code="too_many_streams",
-                      message=f"An account may hold at most {most} {kind} streams open: close one first.")
+    message = (ngettext("An account may hold at most %(most)d event stream open: close one first.",
+                        "An account may hold at most %(most)d event streams open: close one first.", most)
+               if kind == "event" else
+               ngettext("An account may hold at most %(most)d game stream open: close one first.",
+                        "An account may hold at most %(most)d game streams open: close one first.", most))
+    raise RateLimited(SLOT_LEASE_SECONDS, code="too_many_streams", message=message % {"most": most})
 
 
 def stream_slot_renew(key: str, holder: str, *, token_id: int) -> None:
@@ -93,7 +98,7 @@ def stream_slot_renew(key: str, holder: str, *, token_id: int) -> None:
         Refused(bad_token): the token was revoked or its account banned since the stream opened.
     """
     if not token_is_live(token_id):
-        raise Refused("bad_token", "This access token was revoked or its account banned.")
+        raise Refused("bad_token", gettext("This access token was revoked or its account banned."))
     cache.set(key, holder, timeout=SLOT_LEASE_SECONDS)
 
 
@@ -118,8 +123,9 @@ class ProcessStreams:
         most = int(settings.BOT_STREAMS_PER_PROCESS)
         with self._lock:
             if self.open >= most:
-                raise RateLimited(SLOT_LEASE_SECONDS // 3, code="too_many_streams",
-                                  message=f"This server holds {most} streams open, as many as it may.")
+                message = ngettext("This server holds %(most)d stream open, as many as it may.",
+                                   "This server holds %(most)d streams open, as many as it may.", most)
+                raise RateLimited(SLOT_LEASE_SECONDS // 3, code="too_many_streams", message=message % {"most": most})
             self.open += 1
 
     def release(self) -> None:

@@ -10,6 +10,8 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.utils.translation import gettext
+
 from bots.protocol import CHAT_ROOMS
 from common.errors import Refused
 from games.models import Game, GameStatus
@@ -36,20 +38,20 @@ def my_game(*, game_id: str, player: Player) -> MyGame:
     try:
         pk = uuid.UUID(str(game_id))
     except ValueError:
-        raise Refused("no_game", "There is no such game.") from None
+        raise Refused("no_game", gettext("There is no such game.")) from None
     game = Game.objects.select_related("room").filter(pk=pk).first()
     if game is None:
-        raise Refused("no_game", "There is no such game.")
+        raise Refused("no_game", gettext("There is no such game."))
     if player.pk == game.red_player_id and not game.red_cpu:
         return MyGame(code=game.room.code, game=game, colour="red")
     if player.pk == game.yellow_player_id and not game.yellow_cpu:
         return MyGame(code=game.room.code, game=game, colour="yellow")
-    raise Refused("not_your_game", "You do not play in this game.")
+    raise Refused("not_your_game", gettext("You do not play in this game."))
 
 
 def _playing(mine: MyGame) -> None:
     if mine.game.status != GameStatus.PLAYING:
-        raise Refused("game_over", "The game is over.")
+        raise Refused("game_over", gettext("The game is over."))
 
 
 def bot_move(*, game_id: str, player: Player, peg: str, ply: int | None, now: datetime) -> Game:
@@ -99,7 +101,7 @@ def bot_chat(*, game_id: str, player: Player, room: object, text: object, now: d
     """
     mine = my_game(game_id=game_id, player=player)
     if not isinstance(room, str) or room not in CHAT_ROOMS:  # a list or object is no key of it
-        raise Refused("bad_chat", 'The chat room is "player" or "spectator".')
+        raise Refused("bad_chat", gettext('The chat room is "player" or "spectator".'))
     if not isinstance(text, str):
-        raise Refused("empty", "Write something first: a message cannot be empty.")
+        raise Refused("empty", gettext("Write something first: a message cannot be empty."))
     chat_say(code=mine.code, player=player, chat=CHAT_ROOMS[str(room)], text=text, phrase=None, now=now)

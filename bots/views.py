@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -53,7 +54,7 @@ def actor(request: Request) -> Player:
         return request.auth.player
     player = session_player(request.session)
     if player is None:
-        raise Refused("no_session", "Send a personal access token, or sign in.")
+        raise Refused("no_session", gettext("Send a personal access token, or sign in."))
     return player
 
 
@@ -62,7 +63,7 @@ class TokenOnly(APIView):
 
     def token(self, request: Request) -> AccessToken:
         if not isinstance(request.auth, AccessToken):
-            raise Refused("no_token", "Send a personal access token: Authorization: Bearer <token>.")
+            raise Refused("no_token", gettext("Send a personal access token: Authorization: Bearer <token>."))
         return request.auth
 
 
@@ -152,7 +153,8 @@ class MoveView(TokenOnly):
         try:
             ply = query_int_or_none(request.query_params, "ply", low=0, high=MAX_PLY)
         except Refused:
-            raise Refused("bad_ply", f"ply is the number of moves you saw, 0 to {MAX_PLY}.") from None
+            raise Refused("bad_ply", gettext("ply is the number of moves you saw, 0 to %(most)s.")
+                          % {"most": MAX_PLY}) from None
         play.bot_move(game_id=game_id, player=token.player, peg=peg, ply=ply, now=now)
         return Response({"ok": True})
 
@@ -165,7 +167,7 @@ class DrawView(TokenOnly):
     def post(self, request: Request, game_id: str, answer: str) -> Response:
         """``yes``: offer a draw, or accept the opponent's offer; ``no``: decline it."""
         if answer not in ("yes", "no"):
-            raise Refused("not_found", "The answer is yes or no: /draw/yes or /draw/no.")
+            raise Refused("not_found", gettext("The answer is yes or no: /draw/yes or /draw/no."))
         play.bot_draw(game_id=game_id, player=self.token(request).player, yes=answer == "yes",
                       now=timezone.now())
         return Response({"ok": True})

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from common.translation import gettext, ngettext
+
 
 class Refused(Exception):
     """A service refused a request and changed nothing.
 
     Attributes:
         code: stable machine code (``not_your_turn``, ``stale``, ``seat_taken``, ...).
-        message: one sentence a player can read.
+        message: one sentence a player can read, in the language active where it was raised.
     """
 
     def __init__(self, code: str, message: str) -> None:
@@ -35,8 +37,12 @@ class RateLimited(Refused):
     telling one is given (``too_many_streams``).
     """
 
-    def __init__(self, retry_after: int, *, message: str = "Too many requests.", code: str = "rate_limited") -> None:
-        super().__init__(code, f"{message} Try again in {retry_after} seconds.")
+    def __init__(self, retry_after: int, *, message: str | None = None, code: str = "rate_limited") -> None:
+        what = gettext("Too many requests.") if message is None else message
+        wait = ngettext("Try again in %(seconds)d second.", "Try again in %(seconds)d seconds.", retry_after)
+        # Two sentences, joined as the language joins them.
+        super().__init__(code, gettext("%(refusal)s %(retry)s") % {"refusal": what,
+                                                                   "retry": wait % {"seconds": retry_after}})
         self.retry_after = retry_after
 
 

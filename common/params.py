@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping
 
 from common.errors import Refused
+from common.translation import gettext
 
 # The largest offset of a paged list (``?offset=``): far past any real list, and well inside every
 # database's integer range (an unbounded offset overflowed the SQL OFFSET: a 500).
@@ -31,7 +32,8 @@ def parse_int(text: str, *, name: str, low: int, high: int) -> int:
         number = int(text)
         if low <= number <= high:
             return number
-    raise Refused("bad_request", f"{name}: a whole number from {low} to {high}.")
+    raise Refused("bad_request", gettext("%(name)s: a whole number from %(low)s to %(high)s.")
+                  % {"name": name, "low": low, "high": high})
 
 
 def query_int(params: Mapping[str, str], name: str, *, default: int, low: int, high: int) -> int:

@@ -81,7 +81,7 @@ _MS = timedelta(milliseconds=1)
 
 
 def quota_take(
-    store: CounterStore, takes: Iterable[tuple[Quota, str]], *, now: datetime, message: str = "Too many requests."
+    store: CounterStore, takes: Iterable[tuple[Quota, str]], *, now: datetime, message: str | None = None
 ) -> None:
     """Count one event against each ``(quota, caller)``; when any quota is spent, count none of them.
 
@@ -112,7 +112,7 @@ def _give_back(store: CounterStore, key: str) -> None:
         store.decr(key)
 
 
-def _take(store: CounterStore, quota: Quota, caller: str, *, now_ms: int, message: str) -> str:
+def _take(store: CounterStore, quota: Quota, caller: str, *, now_ms: int, message: str | None) -> str:
     """Count one event; return the counter's key, or undo it and raise RateLimited."""
     window_ms = quota.window_seconds * 1000
     index, into = divmod(now_ms, window_ms)

@@ -14,9 +14,15 @@ import re
 from collections.abc import Mapping, Sequence
 
 from common.errors import Refused
+from common.translation import gettext, gettext_noop
 
 BAD_TEXT = "bad_text"
 _FAULT = re.compile("[\x00\ud800-\udfff]")
+NUL = "a NUL character"
+# The places a refusal names in words (the others are a field's path, "moves[2]", shown as they are).
+_PLACES = frozenset((gettext_noop("the text"), gettext_noop("a key"), gettext_noop("the address"),
+                     gettext_noop("the query"), gettext_noop("the form")))
+_KEY_OF = "a key of "
 
 
 def text_fault(text: str) -> str | None:
@@ -24,7 +30,7 @@ def text_fault(text: str) -> str | None:
     found = _FAULT.search(text)
     if found is None:
         return None
-    return "a NUL character" if found.group() == "\x00" else "a lone surrogate"
+    return NUL if found.group() == "\x00" else "a lone surrogate"
 
 
 def value_fault(value: object, *, where: str = "") -> tuple[str, str] | None:
@@ -40,7 +46,7 @@ def value_fault(value: object, *, where: str = "") -> tuple[str, str] | None:
         for key, item in value.items():
             key_fault = text_fault(key) if isinstance(key, str) else None
             if key_fault is not None:
-                return (f"a key of {where}" if where else "a key", key_fault)
+                return (f"{_KEY_OF}{where}" if where else "a key", key_fault)
             found = value_fault(item, where=f"{where}.{key}" if where else str(key))
             if found is not None:
                 return found
@@ -57,7 +63,19 @@ def text_refusal(value: object, *, where: str = "") -> Refused | None:
     """The refusal ``bad_text`` of ``value`` (a string or a parsed JSON value) if any of its text holds a NUL
     or a lone surrogate, naming where and what (never echoing the text); None when all of it is fine."""
     found = value_fault(value, where=where)
-    return None if found is None else Refused(BAD_TEXT, f"{found[0]}: text may not hold {found[1]}.")
+    if found is None:
+        return None
+    place, fault = found
+    message = (gettext("%(place)s: text may not hold a NUL character.") if fault == NUL
+               else gettext("%(place)s: text may not hold a lone surrogate."))
+    return Refused(BAD_TEXT, message % {"place": _place(place)})
+
+
+def _place(where: str) -> str:
+    """A place of :func:`value_fault` in the active language."""
+    if where.startswith(_KEY_OF):
+        return gettext("a key of %(place)s") % {"place": _place(where[len(_KEY_OF):])}
+    return gettext(where) if where in _PLACES else where
 
 
 def refuse_bad_text(value: object, *, where: str = "") -> None:

@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "channels",
     "rest_framework",
     "drf_spectacular",
+    "common",  # no models: its catalogs (common.translation)
     "players",
     "ratings",
     "notifications",

@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext
 
 from common.iso import iso
 from correspondence.models import CorrespondenceSeek
@@ -21,7 +22,8 @@ SEEKS_PER_PAGE = 20
 def _player_json(player: Player | None, rating: dict[str, Any] | None, *,
                  cpu_level: int | None = None) -> dict[str, Any]:
     if player is None:
-        return {"id": None, "name": f"CPU level {cpu_level}", "rating": None, "bot": False, "cpu": True}
+        return {"id": None, "name": gettext("CPU level %(level)s") % {"level": cpu_level}, "rating": None,
+                "bot": False, "cpu": True}
     return {"id": str(player.pk), "name": player.name, "rating": rating, "bot": player.is_bot, "cpu": False}
 
 

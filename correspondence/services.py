@@ -9,12 +9,15 @@ pairing), keyed, so once across processes. Services take ``now``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext, gettext_lazy, ngettext
+from django_stubs_ext import StrPromise
 
 from common.errors import Refused
 from correspondence.models import CorrespondenceSeek
@@ -57,11 +60,11 @@ def _refuse_unable(player: Player | None) -> Player:
         Refused: no_account, bot_account (bots are challenged instead), banned.
     """
     if player is None or player.user_id is None:
-        raise Refused("no_account", "Correspondence games need an account: register or log in first.")
+        raise Refused("no_account", gettext("Correspondence games need an account: register or log in first."))
     if player.is_bot:
-        raise Refused("bot_account", "A bot plays correspondence games when challenged, not through seeks.")
+        raise Refused("bot_account", gettext("A bot plays correspondence games when challenged, not through seeks."))
     if player.is_banned:
-        raise Refused("banned", "A banned player cannot play.")
+        raise Refused("banned", gettext("A banned player cannot play."))
     return player
 
 
@@ -73,14 +76,15 @@ def seek_create(*, player: Player | None, days_per_move: object, ranked: object,
     """
     seeker = _refuse_unable(player)
     if isinstance(days_per_move, bool) or days_per_move not in DAYS:
-        raise Refused("bad_rules", "days_per_move is 1, 2, 3, 5 or 7.")
+        raise Refused("bad_rules", gettext("days_per_move is 1, 2, 3, 5 or 7."))
     if not isinstance(ranked, bool):
-        raise Refused("bad_rules", "ranked is true or false.")
+        raise Refused("bad_rules", gettext("ranked is true or false."))
     rating = ratings_of([seeker.pk], now=now)[seeker.pk].rating
     with transaction.atomic():
         list(Player.objects.select_for_update().filter(pk=seeker.pk).values_list("pk", flat=True))
         if seeks_open(now=now).filter(player=seeker).count() >= MAX_SEEKS:
-            raise Refused("too_many_seeks", f"At most {MAX_SEEKS} correspondence seeks wait at once.")
+            raise Refused("too_many_seeks", gettext("At most %(most)s correspondence seeks wait at once.")
+                          % {"most": MAX_SEEKS})
         return CorrespondenceSeek.objects.create(player=seeker, days_per_move=int(days_per_move), ranked=ranked,
                                                  rating=rating, created_at=now, expires_at=now + SEEK_LIFETIME)
 
@@ -92,11 +96,11 @@ def _seek_locked(seek_id: object, *, now: datetime) -> CorrespondenceSeek:
         Refused(no_seek): none such, or it expired.
     """
     if isinstance(seek_id, bool) or not isinstance(seek_id, int) or not 0 < seek_id < 2**63:
-        raise Refused("no_seek", "There is no such seek.")
+        raise Refused("no_seek", gettext("There is no such seek."))
     seek = (CorrespondenceSeek.objects.select_for_update(of=("self",)).select_related("player")
             .filter(pk=seek_id, expires_at__gt=now).first())
     if seek is None:
-        raise Refused("no_seek", "There is no such seek: it was taken, deleted or it expired.")
+        raise Refused("no_seek", gettext("There is no such seek: it was taken, deleted or it expired."))
     return seek
 
 
@@ -109,7 +113,7 @@ def seek_delete(*, player: Player | None, seek_id: object, now: datetime) -> Non
     with transaction.atomic():
         seek = _seek_locked(seek_id, now=now)
         if player is None or seek.player_id != player.pk:
-            raise Refused("not_yours", "Only the seeker deletes a seek.")
+            raise Refused("not_yours", gettext("Only the seeker deletes a seek."))
         seek.delete()
 
 
@@ -124,10 +128,10 @@ def seek_accept(*, player: Player | None, seek_id: object, now: datetime) -> Two
     with transaction.atomic():
         seek = _seek_locked(seek_id, now=now)
         if seek.player_id == taker.pk:
-            raise Refused("own_seek", "You cannot accept your own seek.")
+            raise Refused("own_seek", gettext("You cannot accept your own seek."))
         if is_blocked(blocker_id=seek.player_id, blocked_id=taker.pk) or is_blocked(
                 blocker_id=taker.pk, blocked_id=seek.player_id):
-            raise Refused("blocked", "This player does not accept games from you.")
+            raise Refused("blocked", gettext("This player does not accept games from you."))
         _refuse_unable(seek.player)
         made = _pair(seek.player, taker, days_per_move=seek.days_per_move, ranked=seek.ranked, now=now)
         seek.delete()
@@ -139,12 +143,9 @@ def _pair(first: Player, second: Player, *, days_per_move: int, ranked: bool, no
                         settings=GameSettings(turn_seconds=None, days_per_move=days_per_move, ranked=ranked))
     code = made.room.code
     for me, other in ((made.red, made.yellow), (made.yellow, made.red)):
-        colour = "Red" if me is made.red else "Yellow"
         notify(player_id=me.pk, kind="paired", now=now, url=_room_url(code), key=f"paired:{made.game.pk}",
-               text=f"A correspondence game against {other.name} has begun: you play {colour}, "
-                    f"{days_per_move} day{'s' if days_per_move > 1 else ''} a move.",
-               data={"room": code, "game": str(made.game.pk), "opponent": str(other.pk),
-                     "colour": colour.lower(), "days_per_move": days_per_move})
+               data={"room": code, "game": str(made.game.pk), "opponent": str(other.pk), "opponent_name": other.name,
+                     "colour": "red" if me is made.red else "yellow", "days_per_move": days_per_move})
     return made
 
 
@@ -187,7 +188,51 @@ class CorrespondenceWave:
 CORRESPONDENCE_WAVE = CorrespondenceWave()
 
 
-# --- what the players are told -----------------------------------------------------------------------
+# --- what the players are told (notifications.texts: written when shown, in the reader's language) ------
+def paired_text(data: Mapping[str, Any]) -> str:
+    days = data["days_per_move"]
+    text = (ngettext("A correspondence game against %(name)s has begun: you play Red, %(days)d day a move.",
+                     "A correspondence game against %(name)s has begun: you play Red, %(days)d days a move.", days)
+            if data["colour"] == "red" else
+            ngettext("A correspondence game against %(name)s has begun: you play Yellow, %(days)d day a move.",
+                     "A correspondence game against %(name)s has begun: you play Yellow, %(days)d days a move.", days))
+    return text % {"name": data["opponent_name"], "days": days}
+
+
+def your_turn_text(data: Mapping[str, Any]) -> str:
+    name = data["opponent_name"]
+    if name is None:
+        return gettext("Your opponent played %(peg)s: your move.") % {"peg": data["last_move"]}
+    return gettext("%(name)s played %(peg)s: your move.") % {"name": name, "peg": data["last_move"]}
+
+
+def time_running_out_text(data: Mapping[str, Any]) -> str:
+    hours = data["hours"]
+    return ngettext("Your time is running out: about %(hours)d hour left for your move.",
+                    "Your time is running out: about %(hours)d hours left for your move.", hours) % {"hours": hours}
+
+
+# How a correspondence game ended, for one of its players.
+GAME_OVER: dict[str, StrPromise] = {
+    "aborted": gettext_lazy("Your correspondence game against %(name)s was aborted."),
+    "abandoned": gettext_lazy("Your correspondence game against %(name)s was abandoned."),
+    "drawn": gettext_lazy("Your correspondence game against %(name)s was drawn."),
+    "won_on_time": gettext_lazy("Your correspondence game against %(name)s is won on time."),
+    "lost_on_time": gettext_lazy("Your correspondence game against %(name)s is lost on time."),
+    "won": gettext_lazy("Your correspondence game against %(name)s is won."),
+    "lost": gettext_lazy("Your correspondence game against %(name)s is lost."),
+}
+
+
+def game_over_text(data: Mapping[str, Any]) -> str:
+    name = data["opponent_name"] or gettext("the CPU")
+    return str(GAME_OVER[data["outcome"]]) % {"name": name}
+
+
+TEXTS_OF_CORRESPONDENCE = {"your_turn": your_turn_text, "time_running_out": time_running_out_text,
+                           "game_over": game_over_text, "paired": paired_text}
+
+
 def your_turn_notify(moved: CorrespondenceMoved) -> None:
     """The opponent moved in a correspondence game: the player to move is told, at most one unread
     ``your_turn`` a game (a newer one replaces it)."""
@@ -196,12 +241,11 @@ def your_turn_notify(moved: CorrespondenceMoved) -> None:
     stale = Notification.objects.filter(player_id=moved.to_move_id, kind="your_turn", read_at__isnull=True,
                                         key__startswith=f"your_turn:{game.pk}:")
     stale.delete()
-    name = Player.objects.filter(pk=moved.mover_id).values_list("name", flat=True).first() or "Your opponent"
+    name = Player.objects.filter(pk=moved.mover_id).values_list("name", flat=True).first()
     notify(player_id=moved.to_move_id, kind="your_turn", now=now, url=_room_url(moved.code),
            key=f"your_turn:{game.pk}:{game.ply}",
-           text=f"{name} played {moved.peg}: your move.",
            data={"room": moved.code, "game": str(game.pk), "ply": game.ply, "last_move": moved.peg,
-                 "deadline": None if game.deadline is None else game.deadline.isoformat()})
+                 "opponent_name": name, "deadline": None if game.deadline is None else game.deadline.isoformat()})
 
 
 def warnings_send(*, now: datetime, limit: int = 100) -> int:
@@ -222,22 +266,22 @@ def warnings_send(*, now: datetime, limit: int = 100) -> int:
             hours = max(1, round(left.total_seconds() / 3600))
             notify(player_id=player_id, kind="time_running_out", now=now, url=_room_url(game.room.code),
                    key=f"time_running_out:{game.pk}:{game.ply}",
-                   text=f"Your time is running out: about {hours} hour{'s' if hours > 1 else ''} left for your move.",
-                   data={"room": game.room.code, "game": str(game.pk), "ply": game.ply,
+                   data={"room": game.room.code, "game": str(game.pk), "ply": game.ply, "hours": hours,
                          "deadline": game.deadline.isoformat()})
             told += 1
     return told
 
 
 def _outcome(finished: GameFinished, seat: int) -> str:
+    """How the game ended for the player in ``seat``: one of :data:`GAME_OVER`'s keys."""
     if finished.status == GameStatus.ABANDONED:
-        return "was aborted" if finished.reason == EndReason.ABORTED else "was abandoned"
+        return "aborted" if finished.reason == EndReason.ABORTED else "abandoned"
     if finished.winner_seat is None:
-        return "was drawn"
+        return "drawn"
     won = finished.winner_seat == seat
     if finished.reason == EndReason.TIMEOUT:
-        return "is won on time" if won else "is lost on time"
-    return "is won" if won else "is lost"
+        return "won_on_time" if won else "lost_on_time"
+    return "won" if won else "lost"
 
 
 def game_over_notify(finished: GameFinished) -> None:
@@ -258,6 +302,6 @@ def game_over_notify(finished: GameFinished) -> None:
             other = people.get(other_id) if other_id is not None else None
             notify(player_id=player_id, kind="game_over", now=game.finished_at or game.turn_started_at,
                    url=_room_url(game.room.code), key=f"game_over:{finished.game_id}",
-                   text=f"Your correspondence game against {other or 'the CPU'} {_outcome(finished, seat)}.",
                    data={"room": game.room.code, "game": finished.game_id, "status": finished.status,
-                         "reason": finished.reason, "winner_seat": finished.winner_seat})
+                         "reason": finished.reason, "winner_seat": finished.winner_seat,
+                         "outcome": _outcome(finished, seat), "opponent_name": other})

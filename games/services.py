@@ -19,11 +19,13 @@ from uuid import UUID
 
 from django.conf import settings
 from django.db import DataError, transaction
+from django.utils.translation import gettext
 
 from common import metrics
 from common.errors import Refused
 from common.hooks import Hook, OnError, Runs
 from common.rows import Rows
+from common.translation import render
 from games.analyses import analysis_queue
 from games.engine import EngineError, Peg, Position
 from games.models import EndReason, Game, GameStatus, Move
@@ -289,7 +291,7 @@ def _position_after(game: Game, peg: Peg) -> Position:
     try:
         return game_position(game).play(peg)
     except EngineError as exc:
-        raise Refused(exc.code, exc.message) from None
+        raise Refused(exc.code, render(exc)) from None
 
 
 def _move_row(game: Game, peg: Peg, *, seat: int, cpu_reason: str, now: datetime) -> Move:
@@ -352,9 +354,9 @@ def game_take_back(game: Game, *, plies: int, now: datetime,
         Refused: game_over, nothing_to_take_back (fewer than ``plies`` moves were played).
     """
     if game.status != GameStatus.PLAYING:
-        raise Refused("game_over", "The game is over.")
+        raise Refused("game_over", gettext("The game is over."))
     if not 1 <= plies <= game.ply:
-        raise Refused("nothing_to_take_back", "There is no move of yours to take back.")
+        raise Refused("nothing_to_take_back", gettext("There is no move of yours to take back."))
     kept = game.record.split()[: game.ply - plies]
     Move.objects.filter(game=game, ply__gte=len(kept)).delete()
     game.ply = len(kept)
@@ -385,14 +387,14 @@ def game_halve_turns(game: Game, *, colour: str) -> None:
         Refused: game_over, no_timer, already_halved, too_late (that colour has moved already).
     """
     if game.status != GameStatus.PLAYING:
-        raise Refused("game_over", "The game is over.")
+        raise Refused("game_over", gettext("The game is over."))
     if game.turn_seconds is None:
-        raise Refused("no_timer", "This game has no turn timer to halve.")
+        raise Refused("no_timer", gettext("This game has no turn timer to halve."))
     field = "red_halved" if colour == "red" else "yellow_halved"
     if getattr(game, field):
-        raise Refused("already_halved", "Your turn timer is halved already.")
+        raise Refused("already_halved", gettext("Your turn timer is halved already."))
     if game.ply > (0 if colour == "red" else 1):
-        raise Refused("too_late", "Only before your first move.")
+        raise Refused("too_late", gettext("Only before your first move."))
     setattr(game, field, True)
     fields = [field]
     if _to_move_colour(game) == colour:

@@ -7,6 +7,7 @@ import uuid
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -21,7 +22,7 @@ from ratings.views import HistoryPointOut, PlayerRefOut, RatingFields
 
 
 def no_game() -> Refused:
-    return Refused("no_game", "There is no such game.")
+    return Refused("no_game", gettext("There is no such game."))
 
 
 def game_id_checked(game_id: str) -> str:
@@ -128,10 +129,10 @@ class GameAnalysisView(APIView):
         if game is None:
             raise no_game()
         if game.status == GameStatus.PLAYING:
-            raise Refused("game_playing", "The game is still being played.")
+            raise Refused("game_playing", gettext("The game is still being played."))
         row = analysis_request(game, now=timezone.now())
         if row is None:
-            raise Refused("no_analysis", "Abandoned games are not analysed.")
+            raise Refused("no_analysis", gettext("Abandoned games are not analysed."))
         return Response(game_analysis_out(game, row))
 
 
@@ -181,5 +182,5 @@ class PlayerDetailView(APIView):
         """A player's page: rating, record, recent games and the rating history (one point per rated game)."""
         profile = player_profile(player_id, now=timezone.now())
         if profile is None:
-            raise Refused("no_player", "There is no such player.")
+            raise Refused("no_player", gettext("There is no such player."))
         return Response(profile)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from common.errors import Refused
 from lobby.protocol import frames, messages
@@ -158,10 +159,16 @@ def refusal(refused: Refused, *, snapshot: dict[str, Any] | None = None) -> mess
     return messages.RoomRefuse(close, snapshot=snapshot, error=frames.error_frame(refused.code, refused.message))
 
 
+def room_closed_refusal(code: str) -> Refused:
+    """``room_closed`` for room ``code``, in the active language."""
+    return Refused("room_closed", gettext("Room %(code)s was closed.") % {"code": code})
+
+
 def room_closed_on_commit(code: str, snapshot: dict[str, Any]) -> None:
-    """Once committed, every socket in the closed room gets its last ``snapshot`` and is closed (4410)."""
-    refused = Refused("room_closed", f"Room {code} was closed.")
-    on_commit(ToGroup(room_group(code), refusal(refused, snapshot=snapshot)))
+    """Once committed, every socket in the closed room gets its last ``snapshot`` and is closed (4410).
+    Each socket writes the error frame's sentence again in its own reader's language
+    (``lobby.realtime.room``): the room's readers do not share one."""
+    on_commit(ToGroup(room_group(code), refusal(room_closed_refusal(code), snapshot=snapshot)))
 
 
 def sockets_refuse_on_commit(channel_names: list[str], refused: Refused) -> None:
@@ -197,7 +204,7 @@ def notification_delivered(notified: Notified) -> None:
     """A handler of ``notifications.services.NOTIFIED`` (after commit): every open page of the player, on
     any process, receives the ``notification`` frame, encoded once here."""
     text = json.dumps(notification_frame(notified.notification, unread=notified.unread), separators=(",", ":"))
-    deliver(ToGroup(player_group(notified.player_id), messages.PlayerNotification(text)))
+    deliver(ToGroup(player_group(notified.player_id), messages.PlayerNotification(text, notified.language)))
 
 
 # --- timers -----------------------------------------------------------------------------------------------

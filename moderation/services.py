@@ -7,6 +7,7 @@ the database, so it holds on every server process; a warning is shown on the pla
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import uuid
 from datetime import datetime, timedelta
@@ -17,6 +18,7 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext, gettext_noop
 
 from common.errors import Refused
 from common.ratelimit import Quota, quota_take
@@ -31,11 +33,13 @@ log = logging.getLogger(__name__)
 TEXT_MAX_CHARS = 500
 MERGE_WINDOW = timedelta(days=1)
 MUTE_DAYS = (1, 7, 30)
+# Stored in English (the admin reads them); the warned player reads them translated (moderation.views).
 WARNINGS = {
-    Reason.ABUSE: "A moderator warns you: insulting or harassing other players is not allowed here.",
-    Reason.CHEATING: "A moderator warns you: getting help from an engine or another person is not allowed.",
-    Reason.SPAM: "A moderator warns you: do not flood the chat or post advertising.",
-    Reason.OTHER: "A moderator warns you: your behaviour was reported and breaks the site's rules.",
+    Reason.ABUSE: gettext_noop("A moderator warns you: insulting or harassing other players is not allowed here."),
+    Reason.CHEATING: gettext_noop("A moderator warns you: getting help from an engine or another person is not "
+                                  "allowed."),
+    Reason.SPAM: gettext_noop("A moderator warns you: do not flood the chat or post advertising."),
+    Reason.OTHER: gettext_noop("A moderator warns you: your behaviour was reported and breaks the site's rules."),
 }
 
 
@@ -45,19 +49,17 @@ def _player(player_id: object) -> Player:
     except ValueError:
         found = None
     if found is None:
-        raise Refused("no_player", "There is no such player.")
+        raise Refused("no_player", gettext("There is no such player."))
     return found
 
 
-def _int_or_none(value: object, what: str) -> int | None:
+def _message_id(value: object) -> int | None:
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        raise Refused("bad_request", f"{what} is an id or null.")
-    try:
-        return int(value)
-    except ValueError:
-        raise Refused("bad_request", f"{what} is an id or null.") from None
+    if not isinstance(value, bool) and isinstance(value, int | str):
+        with contextlib.suppress(ValueError):
+            return int(value)
+    raise Refused("bad_request", gettext("The message is an id or null."))
 
 
 def report_create(*, reporter: Player, player_id: object, reason: object, text: object, game_id: object,
@@ -70,14 +72,15 @@ def report_create(*, reporter: Player, player_id: object, reason: object, text: 
     """
     player = _player(player_id)
     if player.pk == reporter.pk:
-        raise Refused("self_report", "You cannot report yourself.")
+        raise Refused("self_report", gettext("You cannot report yourself."))
     if reason not in Reason.values:
-        raise Refused("bad_reason", f"The reason is one of {', '.join(Reason.values)}.")
+        raise Refused("bad_reason", gettext("The reason is one of %(reasons)s.")
+                      % {"reasons": ", ".join(Reason.values)})
     body = text.strip() if isinstance(text, str) else ""
     if text is not None and not isinstance(text, str):
-        raise Refused("bad_request", "The text is a string.")
+        raise Refused("bad_request", gettext("The text is a string."))
     if len(body) > TEXT_MAX_CHARS:
-        raise Refused("too_long", f"A report's text is at most {TEXT_MAX_CHARS} characters.")
+        raise Refused("too_long", gettext("A report's text is at most %(most)s characters.") % {"most": TEXT_MAX_CHARS})
     game_pk = str(game_id) if game_id is not None else None
     game = None
     if game_pk is not None:
@@ -86,18 +89,18 @@ def report_create(*, reporter: Player, player_id: object, reason: object, text: 
         except ValueError:
             game = None
         if game is None:
-            raise Refused("no_game", "There is no such game.")
-    message_pk = _int_or_none(message_id, "The message")
+            raise Refused("no_game", gettext("There is no such game."))
+    message_pk = _message_id(message_id)
     message = None
     if message_pk is not None:
         message = ChatMessage.objects.filter(pk=message_pk).first()
         if message is None:
-            raise Refused("not_found", "There is no such chat message (it may have been deleted).")
+            raise Refused("not_found", gettext("There is no such chat message (it may have been deleted)."))
         if message.player_id != player.pk:
-            raise Refused("bad_report", "That chat message is not the reported player's.")
+            raise Refused("bad_report", gettext("That chat message is not the reported player's."))
     room_id = message.room_id if message is not None else game.room_id if game is not None else None
     quota_take(cache, [(Quota("reports", settings.REPORTS_PER_DAY, 86400), str(reporter.pk))], now=now,
-               message="You have made too many reports today.")
+               message=gettext("You have made too many reports today."))
     with transaction.atomic():
         Player.objects.select_for_update().filter(pk=reporter.pk).first()  # one reporter's reports in turn
         earlier = Report.objects.filter(reporter=reporter, player=player, closed_at__isnull=True,
@@ -173,7 +176,8 @@ def refuse_muted(player: Player, now: datetime) -> None:
     """
     until = muted_until(player, now=now)
     if until is not None:
-        raise Refused("muted", f"A moderator has muted you in chat until {until:%Y-%m-%d %H:%M} UTC.")
+        raise Refused("muted", gettext("A moderator has muted you in chat until %(until)s UTC.")
+                      % {"until": f"{until:%Y-%m-%d %H:%M}"})
 
 
 def pending_warning(player_id: str | uuid.UUID) -> Action | None:

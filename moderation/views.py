@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -46,7 +47,7 @@ class ReportsView(APIView):
         """Report a player to the moderators, with a chat message or a game if it is about one."""
         reporter = session_player(request.session)
         if reporter is None:
-            raise Refused("no_session", "Open the site first: this device has no player yet.")
+            raise Refused("no_session", gettext("Open the site first: this device has no player yet."))
         data = request.data if isinstance(request.data, dict) else {}
         report, merged = report_create(reporter=reporter, player_id=data.get("player"), reason=data.get("reason"),
                                        text=data.get("text"), game_id=data.get("game"),
@@ -70,4 +71,5 @@ def warning(request: HttpRequest) -> HttpResponse:
         warning_acknowledge(player=player, action_id=action.pk, now=timezone.now())
         return HttpResponseRedirect(_next(request))
     return render(request, "moderation/warning.html",
-                  {"page": "warning", "message": action.message, "at": action.created_at, "next": _next(request)})
+                  {"page": "warning", "message": gettext(action.message), "at": action.created_at,
+                   "next": _next(request)})

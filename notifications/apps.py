@@ -8,7 +8,9 @@ class NotificationsConfig(AppConfig):
     def ready(self) -> None:
         # The players layer emits the hook, never importing the notifications: a new follow tells the
         # followed account (in the follow's transaction).
-        from notifications.people import followed_notify
+        from notifications.people import followed_notify, followed_text
+        from notifications.texts import TEXTS
         from players.social import FOLLOWED
 
         FOLLOWED.register(followed_notify)
+        TEXTS.register("followed", followed_text)

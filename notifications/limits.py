@@ -8,6 +8,7 @@ import logging
 from datetime import datetime
 
 from django.core.cache import cache
+from django.utils.translation import gettext
 from redis.exceptions import RedisError
 
 from common.ratelimit import Quota, quota_take
@@ -27,6 +28,6 @@ def notifications_quota_take(quota: Quota, *, player_id: object, now: datetime) 
         RateLimited: the quota is spent (nothing was counted).
     """
     try:
-        quota_take(cache, [(quota, str(player_id))], now=now, message="Too many notification requests.")
+        quota_take(cache, [(quota, str(player_id))], now=now, message=gettext("Too many notification requests."))
     except RedisError as exc:
         log.warning("notification requests not counted: the cache is unreachable (%s)", exc)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from common.iso import iso
+from notifications.texts import TEXTS
 
 if TYPE_CHECKING:  # the row's type only
     from notifications.models import Notification
@@ -14,13 +15,14 @@ PAGE_SIZE = 20
 
 
 def notification_json(notification: Notification) -> dict[str, Any]:
-    """``{"id", "kind", "created_at", "read", "text", "url", "data"}``."""
+    """``{"id", "kind", "created_at", "read", "text", "url", "data"}``, ``text`` in the active language
+    (``notifications.texts``)."""
     return {
         "id": notification.pk,
         "kind": notification.kind,
         "created_at": iso(notification.created_at),
         "read": notification.read_at is not None,
-        "text": notification.text,
+        "text": TEXTS.of(notification.kind, notification.data, stored=notification.text),
         "url": notification.url or None,
         "data": notification.data,
     }

@@ -8,7 +8,8 @@ row, locked), so it is made once when that change is; an event with no such row 
 about to start) names itself with a ``key``, and a player has at most one notification per key.
 
 The kinds are a registry (:data:`KINDS`): the built-in ones below, and any later part registers its own
-at start-up (``KINDS.register("your_turn")`` in its ``AppConfig.ready``). Services take ``now``.
+at start-up (``KINDS.register("your_turn")`` in its ``AppConfig.ready``), with the kind's text
+(``notifications.texts.TEXTS.register``). Services take ``now``.
 """
 
 from __future__ import annotations
@@ -18,15 +19,19 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.utils import translation
 
 from common.hooks import Hook, OnError, Registry, Runs
 from notifications.models import KEY_LENGTH, TEXT_LENGTH, URL_LENGTH, Notification, PlayerId
 from notifications.protocol import notification_json
 from notifications.selectors import unread_count
+from notifications.texts import TEXTS
+from players.language import language_of
 
-# Every kind a notification may have. A kind is a plain name a client switches on (its text is given
-# by whoever notifies).
+# Every kind a notification may have. A kind is a plain name a client switches on (its text is registered
+# by whoever notifies of it: notifications.texts).
 KINDS: Registry[str] = Registry("notification kinds")
 for _kind in ("challenge", "challenge_accepted", "challenge_declined", "challenge_expired", "followed",
               "arena_starting"):
@@ -38,12 +43,13 @@ MAX_READ_IDS = 100
 
 @dataclass(frozen=True, slots=True)
 class Notified:
-    """A notification stored and committed: its JSON (:func:`notification_json`) and the player's unread
-    count just after it."""
+    """A notification stored and committed: its JSON (:func:`notification_json`, its text in ``language``:
+    the player's, :func:`players.language.language_of`) and the player's unread count just after it."""
 
     player_id: str
     notification: dict[str, Any]
     unread: int
+    language: str
 
 
 # After commit: the live delivery (registered by lobby.apps). A handler's error is logged; the
@@ -52,10 +58,12 @@ NOTIFIED: Hook[Notified] = Hook("notified", runs=Runs.AFTER_COMMIT, on_error=OnE
                                 defer=transaction.on_commit)
 
 
-def notify(*, player_id: PlayerId, kind: str, text: str, url: str = "", data: dict[str, Any] | None = None,
-           key: str = "", now: datetime) -> Notification | None:
-    """Tell ``player_id`` ``text`` (with ``url`` to open and ``data`` for a client), in the caller's
-    transaction; every open page of the player receives it once that commits.
+def notify(*, player_id: PlayerId, kind: str, text: str | None = None, url: str = "",
+           data: dict[str, Any] | None = None, key: str = "", now: datetime) -> Notification | None:
+    """Tell ``player_id`` of something (``data`` for a client, ``url`` to open), in the caller's transaction;
+    every open page of the player receives it once that commits, its text written from ``data`` in the
+    player's language (``notifications.texts``). ``text``: the stored English text, when the kind's
+    registered text does not make it (by default the kind's text in English).
 
     ``key`` (optional) names the event: a second notification with the same key for the same player is
     not made (None is returned), whichever process tries.
@@ -65,8 +73,12 @@ def notify(*, player_id: PlayerId, kind: str, text: str, url: str = "", data: di
     """
     if kind not in KINDS:
         raise ValueError(f"no notification kind {kind!r} is registered")
+    data = data or {}
+    if text is None:
+        with translation.override(settings.LANGUAGE_CODE):
+            text = TEXTS.of(kind, data, stored="")
     row = Notification(player_id=player_id, kind=kind, created_at=now, text=text[:TEXT_LENGTH],
-                       url=url[:URL_LENGTH], data=data or {}, key=key[:KEY_LENGTH])
+                       url=url[:URL_LENGTH], data=data, key=key[:KEY_LENGTH])
     if key:
         try:
             with transaction.atomic():  # a savepoint: a duplicate key leaves the caller's transaction usable
@@ -75,7 +87,10 @@ def notify(*, player_id: PlayerId, kind: str, text: str, url: str = "", data: di
             return None
     else:
         row.save(force_insert=True)
-    NOTIFIED.emit(Notified(str(player_id), notification_json(row), unread_count(player_id)))
+    language = language_of(player_id)
+    with translation.override(language):
+        shown = notification_json(row)
+    NOTIFIED.emit(Notified(str(player_id), shown, unread_count(player_id), language))
     return row
 
 

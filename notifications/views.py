@@ -7,6 +7,7 @@ from typing import Any
 
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -65,7 +66,8 @@ def _read_ids(data: object) -> list[int] | None:
     if (isinstance(ids, list) and len(ids) <= MAX_READ_IDS
             and all(isinstance(i, int) and not isinstance(i, bool) and 0 < i < 2**63 for i in ids)):
         return ids
-    raise Refused("bad_request", f'Send {{"ids": [...]}} (at most {MAX_READ_IDS} ids) or {{"all": true}}.')
+    raise Refused("bad_request", gettext('Send {"ids": [...]} (at most %(most)s ids) or {"all": true}.')
+                  % {"most": MAX_READ_IDS})
 
 
 class NotificationsView(APIView):
@@ -93,7 +95,7 @@ class NotificationsReadView(APIView):
         ids = _read_ids(request.data)
         player = session_player(request.session)
         if player is None:
-            raise Refused("no_session", "This device has no player yet: it has no notifications.")
+            raise Refused("no_session", gettext("This device has no player yet: it has no notifications."))
         now = timezone.now()
         limits.notifications_quota_take(limits.READS, player_id=player.pk, now=now)
         return Response({"unread": notifications_read(player_id=player.pk, ids=ids, now=now)})

@@ -39,6 +39,7 @@ from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework.request import Request
 
 from common.errors import RateLimited, Refused
@@ -72,7 +73,7 @@ GUEST_REPLACED: Hook[GuestReplaced] = Hook("guest replaced", runs=Runs.INSIDE_TR
                                            on_error=OnError.PROPAGATE)
 
 
-TOO_MANY_FAILURES = "Too many failed attempts."
+TOO_MANY_FAILURES = gettext_lazy("Too many failed attempts.")
 
 
 # --- usernames and passwords ---------------------------------------------------------------------
@@ -85,7 +86,7 @@ def clean_username(username: object) -> str:
     """
     name = unicodedata.normalize("NFKC", username).strip() if isinstance(username, str) else ""
     if not USERNAME_PATTERN.fullmatch(name):
-        raise Refused("bad_username", "A username has 3 to 24 letters, digits, dots, dashes or underscores.")
+        raise Refused("bad_username", gettext("A username has 3 to 24 letters, digits, dots, dashes or underscores."))
     return name
 
 
@@ -103,7 +104,7 @@ def clean_password(password: object, *, username: str) -> str:
         Refused(weak_password): empty, or refused by a validator (the message says why).
     """
     if not isinstance(password, str) or not password:
-        raise Refused("weak_password", "Choose a password.")
+        raise Refused("weak_password", gettext("Choose a password."))
     try:
         validate_password(password, user=User(username=username))
     except ValidationError as exc:
@@ -124,10 +125,10 @@ def account_register(*, player: Player | None, username: object, password: objec
     name = clean_username(username)
     key = username_key(name)
     if player is not None and player.user_id is not None:
-        raise Refused("already_registered", "This player already has an account: log out to make another.")
+        raise Refused("already_registered", gettext("This player already has an account: log out to make another."))
     # The user check also covers users without a player (made with createsuperuser, say).
     if Player.objects.filter(username_key=key).exists() or User.objects.filter(username__iexact=name).exists():
-        raise Refused("name_taken", f"The username {name} is taken.")
+        raise Refused("name_taken", gettext("The username %(name)s is taken.") % {"name": name})
     secret = clean_password(password, username=name)
     try:
         with transaction.atomic():
@@ -137,9 +138,10 @@ def account_register(*, player: Player | None, username: object, password: objec
             # Only a guest may be claimed: two registrations racing for one player cannot both win.
             claimed = Player.objects.filter(pk=player.pk, user__isnull=True).update(user=user, username_key=key)
             if not claimed:
-                raise Refused("already_registered", "This player already has an account: log out to make another.")
+                raise Refused("already_registered",
+                              gettext("This player already has an account: log out to make another."))
     except IntegrityError:  # the same name (any spelling) registered at the same moment: the key is unique
-        raise Refused("name_taken", f"The username {name} is taken.") from None
+        raise Refused("name_taken", gettext("The username %(name)s is taken.") % {"name": name}) from None
     player.user, player.username_key = user, key
     return player
 
@@ -156,7 +158,7 @@ def registration_quota_take(*, address: str, now: datetime) -> None:
     quota_take(cache, [
         (Quota("registrations-by-address-minute", settings.REGISTRATIONS_PER_MINUTE_PER_ADDRESS, 60), address),
         (Quota("registrations-by-address-day", settings.REGISTRATIONS_PER_DAY_PER_ADDRESS, 86_400), address),
-    ], now=now, message="Too many accounts registered from this address.")
+    ], now=now, message=gettext("Too many accounts registered from this address."))
 
 
 # --- login ---------------------------------------------------------------------------------------
@@ -214,7 +216,7 @@ def _check_throttle(name_key: str, address: str, *, now: datetime) -> None:
         failures = _live_failures(key, now=now)
         if failures is not None and failures[0] >= allowed:
             wait = LOGIN_WINDOW - (now - failures[1])
-            raise RateLimited(max(1, int(wait.total_seconds() + 0.999)), message=TOO_MANY_FAILURES)
+            raise RateLimited(max(1, int(wait.total_seconds() + 0.999)), message=str(TOO_MANY_FAILURES))
 
 
 def _count_failure(name_key: str, address: str, *, now: datetime) -> None:
@@ -264,7 +266,7 @@ def account_login(
         ok = user.check_password(secret) and user.is_active
     if account is None or not ok:
         _count_failure(key, address, now=now)
-        raise Refused("bad_credentials", "That username and password do not match an account.")
+        raise Refused("bad_credentials", gettext("That username and password do not match an account."))
     cache.delete(_throttle_keys(key, address)[0][0])
     if guest is not None and guest.user_id is None and guest.pk != account.pk:
         guest_hand_over(guest=guest, account=account, now=now)
@@ -298,5 +300,5 @@ def session_sign_out(request: HttpRequest | Request) -> None:
     """
     player = session_player(request.session)
     if player is not None and player.user_id is None:
-        raise Refused("guest_player", "This player has no account yet: register first, or it would be lost.")
+        raise Refused("guest_player", gettext("This player has no account yet: register first, or it would be lost."))
     logout(request)

@@ -72,7 +72,7 @@ def visitor_language(source: HttpRequest | Scope, player_id: str | UUID | None) 
                            accept_language=accept)
 
 
-def language_of(player: Player | None) -> str:
-    """The language to write to ``player`` in when they are not the one asking (an email, a notification
-    shown later): their preference, else English."""
-    return (stored_language(player.pk) if player is not None else None) or str(settings.LANGUAGE_CODE)
+def language_of(player: Player | str | UUID | None) -> str:
+    """The language to write to ``player`` (a player or its id) in when they are not the one asking (an
+    email, a notification delivered live): their preference, else English."""
+    return stored_language(player.pk if isinstance(player, Player) else player) or str(settings.LANGUAGE_CODE)

@@ -12,6 +12,7 @@ import logging
 from datetime import datetime
 
 from django.core.cache import cache
+from django.utils.translation import gettext
 from redis.exceptions import RedisError
 
 from common.ratelimit import Quota, quota_take
@@ -31,7 +32,7 @@ def social_write_quota_take(*, player_id: str, now: datetime) -> None:
     Raises:
         RateLimited: the quota is spent (nothing was counted).
     """
-    _take(SOCIAL_WRITES, player_id, now=now, message="Too many follows and blocks.")
+    _take(SOCIAL_WRITES, player_id, now=now, message=gettext("Too many follows and blocks."))
 
 
 def search_quota_take(*, address: str, now: datetime) -> None:
@@ -40,7 +41,7 @@ def search_quota_take(*, address: str, now: datetime) -> None:
     Raises:
         RateLimited: the quota is spent (nothing was counted).
     """
-    _take(SEARCHES, address, now=now, message="Too many searches.")
+    _take(SEARCHES, address, now=now, message=gettext("Too many searches."))
 
 
 def _take(quota: Quota, caller: str, *, now: datetime, message: str) -> None:

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from common.errors import Refused
 from players.language import CODES as LANGUAGES
@@ -62,12 +63,11 @@ def preferences_change(*, player: Player, changes: object, now: datetime) -> dic
             value of the wrong kind (every problem named; nothing changed).
     """
     if not isinstance(changes, dict):
-        raise Refused("bad_request", "Send the preferences to change as a JSON object.")
-    problems = [f"{key}: unknown" for key in changes if key not in DEFAULTS]
-    problems += [f"{key}: {_expected(key)}" for key, value in changes.items()
-                 if key in DEFAULTS and not _valid(key, value)]
+        raise Refused("bad_request", gettext("Send the preferences to change as a JSON object."))
+    problems = [gettext("%(key)s: unknown") % {"key": key} for key in changes if key not in DEFAULTS]
+    problems += [_expected(key) for key, value in changes.items() if key in DEFAULTS and not _valid(key, value)]
     if problems:
-        raise Refused("bad_request", "Preferences: " + "; ".join(sorted(problems)) + ".")
+        raise Refused("bad_request", gettext("Preferences: %(problems)s.") % {"problems": "; ".join(sorted(problems))})
     with transaction.atomic():
         row, _ = Preferences.objects.select_for_update().get_or_create(player=player, defaults={"updated_at": now})
         merged = {**row.values, **changes}
@@ -78,12 +78,13 @@ def preferences_change(*, player: Player, changes: object, now: datetime) -> dic
 
 
 def _expected(key: str) -> str:
+    """What is wrong with ``key``'s value, in the active language."""
     if key == "theme":
-        return "system, light or dark"
+        return gettext("%(key)s: system, light or dark") % {"key": key}
     if key == "board":
-        return "3d or top"
+        return gettext("%(key)s: 3d or top") % {"key": key}
     if key == "language":
-        return ", ".join(LANGUAGES) + " or null"
+        return gettext("%(key)s: %(languages)s or null") % {"key": key, "languages": ", ".join(LANGUAGES)}
     if key == "volume":
-        return "a whole number from 0 to 100"
-    return "true or false"
+        return gettext("%(key)s: a whole number from 0 to 100") % {"key": key}
+    return gettext("%(key)s: true or false") % {"key": key}

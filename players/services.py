@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from common.errors import Refused
 from common.hooks import Hook, OnError, Runs
@@ -52,14 +53,14 @@ def clean_player_name(name: object) -> str:
         Refused(bad_name): not a string, empty, too long, or with control characters.
     """
     if not isinstance(name, str):
-        raise Refused("bad_name", "A name is a short piece of text.")
+        raise Refused("bad_name", gettext("A name is a short piece of text."))
     cleaned = " ".join(name.split())
     if not cleaned:
-        raise Refused("bad_name", "A name needs at least one letter.")
+        raise Refused("bad_name", gettext("A name needs at least one letter."))
     if len(cleaned) > NAME_MAX_LENGTH:
-        raise Refused("bad_name", f"A name has at most {NAME_MAX_LENGTH} characters.")
+        raise Refused("bad_name", gettext("A name has at most %(most)s characters.") % {"most": NAME_MAX_LENGTH})
     if any(unicodedata.category(ch).startswith("C") for ch in cleaned):
-        raise Refused("bad_name", "A name cannot hold control characters.")
+        raise Refused("bad_name", gettext("A name cannot hold control characters."))
     return cleaned
 
 
@@ -108,4 +109,5 @@ def refuse_bots(player: Player) -> None:
         Refused(bot_account): ``player`` is a bot account.
     """
     if player.is_bot:
-        raise Refused("bot_account", "Bot accounts play challenges only: not quick pairing, open rooms or arenas.")
+        raise Refused("bot_account",
+                      gettext("Bot accounts play challenges only: not quick pairing, open rooms or arenas."))

@@ -24,6 +24,8 @@ from datetime import datetime
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils.formats import number_format
+from django.utils.translation import gettext, gettext_lazy
 
 from common.errors import Refused
 from common.hooks import Hook, OnError, Runs
@@ -38,8 +40,8 @@ SEARCH_LIMIT = 10
 SEARCH_MAX_CHARS = 24
 
 # What a blocked player is told, and no more.
-NOT_ACCEPTED_CHALLENGE = "This player does not accept challenges from you."
-NOT_ACCEPTED_FOLLOW = "This player does not accept follows from you."
+NOT_ACCEPTED_CHALLENGE = gettext_lazy("This player does not accept challenges from you.")
+NOT_ACCEPTED_FOLLOW = gettext_lazy("This player does not accept follows from you.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +79,7 @@ def refuse_guests(player: Player | None) -> Player:
         Refused(no_account): no player, or a guest.
     """
     if player is None or player.user_id is None:
-        raise Refused("no_account", "Following and blocking need an account: register or log in first.")
+        raise Refused("no_account", gettext("Following and blocking need an account: register or log in first."))
     return player
 
 
@@ -90,11 +92,12 @@ def player_named(player_id: object, *, account: bool) -> Player:
     try:
         pk = uuid.UUID(str(player_id)[:40])
     except ValueError:
-        raise Refused("no_player", "There is no such player.") from None
+        raise Refused("no_player", gettext("There is no such player.")) from None
     rows = Player.objects.filter(pk=pk)
     found = (rows.filter(user__isnull=False) if account else rows).first()
     if found is None:
-        raise Refused("no_player", "There is no such account." if account else "There is no such player.")
+        raise Refused("no_player",
+                      gettext("There is no such account.") if account else gettext("There is no such player."))
     return found
 
 
@@ -115,17 +118,18 @@ def follow_add(*, follower: Player | None, followed_id: object, now: datetime) -
     me = refuse_guests(follower)
     them = player_named(followed_id, account=True)
     if them.pk == me.pk:
-        raise Refused("self_follow", "You cannot follow yourself.")
+        raise Refused("self_follow", gettext("You cannot follow yourself."))
     with transaction.atomic():
         _lock_both(me, them)
         if Block.objects.filter(blocker=them, blocked=me).exists():
-            raise Refused("blocked", NOT_ACCEPTED_FOLLOW)
+            raise Refused("blocked", str(NOT_ACCEPTED_FOLLOW))
         if Block.objects.filter(blocker=me, blocked=them).exists():
-            raise Refused("blocked", "You blocked this player: unblock them to follow them.")
+            raise Refused("blocked", gettext("You blocked this player: unblock them to follow them."))
         if Follow.objects.filter(follower=me, followed=them).exists():
             return False
         if Follow.objects.filter(follower=me).count() >= MAX_FOLLOWING:
-            raise Refused("too_many_follows", f"You follow {MAX_FOLLOWING:,} players already: unfollow some first.")
+            raise Refused("too_many_follows", gettext("You follow %(most)s players already: unfollow some first.")
+                          % {"most": number_format(MAX_FOLLOWING, force_grouping=True)})
         Follow.objects.create(follower=me, followed=them, created_at=now)
         FOLLOWED.emit(Followed(follower=me, followed=them, at=now))
     return True
@@ -153,13 +157,14 @@ def block_add(*, blocker: Player | None, blocked_id: object, now: datetime) -> b
     me = refuse_guests(blocker)
     them = player_named(blocked_id, account=False)
     if them.pk == me.pk:
-        raise Refused("self_block", "You cannot block yourself.")
+        raise Refused("self_block", gettext("You cannot block yourself."))
     with transaction.atomic():
         _lock_both(me, them)
         if Block.objects.filter(blocker=me, blocked=them).exists():
             return False
         if Block.objects.filter(blocker=me).count() >= MAX_BLOCKED:
-            raise Refused("too_many_blocks", f"You block {MAX_BLOCKED:,} players already: unblock some first.")
+            raise Refused("too_many_blocks", gettext("You block %(most)s players already: unblock some first.")
+                          % {"most": number_format(MAX_BLOCKED, force_grouping=True)})
         Block.objects.create(blocker=me, blocked=them, created_at=now)
         Follow.objects.filter(Q(follower=me, followed=them) | Q(follower=them, followed=me)).delete()
         BLOCKS_CHANGED.emit(BlocksChanged(blocker=me, blocked=them, blocking=True, at=now))
@@ -245,7 +250,7 @@ def refuse_blocked_challenge(*, challenger: Player, dest: Player) -> None:
         Refused(blocked): they did (the sentence says no more than that they do not accept it).
     """
     if is_blocked(blocker_id=dest.pk, blocked_id=challenger.pk):
-        raise Refused("blocked", NOT_ACCEPTED_CHALLENGE)
+        raise Refused("blocked", str(NOT_ACCEPTED_CHALLENGE))
 
 
 def players_search(query: object) -> list[Player]:
@@ -258,7 +263,8 @@ def players_search(query: object) -> list[Player]:
     """
     text = query.strip() if isinstance(query, str) else ""
     if not text or len(text) > SEARCH_MAX_CHARS:
-        raise Refused("bad_query", f"Search with 1 to {SEARCH_MAX_CHARS} characters of a name.")
+        raise Refused("bad_query", gettext("Search with 1 to %(most)s characters of a name.")
+                      % {"most": SEARCH_MAX_CHARS})
     rows = Player.objects.select_related("user").filter(username_key__startswith=username_key(text),
                                                         user__isnull=False)
     return list(rows.order_by("username_key")[:SEARCH_LIMIT])

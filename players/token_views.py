@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -51,7 +52,7 @@ def signed_in_account(request: Request) -> Player:
     """
     player = session_player(request.session)
     if player is None or player.user_id is None:
-        raise Refused("account_required", "Sign in to an account first: tokens act for an account.")
+        raise Refused("account_required", gettext("Sign in to an account first: tokens act for an account."))
     return player
 
 

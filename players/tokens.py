@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from common.errors import Refused
 from common.hooks import Hook, OnError, Runs
@@ -64,14 +65,16 @@ def token_create(*, player: Player, description: object, now: datetime) -> tuple
             characters), too_many_tokens (``MAX_LIVE_TOKENS`` live tokens already).
     """
     if player.user_id is None:
-        raise Refused("account_required", "Register an account first: tokens act for an account.")
+        raise Refused("account_required", gettext("Register an account first: tokens act for an account."))
     text = " ".join(description.split()) if isinstance(description, str) else ""
     if not 1 <= len(text) <= DESCRIPTION_MAX:
-        raise Refused("bad_description", f"Describe the token in 1 to {DESCRIPTION_MAX} characters.")
+        raise Refused("bad_description", gettext("Describe the token in 1 to %(most)s characters.")
+                      % {"most": DESCRIPTION_MAX})
     with transaction.atomic():
         list(Player.objects.select_for_update().filter(pk=player.pk).values_list("pk", flat=True))  # counted once
         if AccessToken.objects.filter(player=player, revoked_at=None).count() >= MAX_LIVE_TOKENS:
-            raise Refused("too_many_tokens", f"An account has at most {MAX_LIVE_TOKENS} tokens: revoke one first.")
+            raise Refused("too_many_tokens", gettext("An account has at most %(most)s tokens: revoke one first.")
+                          % {"most": MAX_LIVE_TOKENS})
         secret = PREFIX + secrets.token_urlsafe(32)
         token = AccessToken.objects.create(
             player=player, description=text, digest=digest_of(secret), hint=secret[-4:], created_at=now
@@ -95,7 +98,7 @@ def token_revoke(*, player: Player, token_id: object, now: datetime) -> None:
     except ValueError:
         pk = -1
     if not AccessToken.objects.filter(pk=pk, player=player, revoked_at=None).update(revoked_at=now):
-        raise Refused("not_found", "There is no such token.")
+        raise Refused("not_found", gettext("There is no such token."))
     TOKEN_REVOKED.emit(TokenRevoked(token_id=pk, player_id=player.pk))
 
 
@@ -116,9 +119,9 @@ def token_authenticate(secret: str, *, now: datetime) -> AccessToken:
         if secret else None
     )
     if token is None or token.player.user_id is None:
-        raise Refused("bad_token", "This access token is unknown or was revoked.")
+        raise Refused("bad_token", gettext("This access token is unknown or was revoked."))
     if token.player.is_banned:
-        raise Refused("banned", "This account is banned by a moderator.")
+        raise Refused("banned", gettext("This account is banned by a moderator."))
     if token.last_used_at is None or now - token.last_used_at >= USE_RECORDED_EVERY:
         AccessToken.objects.filter(pk=token.pk).update(last_used_at=now)
         token.last_used_at = now

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.middleware.csrf import get_token
 from django.utils import timezone
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -142,5 +143,5 @@ class PreferencesView(APIView):
         """Change some preferences: ``{"theme": "dark", "volume": 40}``; answers all of them."""
         player = session_player(request.session)
         if player is None:
-            raise Refused("no_player", "This device has no player yet: choose a name first.")
+            raise Refused("no_player", gettext("This device has no player yet: choose a name first."))
         return Response(preferences_change(player=player, changes=request.data, now=timezone.now()))

@@ -8,6 +8,7 @@ import logging
 from datetime import datetime
 
 from django.core.cache import cache
+from django.utils.translation import gettext
 from redis.exceptions import RedisError
 
 from common.ratelimit import Quota, quota_take
@@ -25,6 +26,6 @@ def puzzle_move_quota_take(*, address: str, now: datetime) -> None:
     """
     quota = Quota("puzzle-moves-by-address", MOVES_PER_MINUTE_PER_ADDRESS, 60)
     try:
-        quota_take(cache, [(quota, address)], now=now, message="Too many puzzle moves.")
+        quota_take(cache, [(quota, address)], now=now, message=gettext("Too many puzzle moves."))
     except RedisError as exc:
         log.warning("puzzle moves not counted: the cache is unreachable (%s)", exc)

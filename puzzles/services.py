@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
 
 from common.errors import Refused
+from common.translation import render
 from games.analyses import AnalysisStored
 from games.engine.errors import EngineError
 from games.engine.position import Position
@@ -112,11 +114,12 @@ def parse_moves(moves: object, *, most: int) -> list[Peg]:
         Refused: ``bad_request`` (not such a list), ``bad_peg`` (a name that is not a peg).
     """
     if not isinstance(moves, list) or not moves or len(moves) > most or not all(isinstance(m, str) for m in moves):
-        raise Refused("bad_request", f'Send {{"moves": [...]}}: the 1 to {most} pegs you played, in order.')
+        raise Refused("bad_request", gettext('Send {"moves": [...]}: the 1 to %(most)s pegs you played, in order.')
+                      % {"most": most})
     try:
         return [Peg.from_name(name) for name in moves]
     except EngineError as error:
-        raise Refused(error.code, error.message) from None
+        raise Refused(error.code, render(error)) from None
 
 
 def puzzle_move(*, puzzle_id: str, moves: object, player: Player | None, now: datetime,
@@ -131,15 +134,15 @@ def puzzle_move(*, puzzle_id: str, moves: object, player: Player | None, now: da
     """
     puzzle = puzzle_get(puzzle_id)
     if puzzle is None:
-        raise Refused("not_found", "There is no such puzzle.")
+        raise Refused("not_found", gettext("There is no such puzzle."))
     pegs = parse_moves(moves, most=(puzzle.plies + 1) // 2)
     try:
         judgement = judge_attempt(Position.from_record(puzzle.record), plies=puzzle.plies, moves=pegs,
                                   prover=Prover(max_nodes=NODE_BUDGET))
     except ProofBudgetSpent:
-        raise Refused("busy", "The puzzle took too long to check; try again in a moment.") from None
+        raise Refused("busy", gettext("The puzzle took too long to check; try again in a moment.")) from None
     except EngineError as error:
-        raise Refused(error.code, error.message) from None
+        raise Refused(error.code, render(error)) from None
     rated = None
     if judgement.verdict is not Verdict.CONTINUE and player is not None:
         rated = None if puzzle.pk in seen else attempt_rate(

@@ -9,6 +9,7 @@ import random
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -65,7 +66,7 @@ def _player(request: Request) -> Player | None:
 
 def _puzzle_response(request: Request, puzzle: Puzzle | None) -> Response:
     if puzzle is None:
-        raise Refused("not_found", "There is no such puzzle.")
+        raise Refused("not_found", gettext("There is no such puzzle."))
     return Response(puzzle_json(puzzle, attempt=attempt_of(_player(request), puzzle)))
 
 
@@ -81,8 +82,9 @@ class PuzzleNextView(APIView):
         theme = request.query_params.get("theme")
         try:
             plies = None if theme is None else plies_of_theme(theme)
-        except ValueError as error:
-            raise Refused("bad_request", str(error)) from None
+        except ValueError:
+            raise Refused("bad_request", gettext('"%(theme)s" is not a theme; the themes are %(themes)s.')
+                          % {"theme": theme, "themes": ", ".join(THEMES)}) from None
         puzzle = puzzle_next(player=_player(request), plies=plies, now=timezone.now(), rng=random.Random())
         return _puzzle_response(request, puzzle)
 

@@ -8,6 +8,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.core.cache import cache
+from django.utils.translation import gettext
 from redis.exceptions import RedisError
 
 from common.errors import RateLimited
@@ -28,7 +29,7 @@ def analysis_quota_take(*, address: str, now: datetime) -> None:
     """
     quota = Quota("analysis-board-by-address", settings.ANALYSIS_BOARD_PER_MINUTE, 60)
     try:
-        quota_take(cache, [(quota, address)], now=now, message="Too many analysis requests.")
+        quota_take(cache, [(quota, address)], now=now, message=gettext("Too many analysis requests."))
     except RedisError as exc:
         log.warning("analysis requests not counted: the cache is unreachable (%s)", exc)
 
@@ -44,7 +45,7 @@ def records_stream_take(*, address: str, holder: str) -> None:
         RateLimited: a stream of the address is open.
     """
     if not cache.add(_stream_key(address), holder, timeout=STREAM_LEASE_SECONDS):
-        raise RateLimited(5, message="One download of game records at a time.")
+        raise RateLimited(5, message=gettext("One download of game records at a time."))
 
 
 def records_stream_release(*, address: str, holder: str) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from games.engine import EngineError, Position
+from games.engine.errors import gettext_noop
 
 MAX_RECORD_BYTES = 64 * 1024
 """The largest record text :func:`record_parse` reads (a full 64-move game with every tag is under 1 KiB)."""
@@ -37,9 +38,14 @@ _STATUS_OF_TERMINATION = {"resign": "resigned", "timeout": "resigned", "abandone
 
 class RecordError(ValueError):
     """A record that cannot be read. ``move`` is its move number (1 for Red's and Yellow's first moves),
-    ``ply`` the 0-based index of the refused move, both None for an error outside the moves."""
+    ``ply`` the 0-based index of the refused move, both None for an error outside the moves. ``message`` is
+    English: ``template % params``, translated where it is shown (``common.translation.render``; a param
+    that is an engine error is rendered too)."""
 
-    def __init__(self, message: str, *, move: int | None = None, ply: int | None = None) -> None:
+    def __init__(self, template: str, *, params: Mapping[str, object] | None = None, move: int | None = None,
+                 ply: int | None = None) -> None:
+        self.template, self.params = template, dict(params or {})
+        message = template % self.params if self.params else template
         super().__init__(message)
         self.message, self.move, self.ply = message, move, ply
 
@@ -95,16 +101,20 @@ def _headers(tag_lines: list[tuple[int, str]]) -> dict[str, str]:
     for number, text in tag_lines:
         match = _TAG_LINE.fullmatch(text)
         if match is None:
-            raise RecordError(f"Line {number} is not a tag pair like [Red \"Ann\"].")
+            raise RecordError(gettext_noop('Line %(line)s is not a tag pair like [Red "Ann"].'),
+                              params={"line": number})
         tag, value = match.group(1), re.sub(r"\\(.)", r"\1", match.group(2))
         if tag not in TAGS:
-            raise RecordError(f"Line {number}: unknown tag {tag!r} (known: {', '.join(TAGS)}).")
+            raise RecordError(gettext_noop("Line %(line)s: unknown tag %(tag)r (known: %(known)s)."),
+                              params={"line": number, "tag": tag, "known": ", ".join(TAGS)})
         if tag in headers:
-            raise RecordError(f"Line {number}: the tag {tag} is given twice.")
+            raise RecordError(gettext_noop("Line %(line)s: the tag %(tag)s is given twice."),
+                              params={"line": number, "tag": tag})
         allowed, pattern = _TAG_VALUES.get(tag), _TAG_PATTERNS.get(tag)
         if (allowed is not None and value not in allowed) or (pattern is not None and not pattern.fullmatch(value)):
             expected = " | ".join(allowed) if allowed is not None else pattern.pattern if pattern else ""
-            raise RecordError(f"Line {number}: {value!r} is not a valid {tag} ({expected}).")
+            raise RecordError(gettext_noop("Line %(line)s: %(value)r is not a valid %(tag)s (%(expected)s)."),
+                              params={"line": number, "value": value, "tag": tag, "expected": expected})
         headers[tag] = value
     return headers
 
@@ -130,19 +140,20 @@ def _moves(tokens: list[str]) -> tuple[list[str], str | None]:
     for token in tokens:
         move = len(moves) // 2 + 1
         if result is not None:
-            raise RecordError(f"Move {move}: {token!r} comes after the result {result}.", move=move, ply=len(moves))
+            raise RecordError(gettext_noop("Move %(move)s: %(token)r comes after the result %(result)s."),
+                              params={"move": move, "token": token, "result": result}, move=move, ply=len(moves))
         number = _MOVE_NUMBER.fullmatch(token)
         if number is not None:
             if len(moves) % 2 or int(number.group(1)) != move:
-                raise RecordError(f"Move {move}: the move number {token} is out of sequence.", move=move,
-                                  ply=len(moves))
+                raise RecordError(gettext_noop("Move %(move)s: the move number %(token)s is out of sequence."),
+                                  params={"move": move, "token": token}, move=move, ply=len(moves))
         elif token in RESULTS:
             result = token
         elif _PEG.fullmatch(token):
             moves.append(token.lower())
         else:
-            raise RecordError(f"Move {move}: {token!r} is not a peg (a1 to d4), a move number or a result.",
-                              move=move, ply=len(moves))
+            raise RecordError(gettext_noop("Move %(move)s: %(token)r is not a peg (a1 to d4), a move number or a "
+                                           "result."), params={"move": move, "token": token}, move=move, ply=len(moves))
     return moves, result
 
 
@@ -151,10 +162,10 @@ def _replayed(moves: list[str]) -> Position:
         return Position.from_record(" ".join(moves))
     except EngineError as error:
         ply = error.ply or 0
-        colour = "Red" if ply % 2 == 0 else "Yellow"
-        peg = moves[ply]
-        raise RecordError(f"Move {ply // 2 + 1} ({colour} {peg}): {error.message}", move=ply // 2 + 1,
-                          ply=ply) from None
+        template = (gettext_noop("Move %(move)s (Red %(peg)s): %(reason)s") if ply % 2 == 0
+                    else gettext_noop("Move %(move)s (Yellow %(peg)s): %(reason)s"))
+        raise RecordError(template, params={"move": ply // 2 + 1, "peg": moves[ply], "reason": error},
+                          move=ply // 2 + 1, ply=ply) from None
 
 
 def _outcome(position: Position, result: str, termination: str | None) -> tuple[str, str | None]:
@@ -164,8 +175,11 @@ def _outcome(position: Position, result: str, termination: str | None) -> tuple[
         winner = None if outcome.winner is None else str(outcome.winner)
         expected = {"red": "1-0", "yellow": "0-1", None: "1/2-1/2"}[winner]
         if result not in (expected, "*"):
-            said = "a line of four" if winner else "a full board"
-            raise RecordError(f"The result {result} contradicts the moves: they end in {said} ({expected}).")
+            template = (gettext_noop("The result %(result)s contradicts the moves: they end in a line of four "
+                                     "(%(expected)s).") if winner
+                        else gettext_noop("The result %(result)s contradicts the moves: they end in a full board "
+                                          "(%(expected)s)."))
+            raise RecordError(template, params={"result": result, "expected": expected})
         return ("won" if winner else "drawn"), winner
     if result == "1/2-1/2":
         return "drawn", None
@@ -182,13 +196,14 @@ def record_parse(text: str) -> Record:
             a move, a move on a full peg or after the end (``move`` names it), a result the moves contradict.
     """
     if len(text.encode("utf-8")) > MAX_RECORD_BYTES:
-        raise RecordError(f"A record is at most {MAX_RECORD_BYTES} bytes.")
+        raise RecordError(gettext_noop("A record is at most %(most)s bytes."), params={"most": MAX_RECORD_BYTES})
     tag_lines, tokens = _split(text)
     headers = _headers(tag_lines)
     moves, token = _moves(tokens)
     declared = headers.get("Result")
     if token is not None and declared is not None and token != declared:
-        raise RecordError(f"The result token {token} differs from the Result tag {declared}.")
+        raise RecordError(gettext_noop("The result token %(token)s differs from the Result tag %(declared)s."),
+                          params={"token": token, "declared": declared})
     result = token or declared or "*"
     position = _replayed(moves)
     status, winner = _outcome(position, result, headers.get("Termination"))

@@ -15,6 +15,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonRespons
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.timezone import make_aware
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -23,6 +24,7 @@ from rest_framework.views import APIView
 
 from common.errors import Refused, status_for
 from common.params import query_int
+from common.translation import render
 from games.engine import Position
 from games.engine.verdicts import Verdict
 from games.selectors import game_get
@@ -47,7 +49,7 @@ def base_url(request: HttpRequest | Request) -> str:
 
 
 def no_player() -> Refused:
-    return Refused("no_player", "There is no such player.")
+    return Refused("no_player", gettext("There is no such player."))
 
 
 def _player_checked(player_id: str) -> str:
@@ -99,7 +101,7 @@ class RecordParseView(APIView):
         try:
             record = record_parse(body.validated_data["text"])
         except RecordError as error:
-            raise Refused("bad_record", error.message) from None
+            raise Refused("bad_record", render(error)) from None
         return Response(record.to_json())
 
 
@@ -167,7 +169,7 @@ def _instant(text: str | None, name: str) -> datetime | None:
     except (ValueError, OverflowError):  # not one; or its UTC instant is outside years 1 to 9999
         moment = None
     if moment is None:
-        raise Refused("bad_request", f"{name} is not a date (2026-12-01) or a date-time.")
+        raise Refused("bad_request", gettext("%(name)s is not a date (2026-12-01) or a date-time.") % {"name": name})
     return moment
 
 
@@ -192,7 +194,7 @@ async def player_games_text(request: HttpRequest, player_id: str) -> HttpRespons
     lines, streamed a page of games at a time; ``since``/``until`` (dates or date-times, until excluded)
     and ``max``; one such stream at a time per client address (429 while one is open)."""
     if request.method != "GET":
-        return _refusal(Refused("method_not_allowed", "Only GET is allowed here."))
+        return _refusal(Refused("method_not_allowed", gettext("Only GET is allowed here.")))
     address, holder = client_address(request), secrets.token_hex(8)
     try:
         since, until, most = await offload(_stream_args, lane="request")(request, player_id)
@@ -254,7 +256,7 @@ def position_of(text: str) -> Position:
     try:
         parsed = record_parse(text)
     except RecordError as error:
-        raise Refused("bad_record", error.message) from None
+        raise Refused("bad_record", render(error)) from None
     return Position.from_record(" ".join(parsed.moves))
 
 

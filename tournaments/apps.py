@@ -10,8 +10,10 @@ class TournamentsConfig(AppConfig):
         # runtime of every event loop starts this app's loop (pairing waves, standings) with its own.
         from games.services import GAME_FINISHED
         from lobby.realtime.runtime import LOOP_SERVICES
+        from notifications.texts import TEXTS
         from tournaments.realtime.loop import ArenaLoop
-        from tournaments.services import arena_game_finished
+        from tournaments.services import arena_game_finished, arena_starting_text
 
         GAME_FINISHED.register(arena_game_finished)
+        TEXTS.register("arena_starting", arena_starting_text)
         LOOP_SERVICES.register(ArenaLoop)

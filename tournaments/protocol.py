@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from common.iso import iso
+from common.translation import gettext
 from lobby.protocol.frames import BadFrame, Ping, decode_frame
 from lobby.protocol.rows import PlayerRow
 from tournaments.scoring import Tally
@@ -191,8 +192,8 @@ def parse_tournament_frame(text: str | None, data: bytes | None = None) -> Tourn
         try:
             return Berserk(game=str(uuid.UUID(game)))
         except (TypeError, ValueError, AttributeError):
-            raise BadFrame('A berserk needs "game": the id of your game.') from None
-    raise BadFrame(f'Unknown frame type "{kind[:40]}".')
+            raise BadFrame(gettext('A berserk needs "game": the id of your game.')) from None
+    raise BadFrame(gettext('Unknown frame type "%(type)s".') % {"type": kind[:40]})
 
 
 def tournament_frame(body: dict[str, Any]) -> dict[str, Any]:

@@ -5,14 +5,16 @@ arena's page shows is told on commit (:mod:`tournaments.events`). Services take 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from common.errors import RateLimited, Refused
 from common.iso import iso
@@ -65,26 +67,28 @@ def arena_spec_from(data: object, *, parse_instant: Callable[[str], datetime | N
         Refused(bad_request): not an object, a field missing, of the wrong type or out of range.
     """
     if not isinstance(data, dict):
-        raise _bad('Send {"name", "starts_at", "minutes", "turn_seconds", "ranked", "berserk"}.')
+        raise _bad(gettext('Send {"name", "starts_at", "minutes", "turn_seconds", "ranked", "berserk"}.'))
     unknown = sorted(set(data) - {"name", "starts_at", "minutes", "turn_seconds", "ranked", "berserk"})
     if unknown:
-        raise _bad(f"Unknown field: {', '.join(unknown)}.")
+        raise _bad(ngettext("Unknown field: %(fields)s.", "Unknown fields: %(fields)s.", len(unknown))
+                   % {"fields": ", ".join(unknown)})
     name = data.get("name")
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_MAX_CHARS:
-        raise _bad(f"name: 1 to {NAME_MAX_CHARS} characters.")
+        raise _bad(gettext("name: 1 to %(most)s characters.") % {"most": NAME_MAX_CHARS})
     minutes = data.get("minutes")
     if isinstance(minutes, bool) or not isinstance(minutes, int) or not MIN_MINUTES <= minutes <= MAX_MINUTES:
-        raise _bad(f"minutes: a whole number from {MIN_MINUTES} to {MAX_MINUTES}.")
+        raise _bad(gettext("minutes: a whole number from %(low)s to %(high)s.")
+                   % {"low": MIN_MINUTES, "high": MAX_MINUTES})
     seconds = data.get("turn_seconds")
     if isinstance(seconds, bool) or seconds not in TURN_SECONDS:
-        raise _bad("turn_seconds: 30 or 60 (an arena needs a clock).")
+        raise _bad(gettext("turn_seconds: 30 or 60 (an arena needs a clock)."))
     flags = {flag: data.get(flag, default) for flag, default in (("ranked", True), ("berserk", False))}
     if not all(isinstance(value, bool) for value in flags.values()):
-        raise _bad("ranked and berserk: true or false.")
+        raise _bad(gettext("ranked and berserk: true or false."))
     raw = data.get("starts_at")
     starts_at = None if raw is None else parse_instant(raw) if isinstance(raw, str) else None
     if raw is not None and starts_at is None:
-        raise _bad("starts_at: an ISO-8601 instant with its time zone, or null for now.")
+        raise _bad(gettext("starts_at: an ISO-8601 instant with its time zone, or null for now."))
     return ArenaSpec(name=" ".join(name.split()), starts_at=starts_at, minutes=minutes, turn_seconds=seconds,
                      ranked=flags["ranked"], berserk=flags["berserk"])
 
@@ -98,20 +102,23 @@ def arena_create(*, spec: ArenaSpec, player: Player | None, now: datetime) -> Ar
             created already.
     """
     if player is None or player.user_id is None:
-        raise Refused("no_account", "Create an account (or log in) to create an arena.")
+        raise Refused("no_account", gettext("Create an account (or log in) to create an arena."))
     if player.is_banned:
-        raise Refused("banned", "This player is banned by a moderator.")
+        raise Refused("banned", gettext("This player is banned by a moderator."))
     refuse_bots(player)
     starts_at = spec.starts_at or now
     if starts_at < now - START_SLACK or starts_at > now + MAX_AHEAD:
-        raise _bad("starts_at: from now to a week ahead.")
+        raise _bad(gettext("starts_at: from now to a week ahead."))
     with transaction.atomic():
         Player.objects.select_for_update().filter(pk=player.pk).first()  # one creation at a time per account
         recent = list(Arena.objects.filter(created_by=player, created_at__gt=now - DAY).order_by("created_at")
                       .values_list("created_at", flat=True))
         if len(recent) >= settings.ARENAS_PER_DAY_PER_ACCOUNT:
             wait = recent[-settings.ARENAS_PER_DAY_PER_ACCOUNT] + DAY - now
-            raise RateLimited(max(1, int(wait.total_seconds()) + 1), message="At most 3 arenas a day.")
+            most = settings.ARENAS_PER_DAY_PER_ACCOUNT
+            raise RateLimited(max(1, int(wait.total_seconds()) + 1),
+                              message=ngettext("At most %(most)d arena a day.", "At most %(most)d arenas a day.", most)
+                              % {"most": most})
         return arena_add(spec=spec, starts_at=starts_at, creator=player, now=now)
 
 
@@ -139,7 +146,7 @@ def lock_arena(arena_id: int) -> Arena:
     """
     arena = Arena.objects.select_for_update(no_key=True).filter(pk=arena_id).first()
     if arena is None:
-        raise Refused("not_found", "There is no such arena.")
+        raise Refused("not_found", gettext("There is no such arena."))
     return arena
 
 
@@ -157,12 +164,12 @@ def arena_join(*, arena_id: int, player: Player, now: datetime) -> ArenaPlayer:
         Refused: not_found, finished, banned, bot_account (bots play challenges only).
     """
     if player.is_banned:
-        raise Refused("banned", "This player is banned by a moderator.")
+        raise Refused("banned", gettext("This player is banned by a moderator."))
     refuse_bots(player)
     with transaction.atomic():
         arena = lock_arena(arena_id)
         if arena.status == Status.FINISHED or arena.ends_at <= now:
-            raise Refused("finished", "This arena is over.")
+            raise Refused("finished", gettext("This arena is over."))
         rating = ratings_of([player.pk], now=now)[player.pk].rating
         entry, created = ArenaPlayer.objects.get_or_create(
             arena=arena, player=player, defaults={"joined_at": now, "rating": rating}
@@ -183,10 +190,10 @@ def _running_entry(arena_id: int, player: Player) -> tuple[Arena, ArenaPlayer]:
     """
     arena = lock_arena(arena_id)
     if arena.status == Status.FINISHED:
-        raise Refused("finished", "This arena is over.")
+        raise Refused("finished", gettext("This arena is over."))
     entry = ArenaPlayer.objects.select_for_update().filter(arena=arena, player=player, withdrawn=False).first()
     if entry is None:
-        raise Refused("not_joined", "You have not joined this arena.")
+        raise Refused("not_joined", gettext("You have not joined this arena."))
     return arena, entry
 
 
@@ -233,16 +240,16 @@ def arena_berserk(*, arena_id: int, player: Player, game_id: str, now: datetime)
         arena_game = ArenaGame.objects.select_for_update().filter(arena_id=arena_id, game_id=game_id).first()
         arena = Arena.objects.filter(pk=arena_id).first()
         if arena is None:
-            raise Refused("not_found", "There is no such arena.")
+            raise Refused("not_found", gettext("There is no such arena."))
         if not arena.berserk:
-            raise Refused("no_berserk", "This arena does not allow berserk.")
+            raise Refused("no_berserk", gettext("This arena does not allow berserk."))
         if arena_game is None or player.pk not in (arena_game.red_id, arena_game.yellow_id):
-            raise Refused("not_your_game", "That is not your game in this arena.")
+            raise Refused("not_your_game", gettext("That is not your game in this arena."))
         found = game_get(game_id)
         room = lock_room(room_code(found.room_id)) if found is not None else None
         game = current_game(room) if room is not None else None
         if room is None or game is None or str(game.pk) != str(arena_game.game_id):
-            raise Refused("game_over", "The game is over.")
+            raise Refused("game_over", gettext("The game is over."))
         colour = "red" if arena_game.red_id == player.pk else "yellow"
         games.game_halve_turns(game, colour=colour)
         timers.reschedule(room, now=now, game=game)
@@ -336,6 +343,13 @@ def arenas_sweep(*, now: datetime) -> list[int]:
 STARTING_SOON = timedelta(minutes=5)
 
 
+def arena_starting_text(data: Mapping[str, Any]) -> str:
+    """The text of ``arena_starting`` (``notifications.texts``: written when shown, in the reader's language)."""
+    minutes = data["minutes"]
+    return ngettext("%(name)s starts in %(minutes)d minute.", "%(name)s starts in %(minutes)d minutes.", minutes) % {
+        "name": data["tournament"]["name"], "minutes": minutes}
+
+
 def arenas_starting_notify(*, now: datetime) -> int:
     """Tell the players of each arena starting within ``STARTING_SOON`` (an ``arena_starting``
     notification each), once per arena however many processes sweep: the arena's ``starting_told_at`` is
@@ -350,11 +364,11 @@ def arenas_starting_notify(*, now: datetime) -> int:
                 continue
             arena = Arena.objects.get(pk=arena_id)
             minutes = max(1, -(-int((arena.starts_at - now).total_seconds()) // 60))
-            data = {"tournament": {"id": arena.pk, "name": arena.name, "starts_at": iso(arena.starts_at)}}
+            data = {"tournament": {"id": arena.pk, "name": arena.name, "starts_at": iso(arena.starts_at)},
+                    "minutes": minutes}
             entries = ArenaPlayer.objects.filter(arena=arena, withdrawn=False).values_list("player_id", flat=True)
             for player_id in entries:
                 notify(player_id=player_id, kind="arena_starting", url=f"/tournaments/{arena.pk}", data=data,
-                       text=f"{arena.name} starts in {minutes} minute{'s' if minutes > 1 else ''}.",
                        key=f"arena_starting:{arena.pk}", now=now)
             told += 1
     return told

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -40,7 +41,7 @@ def _instant(text: str) -> datetime | None:
 def _arena_out(arena_id: int, request: Request, *, page: int = 1) -> Response:
     view = arena_view(arena_id, page=page)
     if view is None:
-        raise Refused("not_found", "There is no such arena.")
+        raise Refused("not_found", gettext("There is no such arena."))
     player = session_player(request.session)
     return Response(view.for_player(str(player.pk) if player else None))
 
@@ -107,7 +108,7 @@ class ArenaGamesView(APIView):
         """Every finished game of the arena, in the order they ended, with the points each side scored."""
         games = arena_games(arena_id)
         if games is None:
-            raise Refused("not_found", "There is no such arena.")
+            raise Refused("not_found", gettext("There is no such arena."))
         return Response(games)
 
 
@@ -129,6 +130,6 @@ class ArenaActionView(APIView):
     def post(self, request: Request, arena_id: int) -> Response:
         player = session_player(request.session)
         if player is None:
-            raise Refused("no_account", "Choose a name first: this device has no player yet.")
+            raise Refused("no_account", gettext("Choose a name first: this device has no player yet."))
         self.ACTIONS[self.action](arena_id=arena_id, player=player, now=timezone.now())
         return _arena_out(arena_id, request)

@@ -29,7 +29,8 @@ from typing import Any, Concatenate, ParamSpec
 from channels.layers import get_channel_layer
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from bots import limits, protocol
 from common.asgi import STREAM_MARK
@@ -37,6 +38,7 @@ from common.errors import RateLimited, Refused, status_for
 from common.layer import ChannelLayer
 from lobby.protocol import messages
 from lobby.realtime.offload import offload
+from players.language import visitor_language
 from players.models import AccessToken
 from players.tokens import bearer_secret, token_authenticate
 
@@ -51,16 +53,18 @@ P = ParamSpec("P")
 def stream_view(
     view: Callable[Concatenate[HttpRequest, P], Awaitable[HttpResponseBase]],
 ) -> Callable[Concatenate[HttpRequest, P], Coroutine[Any, Any, HttpResponseBase]]:  # an async def's type
-    """``view`` answering GET only, and any :class:`Refused` it raises as :func:`refusal`."""
+    """``view`` answering GET only, and any :class:`Refused` it raises as :func:`refusal`, in the
+    language its headers ask for (these streams are served without the middleware: ``config.http``)."""
 
     @wraps(view)
     async def answer(request: HttpRequest, /, *args: P.args, **kwargs: P.kwargs) -> HttpResponseBase:
-        try:
-            if request.method != "GET":
-                raise Refused("method_not_allowed", "GET this stream.")
-            return await view(request, *args, **kwargs)
-        except Refused as exc:
-            return refusal(exc)
+        with translation.override(visitor_language(request, None)):
+            try:
+                if request.method != "GET":
+                    raise Refused("method_not_allowed", gettext("GET this stream."))
+                return await view(request, *args, **kwargs)
+            except Refused as exc:
+                return refusal(exc)
 
     setattr(answer, STREAM_MARK, True)
     return answer
@@ -84,7 +88,7 @@ async def stream_token(request: HttpRequest) -> AccessToken:
     """
     secret = bearer_secret(request.headers.get("Authorization"))
     if secret is None:
-        raise Refused("no_token", "Send a personal access token: Authorization: Bearer <token>.")
+        raise Refused("no_token", gettext("Send a personal access token: Authorization: Bearer <token>."))
     # The request's lane: served by config.http.AsyncHandler, that is asgiref's one shared thread (its one
     # connection, closed as a stream's request finishes), not a thread of this request's own.
     return await offload(token_authenticate, lane="request")(secret, now=timezone.now())

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from games.engine import bitboard as bb
-from games.engine.errors import BadPeg, EngineError
+from games.engine.errors import BadPeg, EngineError, gettext_noop
 from games.engine.symmetry import Symmetry, canonical_form
 from games.engine.values import Cell, Colour, Outcome, Peg, Status, Threat
 
@@ -19,7 +19,8 @@ class PegFull(EngineError):
     code = "peg_full"
 
     def __init__(self, peg: Peg, *, ply: int | None = None) -> None:
-        super().__init__(f"Peg {peg} is full: it already holds 4 beads.", ply=ply)
+        super().__init__(gettext_noop("Peg %(peg)s is full: it already holds 4 beads."), ply=ply,
+                         params={"peg": str(peg)})
         self.peg = peg
 
 
@@ -29,8 +30,10 @@ class GameOver(EngineError):
     code = "game_over"
 
     def __init__(self, outcome: Outcome, *, ply: int | None = None) -> None:
-        result = "it was a draw" if outcome.winner is None else f"{outcome.winner} won"
-        super().__init__(f"The game is over: {result}.", ply=ply)
+        template = (gettext_noop("The game is over: it was a draw.") if outcome.winner is None
+                    else gettext_noop("The game is over: red won.") if outcome.winner == "red"
+                    else gettext_noop("The game is over: yellow won."))
+        super().__init__(template, ply=ply)
         self.outcome = outcome
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from games.engine.bitboard import threat_cells
-from games.engine.errors import EngineError
+from games.engine.errors import EngineError, gettext_noop
 from games.engine.position import Position
 from games.engine.proof import Prover
 from games.engine.values import Cell, Colour, Peg
@@ -177,7 +177,7 @@ def judge_attempt(position: Position, *, plies: int, moves: Sequence[Peg], prove
         PegFull: a move on a full peg (its ``ply`` counts the attempt's plies, the replies included).
     """
     if not moves:
-        raise AttemptError("An attempt has at least one move.")
+        raise AttemptError(gettext_noop("An attempt has at least one move."))
     prover = prover or Prover()
     line: list[Peg] = []
     left = plies
@@ -191,12 +191,12 @@ def judge_attempt(position: Position, *, plies: int, moves: Sequence[Peg], prove
         last = index == len(moves) - 1
         if after.outcome is not None and after.outcome.winner is position.to_move:
             if not last:
-                raise AttemptError("The puzzle was solved before the last of these moves.")
+                raise AttemptError(gettext_noop("The puzzle was solved before the last of these moves."))
             four = after.outcome.line or ()
             return Judgement(Verdict.SOLVED, line=tuple(line), solution=tuple(line), four=tuple(four))
         if not keeps_win(position, peg, within=left, prover=prover):
             if not last:
-                raise AttemptError("The attempt failed before the last of these moves.")
+                raise AttemptError(gettext_noop("The attempt failed before the last of these moves."))
             return Judgement(
                 Verdict.FAILED, line=tuple(line), refutation=_refutation(after, left, prover),
                 solution=winning_line(position, plies=left, prover=prover),

@@ -20,6 +20,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from common.errors import Refused
 from common.hooks import Registry
@@ -61,20 +62,21 @@ def clean_text(text: str) -> str:
             kept.append(char)
     cleaned = "".join(kept).strip()
     if not cleaned:
-        raise Refused("empty", "Write something first: a message cannot be empty.")
+        raise Refused("empty", gettext("Write something first: a message cannot be empty."))
     if len(cleaned) > MAX_CHARS:
-        raise Refused("too_long", f"A message is at most {MAX_CHARS} characters; this one has {len(cleaned)}.")
+        raise Refused("too_long", gettext("A message is at most %(most)s characters; this one has %(length)s.")
+                      % {"most": MAX_CHARS, "length": len(cleaned)})
     return cleaned
 
 
 def _check_may_write(room: Room, *, seated: bool, chat: str) -> None:
     """Raises Refused(not_allowed) unless someone ``seated`` (or not) may write in ``chat`` of ``room``."""
     if chat == PLAYERS and not seated:
-        raise Refused("not_allowed", "Only the seated players write in the players' chat; take a seat first.")
+        raise Refused("not_allowed", gettext("Only the seated players write in the players' chat; take a seat first."))
     if chat == SPECTATORS and seated:
-        raise Refused("not_allowed", "You are seated: write in the players' chat.")
+        raise Refused("not_allowed", gettext("You are seated: write in the players' chat."))
     if chat == SPECTATORS and not room.spectator_chat:
-        raise Refused("not_allowed", "The host has turned the spectators' chat off.")
+        raise Refused("not_allowed", gettext("The host has turned the spectators' chat off."))
 
 
 # --- saying something ------------------------------------------------------------------------------
@@ -100,14 +102,15 @@ def chat_say(
             rate_limited, or a refusal of one of the ``SAY_CHECKS`` (muted).
     """
     if chat not in CHATS:
-        raise Refused("bad_frame", 'The chat is "players" or "spectators".')
+        raise Refused("bad_frame", gettext('The chat is "players" or "spectators".'))
     if (text is None) == (phrase is None):
-        raise Refused("bad_frame", "A message has a text or a phrase.")
+        raise Refused("bad_frame", gettext("A message has a text or a phrase."))
     if phrase is not None and phrase not in PHRASES:
-        raise Refused("bad_frame", f"Unknown phrase; the phrases are {', '.join(PHRASES)}.")
+        raise Refused("bad_frame", gettext("Unknown phrase; the phrases are %(phrases)s.")
+                      % {"phrases": ", ".join(PHRASES)})
     room = Room.objects.filter(code=code, closed_at=None).first()
     if room is None:
-        raise Refused("no_room", f"There is no open room {code}.")
+        raise Refused("no_room", gettext("There is no open room %(code)s.") % {"code": code})
     seated = Seat.objects.filter(room=room, player=player).exists()
     _check_may_write(room, seated=seated, chat=chat)
     cleaned = clean_text(text) if text is not None else ""
@@ -121,7 +124,8 @@ def chat_say(
         recent = ChatMessage.objects.filter(player=player, created_at__gt=now - RATE_WINDOW).count()
         if recent >= RATE_MESSAGES:
             seconds = int(RATE_WINDOW.total_seconds())
-            raise Refused("rate_limited", f"Slow down: at most {RATE_MESSAGES} messages in {seconds} seconds.")
+            raise Refused("rate_limited", gettext("Slow down: at most %(most)s messages in %(seconds)s seconds.")
+                          % {"most": RATE_MESSAGES, "seconds": seconds})
         message = ChatMessage.objects.create(
             room=room, chat=chat, player=player, author_name=name, text=cleaned, phrase=phrase or "", created_at=now
         )

@@ -27,10 +27,12 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from common import metrics
 from common.errors import Refused
 from common.hooks import Hook, OnError, Runs
+from common.translation import render
 from games import services as games
 from games.engine import EngineError, Peg
 from games.models import Game, GameStatus
@@ -84,7 +86,7 @@ def game_start(*, code: str, player: Player, now: datetime, tournament_id: int |
     with transaction.atomic():
         room = lock_room(code)
         if room.host_id != player.id:
-            raise Refused("not_host", "Only the host can start the game.")
+            raise Refused("not_host", gettext("Only the host can start the game."))
         return _start_next_game(room, now=now, tournament_id=tournament_id)
 
 
@@ -100,14 +102,14 @@ def game_again(*, code: str, player: Player, now: datetime) -> Game | None:
         room = lock_room(code)
         seat = room.seats.filter(player=player).first()
         if seat is None:
-            raise Refused("no_seat", "Only seated players can ask for another game.")
+            raise Refused("no_seat", gettext("Only seated players can ask for another game."))
         last = current_game(room)
         if last is None:
-            raise Refused("no_game", "No game has been played here yet: the host starts the first one.")
+            raise Refused("no_game", gettext("No game has been played here yet: the host starts the first one."))
         if last.status == GameStatus.PLAYING:
-            raise Refused("game_not_over", "This game is still being played.")
+            raise Refused("game_not_over", gettext("This game is still being played."))
         if last.tournament_id is not None:
-            raise Refused("no_again", "An arena pairs its games: go back to the arena for the next one.")
+            raise Refused("no_again", gettext("An arena pairs its games: go back to the arena for the next one."))
         seat.wants_again = True
         seat.save(update_fields=["wants_again"])
         people = room.seats.filter(player__isnull=False)
@@ -119,10 +121,10 @@ def game_again(*, code: str, player: Player, now: datetime) -> Game | None:
 
 def _start_next_game(room: Room, *, now: datetime, tournament_id: int | None = None) -> Game:
     if current_game_playing(room) is not None:
-        raise Refused("game_not_over", "A game is already being played.")
+        raise Refused("game_not_over", gettext("A game is already being played."))
     seats = {seat.number: seat for seat in room.seats.select_for_update()}
     if all(seat.player_id is None for seat in seats.values()):
-        raise Refused("no_seat", "Nobody is seated: sit down to play.")
+        raise Refused("no_seat", gettext("Nobody is seated: sit down to play."))
     last = current_game(room)
     red_seat = 3 - last.red_seat if (last is not None and room.alternate_first) else 1
     for seat in seats.values():
@@ -165,12 +167,12 @@ def playing_seat(game: Game | None, seats: list[Seat], player: Player) -> Seat:
         Refused: no_game, no_seat, game_over.
     """
     if game is None:
-        raise Refused("no_game", "No game has started in this room.")
+        raise Refused("no_game", gettext("No game has started in this room."))
     seat = next((s for s in seats if s.player_id == player.id), None)
     if seat is None or seat.cpu:
-        raise Refused("no_seat", "You are not playing in this game.")
+        raise Refused("no_seat", gettext("You are not playing in this game."))
     if game.status != GameStatus.PLAYING:
-        raise Refused("game_over", "The game is over.")
+        raise Refused("game_over", gettext("The game is over."))
     return seat
 
 
@@ -197,7 +199,7 @@ def game_drop(*, code: str, player: Player, peg: str, ply: int, now: datetime) -
     try:
         chosen = Peg.from_name(peg)
     except EngineError as exc:
-        raise Refused(exc.code, exc.message) from None
+        raise Refused(exc.code, render(exc)) from None
     held = HELD.take(code)
     if held is not None and not transaction.get_connection().in_atomic_block:
         moved = drop_from_held(held, player=player, peg=chosen, ply=ply, now=now)
@@ -210,9 +212,10 @@ def game_drop(*, code: str, player: Player, peg: str, ply: int, now: datetime) -
         seat = playing_seat(game, seats, player)
         assert game is not None
         if ply != game.ply:
-            raise Refused("stale", f"The game has moved on: it is at move {game.ply + 1}, not {ply + 1}.")
+            raise Refused("stale", gettext("The game has moved on: it is at move %(now)s, not %(seen)s.")
+                          % {"now": game.ply + 1, "seen": ply + 1})
         if game.to_move_seat != seat.number:
-            raise Refused("not_your_turn", "It is not your turn.")
+            raise Refused("not_your_turn", gettext("It is not your turn."))
         seat_changed = player_acts(room, seat)
         play_move(room, seats, game, chosen, seat=seat.number, cpu_reason="", now=now, seat_changed=seat_changed)
         hold_on_commit(room, seats, game)

@@ -22,6 +22,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from common.errors import Refused
 from games import services as games
@@ -67,13 +68,15 @@ def _draw(room: Room, seats: list[Seat], game: Game, seat: Seat, opponent: Seat,
         action = "accept"  # both sides offered: agreed
     if action == "offer":
         if standing == seat.number:
-            raise Refused("offer_limited", "Your draw offer stands already: wait for the answer.")
+            raise Refused("offer_limited", gettext("Your draw offer stands already: wait for the answer."))
         if game.tournament_id is not None and game.ply < ARENA_DRAW_AFTER:
-            raise Refused("not_allowed", f"No draw offers in an arena before move {ARENA_DRAW_AFTER + 1}.")
+            raise Refused("not_allowed", gettext("No draw offers in an arena before move %(move)s.")
+                          % {"move": ARENA_DRAW_AFTER + 1})
         last = game.draw_offer_plies.get(str(seat.number))
         if last is not None and game.ply - last < DRAW_OFFER_EVERY:
-            raise Refused("offer_limited", f"One draw offer per {DRAW_OFFER_EVERY} moves: you may offer again "
-                                           f"from move {last + DRAW_OFFER_EVERY + 1}.")
+            raise Refused("offer_limited", gettext("One draw offer per %(every)s moves: you may offer again from move "
+                                                   "%(move)s.") % {"every": DRAW_OFFER_EVERY,
+                                                                   "move": last + DRAW_OFFER_EVERY + 1})
         game.draw_offer_plies = {**game.draw_offer_plies, str(seat.number): game.ply}
         events.offer_on_commit(room.code, "draw", seat.number, "offer")
         if opponent.cpu:
@@ -106,12 +109,13 @@ def _cpu_answers_draw(room: Room, game: Game, cpu: Seat, now: datetime) -> int:
 def _takeback(room: Room, seats: list[Seat], game: Game, seat: Seat, opponent: Seat, action: str,
               now: datetime) -> int:
     if game.ranked or game.tournament_id is not None:
-        raise Refused("not_allowed", "Takebacks are for casual games: not in ranked games or arenas.")
+        raise Refused("not_allowed", gettext("Takebacks are for casual games: not in ranked games or arenas."))
     standing = game.takeback_offer_seat
     if action == "offer":
         if standing is not None:
-            whose = "Your" if standing == seat.number else "Your opponent's"
-            raise Refused("offer_limited", f"{whose} takeback request waits for an answer.")
+            raise Refused("offer_limited",
+                          gettext("Your takeback request waits for an answer.") if standing == seat.number
+                          else gettext("Your opponent's takeback request waits for an answer."))
         plies = plies_to_take_back(game, seat.number)
         events.offer_on_commit(room.code, "takeback", seat.number, "offer")
         if opponent.cpu:
@@ -133,9 +137,12 @@ def _takeback(room: Room, seats: list[Seat], game: Game, seat: Seat, opponent: S
 def _answerable(standing: int | None, seat: Seat, what: str, *, accept: bool) -> None:
     """Refuse an answer to no offer, or one's own offer accepted (declining one's own withdraws it)."""
     if standing is None:
-        raise Refused("no_offer", f"There is no {what} to answer.")
+        raise Refused("no_offer", gettext("There is no draw offer to answer.") if what == "draw offer"
+                      else gettext("There is no takeback request to answer."))
     if accept and standing == seat.number:
-        raise Refused("no_offer", f"Your own {what} waits for your opponent's answer.")
+        raise Refused("no_offer",
+                      gettext("Your own draw offer waits for your opponent's answer.") if what == "draw offer"
+                      else gettext("Your own takeback request waits for your opponent's answer."))
 
 
 def plies_to_take_back(game: Game, seat: int) -> int:
@@ -148,7 +155,7 @@ def plies_to_take_back(game: Game, seat: int) -> int:
     parity = 0 if game.colour_of_seat(seat) == "red" else 1
     last = game.ply - 1 if (game.ply - 1) % 2 == parity else game.ply - 2
     if last < 0:
-        raise Refused("nothing_to_take_back", "You have no move to take back yet.")
+        raise Refused("nothing_to_take_back", gettext("You have no move to take back yet."))
     return game.ply - last
 
 

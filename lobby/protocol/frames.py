@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from common.text import BAD_TEXT, text_refusal
+from common.translation import gettext, gettext_noop
 
 MAX_FRAME_BYTES = 4096
 # The turn timers a room or a seek may have (seconds per move; None: no timer).
@@ -54,22 +55,22 @@ def decode_frame(text: str | None, data: bytes | None = None) -> tuple[str, dict
     """
     if text is None:
         if data is not None and len(data) > MAX_FRAME_BYTES:
-            raise BadFrame(f"Frames are at most {MAX_FRAME_BYTES} bytes.", code="too_large")
-        raise BadFrame("Frames are JSON text, not binary.")
+            raise BadFrame(gettext("Frames are at most %(most)s bytes.") % {"most": MAX_FRAME_BYTES}, code="too_large")
+        raise BadFrame(gettext("Frames are JSON text, not binary."))
     if len(text.encode("utf-8", "surrogatepass")) > MAX_FRAME_BYTES:
-        raise BadFrame(f"Frames are at most {MAX_FRAME_BYTES} bytes.", code="too_large")
+        raise BadFrame(gettext("Frames are at most %(most)s bytes.") % {"most": MAX_FRAME_BYTES}, code="too_large")
     try:
         frame = json.loads(text)
     except (ValueError, RecursionError):
-        raise BadFrame("A frame must be valid JSON.") from None
+        raise BadFrame(gettext("A frame must be valid JSON.")) from None
     if not isinstance(frame, dict):
-        raise BadFrame("A frame must be a JSON object.")
+        raise BadFrame(gettext("A frame must be a JSON object."))
     refusal = text_refusal(frame)
     if refusal is not None:
         raise BadFrame(refusal.message, code=BAD_TEXT)
     kind = frame.get("type")
     if not isinstance(kind, str):
-        raise BadFrame('A frame needs a "type" string.')
+        raise BadFrame(gettext('A frame needs a "type" string.'))
     return kind, frame
 
 
@@ -81,11 +82,11 @@ def parse_ping_frame(text: str | None, data: bytes | None = None) -> Ping:
     """
     kind, _ = decode_frame(text, data)
     if kind != "ping":
-        raise BadFrame(f"Unknown frame type {kind[:32]!r}: this socket only hears ping.")
+        raise BadFrame(gettext("Unknown frame type %(type)r: this socket only hears ping.") % {"type": kind[:32]})
     return Ping()
 
 
-SERVER_ERROR_MESSAGE = "The server could not handle that just now: please try again."
+SERVER_ERROR_MESSAGE = gettext_noop("The server could not handle that just now: please try again.")
 
 
 def error_frame(code: str, message: str) -> dict[str, Any]:

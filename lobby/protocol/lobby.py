@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from common.iso import iso
+from common.translation import gettext
 from lobby.protocol.frames import TURN_SECONDS_CHOICES, BadFrame, Ping, decode_frame
 
 
@@ -46,12 +47,12 @@ def parse_lobby_frame(text: str | None, data: bytes | None = None) -> LobbyComma
     if kind == "seek":
         seconds = frame.get("turn_seconds", "missing")
         if isinstance(seconds, bool) or seconds not in TURN_SECONDS_CHOICES:
-            raise BadFrame('A seek needs "turn_seconds": null, 30 or 60.')
+            raise BadFrame(gettext('A seek needs "turn_seconds": null, 30 or 60.'))
         ranked = frame.get("ranked")
         if not isinstance(ranked, bool):
-            raise BadFrame('A seek needs "ranked": true or false.')
+            raise BadFrame(gettext('A seek needs "ranked": true or false.'))
         return SeekRequest(turn_seconds=seconds, ranked=ranked)
-    raise BadFrame(f'Unknown frame type "{kind[:40]}".')
+    raise BadFrame(gettext('Unknown frame type "%(type)s".') % {"type": kind[:40]})
 
 
 # --- outbound ----------------------------------------------------------------------------------------

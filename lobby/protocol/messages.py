@@ -126,10 +126,12 @@ class LobbyEnded:
 # --- a player's pages (every socket of the player: room, lobby, arena, the player socket) ---------------------
 @dataclass(frozen=True, slots=True)
 class PlayerNotification:
-    """A notification for every open page of a player: its ``notification`` frame encoded once (``text``)."""
+    """A notification for every open page of a player: its ``notification`` frame encoded once (``text``),
+    its text written in ``language`` (the player's choice, ``players.language.language_of``)."""
 
     TYPE: ClassVar[str] = "player.notification"
     text: str
+    language: str | None = None
 
 
 # --- an account's event streams, an arena's sockets, the health check --------------------------------------

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from common.iso import iso
+from common.translation import gettext, ngettext
 from lobby.protocol.frames import BadFrame, Ping, decode_frame
 from lobby.protocol.rows import MessageRow
 
@@ -115,38 +116,39 @@ def parse_frame(text: str | None, data: bytes | None = None) -> Command:
     if kind == "drop":
         peg, ply = frame.get("peg"), frame.get("ply")
         if not isinstance(peg, str):
-            raise BadFrame('A drop needs "peg", a peg name such as "b3".')
+            raise BadFrame(gettext('A drop needs "peg", a peg name such as "b3".'))
         if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= 64:
-            raise BadFrame('A drop needs "ply", the number of moves you saw (0 to 64).')
+            raise BadFrame(gettext('A drop needs "ply", the number of moves you saw (0 to 64).'))
         return Drop(peg=peg, ply=ply)
     if kind == "rules":
         changes = {key: value for key, value in frame.items() if key != "type"}
         unknown = sorted(set(changes) - set(RULE_FIELDS))
         if unknown:
-            raise BadFrame(f"Unknown house rule: {', '.join(unknown)}.")
+            raise BadFrame(ngettext("Unknown house rule: %(rules)s.", "Unknown house rules: %(rules)s.", len(unknown))
+                           % {"rules": ", ".join(unknown)})
         if not changes:
-            raise BadFrame("A rules frame needs at least one rule to change.")
+            raise BadFrame(gettext("A rules frame needs at least one rule to change."))
         return SetRules(changes=changes)
     if kind == "say":
         return _parse_say(frame)
     if kind in OFFER_KINDS:
         action = frame.get("action")
         if not isinstance(action, str) or action not in OFFER_ACTIONS:
-            raise BadFrame(f'A {kind} frame needs "action": "offer", "accept" or "decline".')
+            raise BadFrame(gettext('A %(type)s frame needs "action": "offer", "accept" or "decline".') % {"type": kind})
         return Offer(kind=kind, action=action)
-    raise BadFrame(f'Unknown frame type "{kind[:40]}".')
+    raise BadFrame(gettext('Unknown frame type "%(type)s".') % {"type": kind[:40]})
 
 
 def _parse_say(frame: dict[str, Any]) -> Say:
     chat, text, phrase = frame.get("chat"), frame.get("text"), frame.get("phrase")
     if not isinstance(chat, str) or chat not in CHATS:
-        raise BadFrame('A say needs "chat": "players" or "spectators".')
+        raise BadFrame(gettext('A say needs "chat": "players" or "spectators".'))
     if (text is None) == (phrase is None):
-        raise BadFrame('A say needs either "text" or "phrase".')
+        raise BadFrame(gettext('A say needs either "text" or "phrase".'))
     if text is not None and not isinstance(text, str):
-        raise BadFrame('A say\'s "text" must be a string.')
+        raise BadFrame(gettext('A say\'s "text" must be a string.'))
     if phrase is not None and (not isinstance(phrase, str) or phrase not in PHRASES):
-        raise BadFrame(f"Unknown phrase; the phrases are {', '.join(PHRASES)}.")
+        raise BadFrame(gettext("Unknown phrase; the phrases are %(phrases)s.") % {"phrases": ", ".join(PHRASES)})
     return Say(chat=chat, text=text, phrase=phrase)
 
 

@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from common.errors import Refused
 from lobby.events import LOBBY_GROUP
@@ -92,10 +93,10 @@ class LobbyConsumer(Consumer):
     # --- seeking -------------------------------------------------------------------------------------
     async def _seek(self, pool: Pool) -> None:
         if self.player is None:
-            await self.refuse("no_player", "Choose a name first: this device has no player yet.")
+            await self.refuse("no_player", gettext("Choose a name first: this device has no player yet."))
             return
         if self.seeker is not None:
-            await self.refuse("already_seeking", "You are already looking for an opponent.")
+            await self.refuse("already_seeking", gettext("You are already looking for an opponent."))
             return
         now = timezone.now()
         try:

@@ -10,6 +10,8 @@ socket once it has a player).
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 from lobby.protocol.frames import CLOSE_UNKNOWN_ROOM, Ping, parse_ping_frame, pong_frame
 from lobby.realtime.offload import offload
 from lobby.realtime.socket import Consumer
@@ -21,7 +23,7 @@ class PlayerConsumer(Consumer):
         await self.accept()
         player = await offload(self.identify)()
         if player is None:
-            await self.refuse("no_player", "This device has no player yet.")
+            await self.refuse("no_player", gettext("This device has no player yet."))
             await self.close(code=CLOSE_UNKNOWN_ROOM)
             return
         await self.hear_player(player.pk)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from common import logcontext, metrics
 from common.asgi import Receive, Scope, Send
@@ -185,7 +186,7 @@ class RoomConsumer(Consumer):
         except Exception as exc:  # the database is down, say: its transaction rolled back
             log.warning("a %s frame failed: %s", protocol.frame_type(command), _one_line(exc),
                         exc_info=exc if log.isEnabledFor(logging.DEBUG) else None)
-            await self.refuse("server_error", frames.SERVER_ERROR_MESSAGE)
+            await self.refuse("server_error", gettext(frames.SERVER_ERROR_MESSAGE))
             await self._resync()
 
     async def _handle(self, command: protocol.Command) -> None:
@@ -218,7 +219,7 @@ class RoomConsumer(Consumer):
         """Run the service for ``command`` (in the database thread)."""
         now = timezone.now()
         if self.player is None:
-            raise Refused("no_player", "Choose a name first: this device has no player yet.")
+            raise Refused("no_player", gettext("Choose a name first: this device has no player yet."))
         player, code = self.player, self.code
         match command:
             case protocol.Sit():
@@ -288,7 +289,10 @@ class RoomConsumer(Consumer):
         """The server will not keep this socket: send what the message carries, then close with its code."""
         if refuse.snapshot is not None:
             await self._send_snapshot(refuse.snapshot)
-        if refuse.error is not None:
+        if refuse.error is not None and refuse.error.get("code") == "room_closed":
+            # Sent to the whole room: its sentence again, in this socket's reader's language.
+            await self.send_frame(frames.error_frame("room_closed", events.room_closed_refusal(self.code).message))
+        elif refuse.error is not None:
             await self.send_frame(refuse.error)
         await self.close(code=refuse.close)
 

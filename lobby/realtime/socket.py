@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
+from django.utils.translation import gettext
 
 from common import metrics
 from common.ratelimit import TokenBucket
@@ -36,6 +37,7 @@ from lobby.events import player_group
 from lobby.protocol import messages
 from lobby.protocol.frames import BadFrame, error_frame
 from lobby.realtime import runtime
+from notifications.texts import TEXTS
 from players.identity import device_player
 from players.language import visitor_language
 from players.models import Player
@@ -85,15 +87,22 @@ class Consumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is unt
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def player_notification(self, message: messages.PlayerNotification) -> None:
-        """A notification of the socket's player: its frame, encoded once by the sender."""
-        await self.send(text_data=message.text)
+        """A notification of the socket's player: its frame, encoded once by the sender, in the player's
+        language; a socket reading another (a guest who chose none: its browser's) writes the text again."""
+        if message.language is None or message.language == self.language:
+            await self.send(text_data=message.text)
+            return
+        frame = json.loads(message.text)
+        shown = frame["notification"]
+        text = TEXTS.of(shown["kind"], shown["data"], stored=shown["text"])  # in this socket's language
+        await self.send_frame({**frame, "notification": {**shown, "text": text}})
 
     async def command(self, parse: Callable[[str | None, bytes | None], C], text: str | None,
                       data: bytes | None) -> C | None:
         """The client's frame parsed by ``parse``; None when it was refused (too many frames, not valid
         protocol), the client having been sent an ``error`` frame saying why."""
         if not self.bucket.allow():
-            await self.refuse("rate_limited", "Too many frames: slow down.")
+            await self.refuse("rate_limited", gettext("Too many frames: slow down."))
             return None
         try:
             return parse(text, data)

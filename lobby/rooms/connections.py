@@ -17,6 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext
 
 from common.errors import Refused
 from lobby import events, timers
@@ -129,9 +130,9 @@ def _open_room(code: str) -> Room:
     """
     room = Room.objects.filter(code=code).first()
     if room is None:
-        raise Refused("no_room", f"There is no open room {code}.")
+        raise Refused("no_room", gettext("There is no open room %(code)s.") % {"code": code})
     if room.closed_at is not None:
-        raise Refused("room_closed", f"Room {code} was closed.")
+        raise events.room_closed_refusal(code)
     return room
 
 
@@ -145,7 +146,7 @@ def _refuse_if_banned(player: Player) -> None:
     banned_at = Player.objects.select_for_update().filter(pk=player.pk).values_list("banned_at", flat=True)
     if banned_at.first() is not None:
         log.info("refused a socket of a banned player")  # the socket's context names room and player
-        raise Refused("banned", BANNED_MESSAGE)
+        raise Refused("banned", str(BANNED_MESSAGE))
 
 
 def _record_connection(*, channel_name: str, room: Room, player: Player | None, process: str, now: datetime) -> None:

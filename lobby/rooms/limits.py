@@ -16,6 +16,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.core.cache import cache
+from django.utils.translation import gettext
 from redis.exceptions import RedisError
 
 from common.ratelimit import Quota, quota_take
@@ -41,7 +42,7 @@ def rooms_create_quota_take(*, address: str | None, player_ids: Sequence[str] = 
         takes.append((Quota("rooms-by-address", settings.ROOMS_PER_HOUR_PER_ADDRESS, HOUR), address))
     quota = Quota("rooms-by-player", settings.ROOMS_PER_HOUR_PER_DEVICE, HOUR)
     takes.extend((quota, player_id) for player_id in player_ids)
-    _take(takes, now=now, message="Too many new rooms.")
+    _take(takes, now=now, message=gettext("Too many new rooms."))
 
 
 def room_lookup_quota_take(*, address: str, now: datetime) -> None:
@@ -51,7 +52,7 @@ def room_lookup_quota_take(*, address: str, now: datetime) -> None:
         RateLimited: the quota is spent (nothing was counted).
     """
     quota = Quota("room-lookups-by-address", settings.ROOM_LOOKUPS_PER_MINUTE_PER_ADDRESS, MINUTE)
-    _take([(quota, address)], now=now, message="Too many rooms looked up.")
+    _take([(quota, address)], now=now, message=gettext("Too many rooms looked up."))
 
 
 def _take(takes: Sequence[tuple[Quota, str]], *, now: datetime, message: str) -> None:

@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import gettext, ngettext
+
 from common.errors import Refused
 from lobby.protocol.frames import DAYS_PER_MOVE_CHOICES, TURN_SECONDS_CHOICES
 from lobby.protocol.room import CPU_LEVELS, RULE_FIELDS
@@ -40,31 +42,33 @@ class HouseRules:
         """
         unknown = sorted(set(changes) - set(RULE_FIELDS))
         if unknown:
-            raise Refused("bad_rules", f"Unknown house rule: {', '.join(unknown)}.")
+            raise Refused("bad_rules",
+                          ngettext("Unknown house rule: %(rules)s.", "Unknown house rules: %(rules)s.", len(unknown))
+                          % {"rules": ", ".join(unknown)})
         values: dict[str, Any] = {}  # Any: each value is checked above against its field (replace takes them)
         if "turn_seconds" in changes:
             seconds = changes["turn_seconds"]
             if isinstance(seconds, bool) or seconds not in TURN_SECONDS_CHOICES:
-                raise Refused("bad_rules", "The turn time limit is none, 30 or 60 seconds.")
+                raise Refused("bad_rules", gettext("The turn time limit is none, 30 or 60 seconds."))
             values["turn_seconds"] = seconds
         if "days_per_move" in changes:
             days = changes["days_per_move"]
             if isinstance(days, bool) or days not in DAYS_PER_MOVE_CHOICES:
-                raise Refused("bad_rules", "The days per move are none, 1, 2, 3, 5 or 7.")
+                raise Refused("bad_rules", gettext("The days per move are none, 1, 2, 3, 5 or 7."))
             values["days_per_move"] = days
         for flag in ("alternate_first", "ranked", "spectator_chat", "open"):
             if flag in changes:
                 if not isinstance(changes[flag], bool):
-                    raise Refused("bad_rules", f"{flag} must be true or false.")
+                    raise Refused("bad_rules", gettext("%(rule)s must be true or false.") % {"rule": flag})
                 values[flag] = changes[flag]
         if "cpu_level" in changes:
             level = changes["cpu_level"]
             if isinstance(level, bool) or level not in CPU_LEVELS:
-                raise Refused("bad_rules", "The CPU level is a whole number from 1 to 5.")
+                raise Refused("bad_rules", gettext("The CPU level is a whole number from 1 to 5."))
             values["cpu_level"] = level
         rules = replace(self, **values)
         if rules.turn_seconds is not None and rules.days_per_move is not None:
-            raise Refused("bad_rules", "A game has a turn timer or days per move, not both.")
+            raise Refused("bad_rules", gettext("A game has a turn timer or days per move, not both."))
         return rules
 
     @classmethod

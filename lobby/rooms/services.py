@@ -15,7 +15,8 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext, gettext_lazy
 
 from common.errors import Refused
 from common.rows import Rows
@@ -26,12 +27,13 @@ from lobby.models import SEAT_NUMBERS, Connection, Room, Seat, new_room_code
 from lobby.rooms.rules import HouseRules
 from lobby.rooms.selectors import current_game, current_game_playing, snapshot_of, spectator_count
 from players.accounts import GuestReplaced
+from players.language import language_of
 from players.models import Player
 from players.services import PlayerBanned, PlayerRenamed, refuse_bots
 
 log = logging.getLogger(__name__)
 
-BANNED_MESSAGE = "This player is banned by a moderator: it cannot play or watch here."
+BANNED_MESSAGE = gettext_lazy("This player is banned by a moderator: it cannot play or watch here.")
 
 _ROOMS = Rows(Room)
 # How far behind a room's ``last_activity_at`` may be after a move (what reads it: the live games list,
@@ -56,7 +58,7 @@ def lock_room(code: str) -> Room:
     try:
         return Room.objects.select_for_update(no_key=True).get(code=code, closed_at=None)
     except Room.DoesNotExist:
-        raise Refused("no_room", f"There is no open room {code}.") from None
+        raise Refused("no_room", gettext("There is no open room %(code)s.") % {"code": code}) from None
 
 
 def lock_room_for_change(code: str, *, now: datetime) -> Room:
@@ -79,7 +81,7 @@ def lock_room_for_change(code: str, *, now: datetime) -> Room:
     found = rooms.execute(sql, [rooms.prep("last_activity_at", now - ACTIVITY_GRANULARITY),
                                 rooms.prep("last_activity_at", now), code])
     if not found:
-        raise Refused("no_room", f"There is no open room {code}.")
+        raise Refused("no_room", gettext("There is no open room %(code)s.") % {"code": code})
     return rooms.load(found[0])
 
 
@@ -149,7 +151,7 @@ def room_create_check(*, host: Player | None, rules: Mapping[str, object]) -> Ho
         Refused: bad_rules (a rule out of range), banned (the host is banned).
     """
     if host is not None and host.is_banned:
-        raise Refused("banned", BANNED_MESSAGE)
+        raise Refused("banned", str(BANNED_MESSAGE))
     return HouseRules().updated(rules)
 
 
@@ -188,9 +190,9 @@ def room_set_rules(*, code: str, player: Player, changes: Mapping[str, object], 
     with transaction.atomic():
         room = lock_room(code)
         if room.host_id != player.id:
-            raise Refused("not_host", "Only the host can change the house rules.")
+            raise Refused("not_host", gettext("Only the host can change the house rules."))
         if current_game_playing(room) is not None:
-            raise Refused("game_not_over", "House rules change between games, not during one.")
+            raise Refused("game_not_over", gettext("House rules change between games, not during one."))
         before = HouseRules.of(room)
         house = before.updated(changes)
         for field, value in house.as_dict().items():
@@ -231,7 +233,7 @@ def room_sit(*, code: str, player: Player, now: datetime) -> int:
                 seat.save()
                 room_touch(room, now=now)
                 return seat.number
-        raise Refused("seat_taken", "Both seats are taken.")
+        raise Refused("seat_taken", gettext("Both seats are taken."))
 
 
 def _lock_joins_of(player: Player) -> None:
@@ -252,9 +254,9 @@ def room_stand(*, code: str, player: Player, now: datetime) -> None:
         room = lock_room(code)
         seat = _seat_of(room, player)
         if seat is None:
-            raise Refused("no_seat", "You have no seat in this room.")
+            raise Refused("no_seat", gettext("You have no seat in this room."))
         if current_game_playing(room) is not None:
-            raise Refused("game_not_over", "You cannot leave your seat during your game; resign first.")
+            raise Refused("game_not_over", gettext("You cannot leave your seat during your game; resign first."))
         seat.player = None
         seat.wants_again = False
         seat.away = False
@@ -340,7 +342,9 @@ def rooms_player_banned(banned: PlayerBanned) -> None:
     """Registered with ``players.services.PLAYER_BANNED``: every open websocket of the player is closed
     (4403)."""
     channels = list(Connection.objects.filter(player=banned.player).values_list("channel_name", flat=True))
-    events.sockets_refuse_on_commit(channels, Refused("banned", BANNED_MESSAGE))
+    with translation.override(language_of(banned.player)):  # the banned player reads it, not the moderator
+        refused = Refused("banned", str(BANNED_MESSAGE))
+    events.sockets_refuse_on_commit(channels, refused)
 
 
 def rooms_guest_replaced(replaced: GuestReplaced) -> None:
@@ -381,5 +385,5 @@ def rooms_guest_replaced(replaced: GuestReplaced) -> None:
         log.info("room %s handed over from guest %s", code, guest.pk, extra={"room": code, "player": account.pk})
     channels = list(Connection.objects.filter(player=guest).values_list("channel_name", flat=True))
     events.sockets_refuse_on_commit(
-        channels, Refused("player_changed", "This device logged into an account: reconnecting as its player.")
+        channels, Refused("player_changed", gettext("This device logged into an account: reconnecting as its player."))
     )

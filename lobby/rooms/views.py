@@ -7,6 +7,7 @@ from typing import Any
 
 from django.middleware.csrf import get_token
 from django.utils import timezone
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -15,6 +16,7 @@ from rest_framework.views import APIView
 
 from common.errors import Refused
 from common.params import MAX_OFFSET
+from lobby.events import room_closed_refusal
 from lobby.protocol.room import room_frame
 from lobby.rooms.limits import room_lookup_quota_take, rooms_create_quota_take
 from lobby.rooms.listings import live_games
@@ -88,7 +90,7 @@ class SessionView(APIView):
     @extend_schema(request=SessionIn, responses={200: SessionOut, 201: SessionOut})
     def post(self, request: Request) -> Response:
         if not isinstance(request.data, dict):
-            raise Refused("bad_request", 'Send {"name": "..."}.')
+            raise Refused("bad_request", gettext('Send {"name": "..."}.'))
         name = request.data.get("name")
         existing = session_player(request.session)
         if existing is None:
@@ -126,7 +128,7 @@ class RoomsView(APIView):
     def post(self, request: Request) -> Response:
         """Create a room with house rules; the device's player is the host in seat 1."""
         if not isinstance(request.data, dict):
-            raise Refused("bad_rules", "Send the house rules as a JSON object.")
+            raise Refused("bad_rules", gettext("Send the house rules as a JSON object."))
         now = timezone.now()
         existing = session_player(request.session)
         # Only a room made (or refused as too many) is counted: a refused form counts nothing, and makes no
@@ -161,9 +163,9 @@ class RoomDetailView(APIView):
         room_lookup_quota_take(address=client_address(request), now=timezone.now())
         snapshot = room_snapshot(code.upper(), include_closed=True)
         if snapshot is None:
-            raise Refused("no_room", f"There is no open room {code}.")
+            raise Refused("no_room", gettext("There is no open room %(code)s.") % {"code": code})
         if snapshot["closed_at"] is not None:
-            raise Refused("room_closed", f"Room {snapshot['code']} was closed.")
+            raise room_closed_refusal(snapshot["code"])
         player = session_player(request.session)
         return Response(room_frame(snapshot, player_id=str(player.id) if player else None))
 
@@ -189,7 +191,7 @@ class SeatView(APIView):
         room_sit(code=code.upper(), player=player, now=timezone.now())
         snapshot = room_snapshot(code.upper())
         if snapshot is None:  # closed between the seat and the read
-            raise Refused("no_room", f"There is no open room {code}.")
+            raise Refused("no_room", gettext("There is no open room %(code)s.") % {"code": code})
         return Response(room_frame(snapshot, player_id=str(player.id)))
 
 

@@ -8,12 +8,14 @@ from datetime import timedelta
 
 import pytest
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
 
+from bots.challenges import challenge_create
 from mail.models import OutboundEmail
 from notifications.services import notify
 from players.models import Player
-from tests.accounts.accountkit import account, confirmed_account, device, post
+from tests.accounts.accountkit import account, confirmed_account, device, last_email, post
+from tests.bots.botkit import account as account_player
 
 pytestmark = pytest.mark.django_db
 
@@ -95,3 +97,16 @@ def test_no_email_without_a_confirmed_address(django_capture_on_commit_callbacks
     post(client, "/api/accounts/email", {"email": "bob@example.com"})  # not confirmed
     tell(Player.objects.get(user__username="Bob"), "challenge", capture=django_capture_on_commit_callbacks)
     assert emails("challenge") == []
+
+
+def test_an_email_is_in_its_recipients_language(django_capture_on_commit_callbacks):
+    bob = confirmed_account("Bob", "bob@example.com")  # the challenged, who reads Spanish
+    assert choose(bob, challenge=True).status_code == 200
+    assert post(bob, "/api/preferences", {"language": "es"}, method="patch").status_code == 200
+    ann = account_player("Ann")
+    with django_capture_on_commit_callbacks(execute=True), translation.override("de"):  # Ann's request
+        challenge_create(challenger=ann, username="Bob", turn_seconds=60, now=timezone.now())
+    email = last_email("challenge")
+    assert email.subject == "Cuatro en raya 3D: Ann (1500?) te desafía: 60 s por jugada, amistosa."
+    assert email.body.startswith("Ann (1500?) te desafía: 60 s por jugada, amistosa.\n")
+    assert "Recibes este correo porque elegiste los correos de «desafío»." in email.body

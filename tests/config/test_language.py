@@ -62,7 +62,8 @@ def test_the_preference_beats_the_cookie_and_accept_language_and_is_validated():
     for bad in ("jp", "EN", "", 1, ["de"]):
         refused = patch(client, {"language": bad})
         assert (refused.status_code, refused.json()["code"]) == (400, "bad_request"), bad
-    assert "language: en, ja, de, fr, es or null" in patch(client, {"language": "xx"}).json()["message"]
+    # In the player's language (Japanese, chosen above), naming the languages by their codes.
+    assert patch(client, {"language": "xx"}).json()["message"] == "設定: language: en, ja, de, fr, es または null。"
     assert patch(client, {"language": None}).json()["language"] is None  # the browser's again
     assert Preferences.objects.get().values == {}
     assert client.get("/ratings", HTTP_ACCEPT_LANGUAGE="de")["Content-Language"] == "fr"

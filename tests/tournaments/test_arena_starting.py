@@ -32,7 +32,7 @@ def test_the_players_of_an_arena_are_told_once_five_minutes_before_it_starts():
         (bob.pk, "Evening arena starts in 5 minutes.", f"/tournaments/{evening.pk}"),
     ]
     assert rows[0].data == {"tournament": {"id": evening.pk, "name": "Evening arena",
-                                           "starts_at": rows[0].data["tournament"]["starts_at"]}}
+                                           "starts_at": rows[0].data["tournament"]["starts_at"]}, "minutes": 5}
 
 
 def test_an_arena_starting_now_is_not_announced():

@@ -13,6 +13,7 @@ from typing import Any
 
 from autobahn.exception import Disconnected
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from common.errors import Refused
 from lobby.protocol import messages
@@ -39,7 +40,7 @@ class TournamentConsumer(Consumer):
         self.player = await offload(self.identify)()
         view = await offload(arena_view)(self.arena_id)
         if view is None:
-            await self.refuse("not_found", "There is no such arena.")
+            await self.refuse("not_found", gettext("There is no such arena."))
             await self.close(code=CLOSE_UNKNOWN_ROOM)
             return
         self.feed = runtime.ensure_running().service(ArenaLoop).feed
@@ -73,7 +74,7 @@ class TournamentConsumer(Consumer):
 
     async def _berserk(self, game: str) -> None:
         if self.player is None:
-            await self.refuse("not_joined", "You have not joined this arena.")
+            await self.refuse("not_joined", gettext("You have not joined this arena."))
             return
         try:
             await offload(arena_berserk)(arena_id=self.arena_id, player=self.player, game_id=game,
