@@ -1,8 +1,9 @@
 """The site in each of its languages, in Chromium (issue 35; docs/translating.md): a browser sending
 Accept-Language gets the home page and a room with the right ``<html lang>``, the texts its pages'
 JavaScript writes in that language (from the catalog script, frontend/jscatalog.py) and the templates' in
-it too; and the Japanese pages, read as a person reads them (their text, labels, titles and placeholders),
-hold no English word but names, ids and the game's own terms.
+it too; a refusal the room socket sends reaches a Japanese page in Japanese; and the Japanese pages, read
+as a person reads them (their text, labels, titles and placeholders), hold no English word but names, ids
+and the game's own terms.
 
 One server and one browser for the module; each language is a context of its own (its own cookies).
 """
@@ -19,6 +20,7 @@ from tests.e2e.playkit import POST
 
 pytestmark = pytest.mark.browser
 
+JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 # Texts the pages' JavaScript writes, as each catalog (frontend/locale/<lang>/LC_MESSAGES/djangojs.po) has them.
 CONNECTED = {"en": "Connected", "ja": "接続済み", "de": "Verbunden", "fr": "Connecté", "es": "Conectado"}
 HOST_NOTE = {
@@ -65,6 +67,15 @@ def open_room(page: Page, name: str) -> str:
     return code
 
 
+def refused_in_japanese(page: Page) -> None:
+    """A drop before the room's first game: the room socket's refusal (an error frame) says why in Japanese."""
+    page.evaluate("() => window.__room.socket.send({type: 'drop', peg: 'a1', ply: 0})")
+    message = page.locator("#board-msg")
+    expect(message).to_be_visible()
+    said = message.inner_text()
+    assert JAPANESE.search(said) and not re.search(r"[A-Za-z]{2,}", said), said
+
+
 def blind_mode_in_japanese(page: Page, code: str) -> None:
     """Blind mode's commands in Japanese words and in English letters, a peg typed in full-width letters,
     each answered in Japanese."""
@@ -94,6 +105,7 @@ def test_each_language_has_its_home_page_and_room(new_page) -> None:  # type: ig
         expect(page.locator("#rules-note")).to_have_text(HOST_NOTE[language])
         expect(page).to_have_title(ROOM_TITLE[language].format(code))
         if language == "ja":
+            refused_in_japanese(page)
             blind_mode_in_japanese(page, code)
         assert page.js_errors == [], (language, page.js_errors)
         page.context.close()
