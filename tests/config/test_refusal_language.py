@@ -15,7 +15,7 @@ NO_ROOM = {
     "en": "There is no open room ZZZZZZ.",
     "ja": "開いているルーム ZZZZZZ はありません。",
     "de": "Es gibt keinen offenen Raum ZZZZZZ.",
-    "fr": "Il n'y a pas de salle ouverte ZZZZZZ.",
+    "fr": "Il n\u2019y a pas de salle ouverte ZZZZZZ.",
     "es": "No hay ninguna sala abierta ZZZZZZ.",
 }
 
@@ -44,4 +44,4 @@ def test_the_engines_and_the_record_files_refusals_are_translated_where_they_are
     answer = Client().post("/api/records/parse", {"text": "a1 a1 a1 a1 a1"}, content_type="application/json",
                            HTTP_ACCEPT_LANGUAGE="de")
     assert answer.json() == {"code": "bad_record",
-                             "message": "Zug 3 (Rot a1): Der Stab a1 ist voll: Er trägt schon 4 Kugeln."}
+                             "message": "Zug 3 (Rot a1): Stab a1 ist voll: Er trägt schon 4 Kugeln."}

@@ -48,7 +48,7 @@ def test_a_notification_reads_in_its_readers_language_not_the_senders():
     with translation.override("de"):  # Ann's request, in German
         follow_add(follower=ann, followed_id=str(bob.pk), now=timezone.now())
     assert Notification.objects.get(player=bob).text == "Ann follows you."  # stored in English
-    assert listed(bob_key, HTTP_ACCEPT_LANGUAGE="de") == ["Ann さんがあなたをフォローしました。"]  # his choice
+    assert listed(bob_key, HTTP_ACCEPT_LANGUAGE="de") == ["Annさんがあなたをフォローしました。"]  # his choice
     preferences_change(player=bob, changes={"language": None}, now=timezone.now())
     assert listed(bob_key, HTTP_ACCEPT_LANGUAGE="es") == ["Ann te sigue."]  # written when read
     assert listed(bob_key) == ["Ann follows you."]
@@ -79,7 +79,7 @@ async def test_live_it_is_in_the_recipients_choice_else_in_each_sockets_language
 
     await challenges()
     heard = [json.loads(await socket.receive_from(timeout=5))["notification"]["text"] for socket in (chosen, browser)]
-    assert heard == ["Ann さん（1500?）から挑戦状が届きました: 1手30秒、非レート戦。",  # noqa: RUF001
-                     "Ann (1500?) vous défie : 30 s par coup, amicale."]
+    assert heard == ["Annさん（1500?）から挑戦状が届きました: 1手30秒、非レート戦。",  # noqa: RUF001
+                     "Ann (1500?) vous défie\u00a0: 30 s par coup, amicale."]
     for socket in (chosen, browser):
         await socket.disconnect()
