@@ -115,6 +115,20 @@ def game_begin(
     ``stakes``: what the room shows of the seats' ratings during the game (see ``Game.stakes``).
     ``tournament_id``: the arena that paired the game, if one did.
     """
+    game = game_new(room_id=room_id, number=number, red_seat=red_seat, red_player_id=red_player_id,
+                    yellow_player_id=yellow_player_id, red_cpu=red_cpu, yellow_cpu=yellow_cpu, cpu_level=cpu_level,
+                    ranked=ranked, turn_seconds=turn_seconds, now=now, stakes=stakes, tournament_id=tournament_id,
+                    days_per_move=days_per_move)
+    game.save(force_insert=True)
+    return game
+
+
+def game_new(
+    *, room_id: int, number: int, red_seat: int, red_player_id: UUID | None, yellow_player_id: UUID | None,
+    red_cpu: bool, yellow_cpu: bool, cpu_level: int, ranked: bool, turn_seconds: int | None, now: datetime,
+    stakes: dict[str, Any] | None = None, tournament_id: int | None = None, days_per_move: int | None = None,
+) -> Game:
+    """The game :func:`game_begin` writes, not written yet: for :func:`games_begin`, which writes many at once."""
     game = Game(
         room_id=room_id,
         number=number,
@@ -133,8 +147,12 @@ def game_begin(
         tournament_id=tournament_id,
     )
     game.deadline, game.warn_at = _move_times(game, now)
-    game.save(force_insert=True)
     return game
+
+
+def games_begin(games: list[Game]) -> None:
+    """Write new games (made by :func:`game_new`, their due times set) in one INSERT."""
+    Game.objects.bulk_create(games)
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,10 +3,11 @@
 Every ``ARENA_WAVE_SECONDS`` one process claims the arena's wave (a lease on the arena's row,
 ``wave_at`` and ``wave_until``: :mod:`lobby.pairing.waves`, as quick pairing's; waves never overlap); it
 reads who is waiting (:func:`wave_waiting`), pairs them with the pure :func:`tournaments.pairing.pair_waiting`,
-and writes each pair (:func:`arena_pair_write`) in a transaction that locks both entries and drops the
-pair if either is no longer free. So nobody is in two games at once. :class:`ArenaWave` is that wave, as
-the one wave runner (:func:`lobby.realtime.waves.pair_wave`) runs it. Each game is an ordinary game in an
-ordinary room, made as every pairing makes them (:func:`lobby.play.pairs.room_for_two`).
+and writes the pairs in batches (:func:`arena_pairs_write`, ``PAIRS_PER_BATCH`` a transaction) that lock the
+entries of the batch and drop a pair if either of its players is no longer free. So nobody is in two games
+at once. :class:`ArenaWave` is that wave, as the one wave runner (:func:`lobby.realtime.waves.pair_wave`)
+runs it. Each game is an ordinary game in an ordinary room, made as every pairing makes them, the batch's
+rooms, seats and games each in one INSERT (:func:`lobby.play.pairs.rooms_for_two`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from lobby.pairing.waves import WaveLease
-from lobby.play.pairs import GameSettings, room_for_two
+from lobby.play.pairs import GameSettings, rooms_for_two
 from lobby.rooms.selectors import players_in_play
 from players.models import Player
 from players.social import apart_among
@@ -77,46 +78,69 @@ def wave_waiting(*, arena_id: int, now: datetime) -> list[Waiting]:
     ]
 
 
-def arena_pair_write(*, arena_id: int, pair: Pair, now: datetime) -> str | None:
-    """Write one pair of a wave: a room with Red as host and Yellow as guest, its first game started
-    for the arena; returns the room's code, or None when the pair is dropped (the arena ended, or one
-    of them paused, withdrew or is in a game by now). Both are told once it commits."""
-    red_id, yellow_id = pair.red.player_id, pair.yellow.player_id
+# Pairs written in one transaction: a batch's statements are the same few however many pairs it holds (the
+# entries locked and read, the players, who is in play, then one INSERT each of rooms, seats, games and arena
+# games, one UPDATE of the entries); each batch commits, and tells its players, as soon as it is written.
+PAIRS_PER_BATCH = 50
+
+
+def arena_pairs_write(*, arena_id: int, pairs: Sequence[Pair], now: datetime) -> list[str]:
+    """Write a batch of a wave's pairs in one transaction: for each, a room with Red as host and Yellow as
+    guest, its first game started for the arena; returns the rooms' codes. A pair is dropped (the others
+    are written) when one of its players paused, withdrew, is in a game by now or turned bot, or is banned;
+    the whole batch when the arena ended. Each player is told once it commits."""
+    ids = [player_id for pair in pairs for player_id in (pair.red.player_id, pair.yellow.player_id)]
     with transaction.atomic():
         arena = Arena.objects.filter(pk=arena_id, status=ArenaStatus.STARTED, ends_at__gt=now).first()
-        if arena is None or red_id == yellow_id:
-            return None
+        if arena is None:
+            return []
         entries = {
             str(e.player_id): e
             for e in ArenaPlayer.objects.select_for_update()
-            .filter(arena_id=arena_id, player_id__in=[red_id, yellow_id], game=None, paused=False, withdrawn=False)
+            .filter(arena_id=arena_id, player_id__in=ids, game=None, paused=False, withdrawn=False)
             .order_by("pk")
         }
-        if len(entries) != 2:
-            return None
-        players = Player.objects.in_bulk([red_id, yellow_id], field_name="pk")
-        if players_in_play(list(players), now=now) or any(p.is_bot for p in players.values()):
-            return None  # one of them sat down to a game (or turned bot) since the wave read them
-        red, yellow = players[entries[red_id].player_id], players[entries[yellow_id].player_id]
+        players = {str(pk): p for pk, p in Player.objects.in_bulk(list(entries), field_name="pk").items()}
+        busy = {str(pk) for pk in players_in_play([p.pk for p in players.values()], now=now)}
+        taken: set[str] = set()
+        kept: list[Pair] = []
+        for pair in pairs:
+            both = (pair.red.player_id, pair.yellow.player_id)
+            if pair.red.player_id == pair.yellow.player_id or any(
+                    who not in players or who in busy or who in taken or players[who].is_bot
+                    or players[who].is_banned for who in both):
+                continue  # one of them sat down to a game (or turned bot) since the wave read them
+            taken.update(both)
+            kept.append(pair)
+        if not kept:
+            return []
         played = GameSettings(turn_seconds=arena.turn_seconds, ranked=arena.ranked, alternate_first=False,
                               tournament_id=arena.pk)
-        made = room_for_two(first=red, second=yellow, colour="red", settings=played, now=now)
-        room, game = made.room, made.game
-        ArenaGame.objects.create(arena=arena, game=game, red=red, yellow=yellow, red_rating=pair.red.rating,
-                                 yellow_rating=pair.yellow.rating, paired_at=now)
-        for entry, colour in ((entries[red_id], "reds"), (entries[yellow_id], "yellows")):
-            entry.game = game
-            setattr(entry, colour, getattr(entry, colour) + 1)
-            entry.rating = pair.red.rating if colour == "reds" else pair.yellow.rating
-            entry.save(update_fields=["game", colour, "rating"])
-            events.paired_on_commit(arena_id=arena_id, player_id=entry.player_id, code=room.code,
-                                    game_id=str(game.pk))
+        made = rooms_for_two([(players[p.red.player_id], players[p.yellow.player_id]) for p in kept],
+                             settings=played, now=now)
+        ArenaGame.objects.bulk_create([
+            ArenaGame(arena=arena, game=two.game, red=two.red, yellow=two.yellow, red_rating=pair.red.rating,
+                      yellow_rating=pair.yellow.rating, paired_at=now)
+            for pair, two in zip(kept, made, strict=True)])
+        changed = []
+        for pair, two in zip(kept, made, strict=True):
+            for waiting, colour in ((pair.red, "reds"), (pair.yellow, "yellows")):
+                entry = entries[waiting.player_id]
+                entry.game = two.game
+                setattr(entry, colour, getattr(entry, colour) + 1)
+                entry.rating = waiting.rating
+                changed.append(entry)
+                events.paired_on_commit(arena_id=arena_id, player_id=entry.player_id, code=two.room.code,
+                                        game_id=str(two.game.pk))
+        ArenaPlayer.objects.bulk_update(changed, ["game", "reds", "yellows", "rating"])
         events.arena_changed_on_commit(arena_id)
-        return room.code
+        return [two.room.code for two in made]
 
 
 def wave_write(*, arena_id: int, pairs: Sequence[Pair], now: datetime) -> list[str]:
-    """Write pairs one after the other, each committed (and told) as soon as it is written; returns the
-    codes of the rooms made."""
-    made = (arena_pair_write(arena_id=arena_id, pair=pair, now=now) for pair in pairs)
-    return [code for code in made if code is not None]
+    """Write pairs batch after batch, each committed (and told) as soon as it is written; returns the codes of
+    the rooms made."""
+    made: list[str] = []
+    for start in range(0, len(pairs), PAIRS_PER_BATCH):
+        made += arena_pairs_write(arena_id=arena_id, pairs=pairs[start:start + PAIRS_PER_BATCH], now=now)
+    return made

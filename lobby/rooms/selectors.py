@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
@@ -160,16 +160,19 @@ def seat_ratings(*, room: Room, seats: list[Seat], game: Game | None, now: datet
     return live_seat_ratings(seats, now=now)
 
 
-def live_seat_ratings(seats: list[Seat], *, now: datetime) -> dict[int, dict[str, Any]]:
+def live_seat_ratings(seats: list[Seat], *, now: datetime,
+                      ratings: Mapping[UUID, glicko2.Rating] | None = None) -> dict[int, dict[str, Any]]:
     """Each seated person's rating at ``now`` and what each result against the other seat would do.
 
     Seats without a person are left out (their ``rating`` is null). The changes are null while the
-    other seat holds no person (no rated game can be played then).
+    other seat holds no person (no rated game can be played then). ``ratings``: the players' ratings at
+    ``now`` if the caller read them already (for many rooms at once), else they are read.
     """
     people = {seat.number: seat.player_id for seat in seats if seat.player_id is not None}
     if not people:
         return {}
-    ratings = ratings_of(people.values(), now=now)
+    if ratings is None:
+        ratings = ratings_of(people.values(), now=now)
     shown: dict[int, dict[str, Any]] = {}
     for number, player_id in people.items():
         mine = ratings[player_id]

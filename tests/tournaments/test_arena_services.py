@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from bots.accounts import bot_upgrade
@@ -32,6 +34,7 @@ from tests.arenakit import (
     sides,
 )
 from tournaments.models import Arena, ArenaGame, ArenaPlayer, ArenaStatus
+from tournaments.pairing import pair_waiting
 from tournaments.scoring import ArenaGameResult, tallies_from_games
 from tournaments.selectors import arena_games, arena_view
 from tournaments.services import (
@@ -44,6 +47,7 @@ from tournaments.services import (
     arenas_sweep,
     tally_of,
 )
+from tournaments.waves import arena_pairs_write, wave_waiting
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -282,3 +286,24 @@ def test_a_game_left_for_longer_than_the_grace_period_does_not_hold_a_player_bac
     for player in (ann, cat):
         arena_join(arena_id=the_arena.pk, player=player, now=timezone.now())
     assert len(run_wave(the_arena.pk)) == 1
+
+
+def test_a_batch_of_pairs_is_written_in_the_same_few_statements_and_drops_only_a_pair_gone_busy():
+    the_arena = arena()
+    now = timezone.now()
+    players = [guest(f"p{i}") for i in range(10)]
+    for player in players:
+        arena_join(arena_id=the_arena.pk, player=player, now=now)
+    pairs = pair_waiting(wave_waiting(arena_id=the_arena.pk, now=now))
+    assert len(pairs) == 5
+    gone = next(p for p in players if str(p.pk) == pairs[1].red.player_id)  # sits down elsewhere meanwhile
+    game_start(code=room_create(host=gone, rules={}, now=now).code, player=gone, now=now)  # against the CPU
+    with CaptureQueriesContext(connection) as one:
+        assert len(arena_pairs_write(arena_id=the_arena.pk, pairs=pairs[:1], now=now)) == 1
+    with CaptureQueriesContext(connection) as four:
+        written = arena_pairs_write(arena_id=the_arena.pk, pairs=pairs[1:], now=now)
+    assert len(written) == 3  # the pair of the player who sat down elsewhere is dropped, the others written
+    assert len(four.captured_queries) == len(one.captured_queries)
+    entries = ArenaPlayer.objects.filter(arena=the_arena)
+    assert entries.filter(game__isnull=False).count() == 8
+    assert ArenaGame.objects.filter(arena=the_arena).count() == len({e.game_id for e in entries if e.game_id}) == 4
