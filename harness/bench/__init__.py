@@ -5,6 +5,7 @@
   game       the load-generator core: ``GameDriver`` (two devices playing one room), ``run_load``
   echo       ``EchoPair``: the baseline, two sockets of the echo server (``scripts/echo_asgi.py``)
   scenarios  phases of paced and saturated play, idle sockets, a spectator storm
+  arena      an arena of many players: its waves, its standings frames, every game exactly once
   report     the tables: one run's, the suite's with its targets; writing them into the docs
   suite      the configurations (embedded, PostgreSQL + Redis on one and two processes) and their servers
   cli        the command line

@@ -6,11 +6,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from harness.bench.echo import EchoPair
 from harness.bench.game import GameDriver, LoadConfig, join, open_socket
-from harness.bench.stats import CpuReader, CpuWindow, Driver, Stats, percentile, report_every, set_up_all
+from harness.bench.stats import (
+    CpuReader,
+    CpuWindow,
+    Driver,
+    Stats,
+    cpu_not_measured,
+    percentile,
+    report_every,
+    rest_rate,
+    set_up_all,
+)
 from harness.device import Device
 from harness.room import RoomSocket
 from harness.server import LiveServer
@@ -19,8 +30,9 @@ Phase = tuple[float, float]  # (moves per second offered, 0 to saturate; seconds
 
 
 async def play_phases(drivers: Sequence[Driver], phases: list[Phase], server_cpu: CpuReader,
-                      label: str) -> list[Stats]:
-    """Play the set-up ``drivers`` through each (rate, seconds) phase in turn; the Stats of each."""
+                      label: str, trips: CpuReader = cpu_not_measured) -> list[Stats]:
+    """Play the set-up ``drivers`` through each (rate, seconds) phase in turn; the Stats of each (with the
+    servers' database round trips, read by ``trips``)."""
     loop = asyncio.get_running_loop()
     results = []
     for rate, seconds in phases:
@@ -28,7 +40,7 @@ async def play_phases(drivers: Sequence[Driver], phases: list[Phase], server_cpu
         for driver in drivers:
             driver.stats = stats
         stats.started_at = loop.time()
-        window = CpuWindow(stats, server_cpu)
+        window = CpuWindow(stats, server_cpu, trips)
         interval = len(drivers) / rate if rate > 0 else 0.0
         reporter = loop.create_task(report_every(5.0, stats, _phase_progress(label, rate)))
         await asyncio.gather(*(d.play(stats.started_at + seconds, interval) for d in drivers))
@@ -63,9 +75,13 @@ async def echo_phases(urls: tuple[str, str], pairs: int, phases: list[Phase], se
         await asyncio.gather(*(d.close() for d in ready))
 
 
+REST_SECONDS = 5.0  # the servers' round trips at rest are measured this long before play
+
+
 async def game_phases(url: str, guest_url: str | None, games: int, phases: list[Phase], server_cpu: CpuReader,
-                      label: str) -> list[Stats]:
-    """``games`` games (hosts on ``url``, guests on ``guest_url`` or ``url``) through ``phases``."""
+                      label: str, trips: CpuReader = cpu_not_measured) -> list[Stats]:
+    """``games`` games (hosts on ``url``, guests on ``guest_url`` or ``url``) through ``phases``; with a
+    ``trips`` reader, the servers' database round trips at rest are measured first (every game set up)."""
     setup_stats = Stats()
     config = LoadConfig(url=url, games=games, guest_url=guest_url, setup_concurrency=20)
     drivers = [GameDriver(i, config, setup_stats) for i in range(games)]
@@ -73,10 +89,13 @@ async def game_phases(url: str, guest_url: str | None, games: int, phases: list[
     print(f"  {label}: {len(ready)} games set up in {setup_stats.setup_seconds:.0f} s "
           f"({sum(setup_stats.errors.values())} failed)", flush=True)
     try:
-        results = await play_phases(ready, phases, server_cpu, label)
+        at_rest = await rest_rate(trips, REST_SECONDS) if trips() is not None else None
+        results = await play_phases(ready, phases, server_cpu, label, trips)
+        for stats in results:
+            stats.rest_trips_per_second = at_rest
         first = results[0]
-        first.setup_seconds, first.setup_cpu, first.games_set_up = (
-            setup_stats.setup_seconds, setup_stats.setup_cpu, setup_stats.games_set_up)
+        first.setup_seconds, first.setup_cpu, first.games_set_up, first.ready_after = (
+            setup_stats.setup_seconds, setup_stats.setup_cpu, setup_stats.games_set_up, setup_stats.ready_after)
         return results
     finally:
         await asyncio.gather(*(d.close() for d in ready))
@@ -86,12 +105,25 @@ def _cpu(server: LiveServer) -> float:
     return server.cpu_seconds() or 0.0
 
 
+@dataclass(frozen=True, slots=True)
+class IdleCost:
+    """What idle sockets cost: RSS (bytes) and CPU (share of a core) per 1,000, and how many of them were
+    still open ``held`` seconds after the last one opened."""
+
+    sockets: int
+    rss_per_1000: float
+    cpu_per_1000: float
+    still_open: int
+    held: float
+
+
 async def idle_cost(server: LiveServer, sockets: int, settle: float, measure: float, *,
-                    players: bool = False) -> tuple[float, float]:
-    """RSS (bytes) and CPU (share of a core) per 1,000 idle sockets held as the page holds them (answering
-    the server's websocket pings), above what the process uses at rest without them. With ``players``, each
-    socket's device is a player of its own (its socket is also in its player's group, for notifications),
-    made before the process's rest is measured; else each is an anonymous visitor."""
+                    players: bool = False) -> IdleCost:
+    """RSS and CPU per 1,000 idle sockets held as the page holds them (answering the server's websocket
+    pings), above what the process uses at rest without them, and how many are still open once held for
+    ``settle + measure`` seconds. With ``players``, each socket's device is a player of its own (its socket
+    is also in its player's group, for notifications), made before the process's rest is measured; else
+    each is an anonymous visitor."""
     device = Device(server.http)
     await join(device, "Idle host")
     codes = [await asyncio.to_thread(device.create_room, {"ranked": False}) for _ in range(max(1, sockets // 20))]
@@ -130,9 +162,10 @@ async def idle_cost(server: LiveServer, sockets: int, settle: float, measure: fl
     cpu_before, rss_after = _cpu(server), server.rss_bytes() or 0
     await asyncio.sleep(measure)
     cpu_share = (_cpu(server) - cpu_before) / measure - baseline
+    still_open = sum(1 for s in socks if s.close_code is None)
     await asyncio.gather(*(s.close() for s in socks), return_exceptions=True)
     per = 1000 / sockets
-    return (rss_after - rss_before) * per, cpu_share * per
+    return IdleCost(sockets, (rss_after - rss_before) * per, cpu_share * per, still_open, settle + measure)
 
 
 async def spectator_storm(url: str, joins: int, spread: float, server_cpu: CpuReader) -> dict[str, Any]:

@@ -26,10 +26,26 @@ class Stats:
     server_cpu: float | None = None  # CPU seconds the spawned servers used meanwhile (None: not known)
     setup_seconds: float | None = None  # how long setting every game up took (the first phase only)
     setup_cpu: float | None = None  # the server's CPU seconds meanwhile, if known
+    ready_after: list[float] = field(default_factory=list)  # seconds from the set-up's start to each game ready
+    server_trips: float | None = None  # the servers' database round trips while the games played (None: not known)
+    rest_trips_per_second: float | None = None  # the servers' round trips a second at rest, before play
 
     def setup_cpu_per_game(self) -> float | None:
         """The server's CPU seconds per game set up, if known."""
         return None if self.setup_cpu is None else self.setup_cpu / max(1, self.games_set_up)
+
+    def setup_seconds_of(self, games: int) -> float | None:
+        """Seconds from the set-up's start until ``games`` games were ready (None: fewer were)."""
+        ready = sorted(self.ready_after)
+        return ready[games - 1] if 0 < games <= len(ready) else None
+
+    def trips_per_move(self) -> float | None:
+        """The servers' database round trips per move while the games played, less their rate at rest (the
+        ticker's and the presence loop's), if known."""
+        moves = len(self.round_trips)
+        if self.server_trips is None or not moves or self.started_at is None or self.ended_at is None:
+            return None
+        return (self.server_trips - (self.rest_trips_per_second or 0.0) * self.elapsed) / moves
 
     def error(self, kind: str) -> None:
         self.errors[kind] += 1
@@ -105,9 +121,11 @@ async def set_up_all(drivers: Sequence[D], concurrency: int, stats: Stats,
                 await driver.close()
                 return None
         stats.games_set_up += 1
+        stats.ready_after.append(loop.time() - started)
         return driver
 
     ready = [d for d in await asyncio.gather(*(one(d) for d in drivers)) if d is not None]
+    stats.ready_after = sorted(stats.ready_after)
     cpu_after = server_cpu()
     stats.setup_seconds = loop.time() - started
     stats.setup_cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
@@ -122,18 +140,31 @@ async def report_every(every: float, stats: Stats, progress: Callable[[Stats], A
 
 
 class CpuWindow:
-    """The CPU this process and the servers use from its creation to ``close``, written into ``stats``."""
+    """The CPU this process and the servers use from its creation to ``close`` (and the servers' database
+    round trips, with a ``trips`` reader), written into ``stats``."""
 
-    def __init__(self, stats: Stats, server_cpu: CpuReader) -> None:
+    def __init__(self, stats: Stats, server_cpu: CpuReader, trips: CpuReader = cpu_not_measured) -> None:
         self.stats = stats
         self.server_cpu = server_cpu
+        self.trips = trips
         self.client_before = time.process_time()
         self.server_before = server_cpu()
+        self.trips_before = trips()
 
     def close(self, ended_at: float) -> None:
         """Play ended at loop time ``ended_at``: record it and the CPU seconds used since the start."""
         self.stats.ended_at = ended_at
         self.stats.client_cpu = time.process_time() - self.client_before
-        server_after = self.server_cpu()
+        server_after, trips_after = self.server_cpu(), self.trips()
         if self.server_before is not None and server_after is not None:
             self.stats.server_cpu = server_after - self.server_before
+        if self.trips_before is not None and trips_after is not None:
+            self.stats.server_trips = trips_after - self.trips_before
+
+
+async def rest_rate(reader: CpuReader, seconds: float) -> float | None:
+    """How fast ``reader``'s count grows at rest (per second over ``seconds``); None if it is not known."""
+    before = reader()
+    await asyncio.sleep(seconds)
+    after = reader()
+    return None if before is None or after is None else (after - before) / seconds

@@ -1,5 +1,6 @@
 """The suite: the echo baseline and the server side by side in each configuration (the embedded default,
-PostgreSQL + Redis on one and two processes), idle sockets and a spectator storm; and the servers it runs.
+PostgreSQL + Redis on one and two processes), idle sockets, a spectator storm and an arena; and the servers
+it runs.
 
 Every configuration gets servers and a database of its own (``harness.database``), started here.
 """
@@ -9,16 +10,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import resource
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from harness.bench.arena import ARENA_ENV, run_arena
 from harness.bench.echo import ECHO_APP, ECHO_HEALTH, REFERENCE_ECHOES
 from harness.bench.report import Row, row_of
 from harness.bench.scenarios import echo_phases, game_phases, idle_cost, spectator_storm
-from harness.bench.stats import CpuReader
+from harness.bench.stats import CpuReader, cpu_not_measured
 from harness.database import is_postgres, postgres_database, sqlite_database
 from harness.server import LiveServer, lifted_quotas, log_errors, running, server_env
 
@@ -27,20 +30,25 @@ from harness.server import LiveServer, lifted_quotas, log_errors, running, serve
 class SuiteSize:
     """How much load each part offers (``QUICK``: small numbers, to try the suite out)."""
 
-    games: int = 1000  # the paced run of target 1
-    paced_rate: float = 100.0
+    games: int = 2000  # the paced run of one process (and its set-up: the first 1,000 games are timed)
+    paced_rate: float = 200.0
     saturate_games: int = 200
     two_rate: float = 400.0  # the paced run of two processes
     seconds: float = 20.0
     embedded_games: int = 200
     embedded_rate: float = 200.0
-    idle_sockets: int = 2000
+    idle_sockets: int = 10000
+    idle_settle: float = 20.0  # seconds the idle sockets are held before their cost is measured ...
+    idle_measure: float = 40.0  # ... and measured: all of them should still be open after the minute
     storm_joins: int = 300
+    arena_players: int = 500
+    arena_seconds: float = 60.0
 
 
 QUICK = SuiteSize(games=100, saturate_games=50, two_rate=100.0, seconds=8.0, embedded_games=50, embedded_rate=50.0,
-                  idle_sockets=200, storm_joins=60)
-PARTS = ("embedded", "pg1", "reference", "pg2", "storm", "idle")
+                  idle_sockets=200, idle_settle=5.0, idle_measure=10.0, storm_joins=60, arena_players=40,
+                  arena_seconds=15.0)
+PARTS = ("embedded", "pg1", "reference", "pg2", "storm", "idle", "arena")
 # Parts run only when named in --only: idle sockets whose devices each have a player (in their group).
 OPTIONAL_PARTS = ("idle-players",)
 
@@ -102,6 +110,35 @@ def sum_cpu(started: tuple[LiveServer, ...]) -> CpuReader:
     return total
 
 
+def open_files_for(sockets: int) -> None:
+    """Raise this process's open-file limit (which the servers it starts inherit) to hold ``sockets``
+    sockets and a margin, as far as the hard limit allows; say so if it does not."""
+    needed = sockets + 500
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < needed:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(needed, hard), hard))
+    if hard < needed:
+        print(f"  the open-file limit is {hard}: {sockets} sockets need {needed} (ulimit -n)", flush=True)
+
+
+ROUND_TRIPS = "fourinarow_db_round_trips_total"
+
+
+def sum_trips(started: tuple[LiveServer, ...]) -> CpuReader:
+    """A reader of the PostgreSQL round trips of all ``started`` servers together (their ``/metrics``; None
+    on SQLite, or if one cannot be read)."""
+    if not started or not started[0].env.get("DATABASE_URL"):
+        return cpu_not_measured
+
+    def total() -> float | None:
+        try:
+            return sum(x.metric(ROUND_TRIPS) for x in started)
+        except (OSError, AssertionError):
+            return None
+
+    return total
+
+
 def run_suite(size: SuiteSize, workdir: Path, parts: tuple[str, ...] = PARTS) -> tuple[list[Row], dict[str, Any]]:
     """Every configuration in turn (or those in ``parts``); the table rows and the other figures."""
     rows: list[Row] = []
@@ -138,15 +175,22 @@ def _postgres(s: SuiteSize, workdir: Path, parts: tuple[str, ...], rows: list[Ro
     if "pg2" in parts:
         _two_processes(s, workdir, rows)
     if "idle" in parts:
-        print("== idle sockets", flush=True)
+        print(f"== {s.idle_sockets} idle sockets", flush=True)
+        open_files_for(s.idle_sockets)
         with configured_env(workdir) as env, servers(workdir / "idle", env, 1) as (server,):
-            rss, cpu_share = asyncio.run(idle_cost(server, s.idle_sockets, settle=20, measure=30))
-            extra["idle"] = {"sockets": s.idle_sockets, "rss_per_1000": rss, "cpu_per_1000": cpu_share}
+            extra["idle"] = asyncio.run(idle_cost(server, s.idle_sockets, settle=s.idle_settle,
+                                                  measure=s.idle_measure))
     if "idle-players" in parts:
         print("== idle sockets, each of a player", flush=True)
         with configured_env(workdir) as env, servers(workdir / "idle-players", env, 1) as (server,):
-            rss, cpu_share = asyncio.run(idle_cost(server, s.idle_sockets, settle=20, measure=30, players=True))
-            extra["idle_players"] = {"sockets": s.idle_sockets, "rss_per_1000": rss, "cpu_per_1000": cpu_share}
+            extra["idle_players"] = asyncio.run(idle_cost(server, s.idle_sockets, settle=s.idle_settle,
+                                                          measure=s.idle_measure, players=True))
+    if "arena" in parts:
+        print(f"== an arena of {s.arena_players} players", flush=True)
+        with configured_env(workdir) as base:
+            env = {**base, **ARENA_ENV}
+            with servers(workdir / "arena", env, 1) as (server,):
+                extra["arena"] = asyncio.run(run_arena(server, env, s.arena_players, s.arena_seconds))
 
 
 ONE, TWO = "PostgreSQL + Redis, 1 process", "PostgreSQL + Redis, 2 processes"
@@ -165,8 +209,9 @@ def _one_process(s: SuiteSize, workdir: Path, parts: tuple[str, ...], rows: list
                                           echo.cpu_seconds, "echo"))
             rows.append(row_of(ONE, f"echo, {s.games} pairs", s.paced_rate, e))
             [g] = asyncio.run(game_phases(game.http, None, s.games, [(s.paced_rate, s.seconds)], game.cpu_seconds,
-                                          "game"))
-            rows.append(row_of(ONE, f"game, {s.games} games", s.paced_rate, g))
+                                          "game", sum_trips((game,))))
+            rows.append(row_of(ONE, f"game, {s.games} games", s.paced_rate, g,
+                               f"server-log errors {len(game.log_errors())}"))
             _paced_and_saturated(s, (echo,), (game,), s.paced_rate, ONE, rows)
         if "reference" in parts:
             for label, runner, app in REFERENCE_ECHOES:
@@ -195,7 +240,8 @@ def _paced_and_saturated(s: SuiteSize, echoes: tuple[LiveServer, ...], games: tu
     rows.append(row_of(label, f"echo, {s.saturate_games} pairs", rate, e_paced))
     rows.append(row_of(label, f"echo, {s.saturate_games} pairs", 0, e_sat))
     other = games[-1].http if len(games) > 1 else None
-    g_paced, g_sat = asyncio.run(game_phases(games[0].http, other, s.saturate_games, phases, sum_cpu(games), "game"))
+    g_paced, g_sat = asyncio.run(game_phases(games[0].http, other, s.saturate_games, phases, sum_cpu(games), "game",
+                                             sum_trips(games)))
     rows.append(row_of(label, f"game, {s.saturate_games} games", rate, g_paced))
     rows.append(row_of(label, f"game, {s.saturate_games} games", 0, g_sat,
                        f"server-log errors {sum(len(log_errors(x.log_path)) for x in games)}"))
