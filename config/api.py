@@ -13,11 +13,13 @@ from typing import Any, TypeAlias
 from django.conf import settings
 from django.core.exceptions import BadRequest, PermissionDenied, RequestDataTooBig, SuspiciousOperation
 from django.http import Http404
+from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from common.errors import RateLimited, Refused, status_for
+from config.inputs import form_read_message
 from config.outages import PARTS, unreachable_part
 from config.parsers import BadRequestBody
 
@@ -68,14 +70,15 @@ def _as_api_exception(exc: Exception) -> exceptions.APIException | None:
     if isinstance(exc, exceptions.ValidationError):
         return Refusal(Refused(INVALID_CODE, _message(exc.detail)))
     if isinstance(exc, RequestDataTooBig):  # over DATA_UPLOAD_MAX_MEMORY_SIZE: over the API's own limit too
-        return BadRequestBody(f"The request body is larger than {settings.API_MAX_BODY_BYTES} bytes.")
+        return BadRequestBody(_("The request body is larger than %(limit)s bytes.")
+                              % {"limit": settings.API_MAX_BODY_BYTES})
     if isinstance(exc, (SuspiciousOperation, BadRequest)):
-        return BadRequestBody(str(exc) or "Bad request.")
+        return BadRequestBody(form_read_message(exc, _("Bad request.")))
     if isinstance(exc, exceptions.ParseError) and not isinstance(exc, BadRequestBody):
         return BadRequestBody(exc.detail)
     part = unreachable_part(exc)
     if part is not None:
-        return Unavailable(PARTS[part])
+        return Unavailable(str(PARTS[part]))
     if isinstance(exc, Http404):
         return exceptions.NotFound(*exc.args)
     if isinstance(exc, PermissionDenied):

@@ -10,18 +10,26 @@
   tracebacks per request. Here the form is read first, inside a ``try``: one 400 and the one log line
   ``django.request`` writes for every 4xx. (A multipart body is left to Django, which marks a failed
   parse so that it is not tried twice, and is read as a stream: reading it here would leave DRF nothing.)
+
+This runs before the session is read, so a refusal here is in the language of the language cookie or of
+``Accept-Language`` (``players.language.visitor_language`` without a player): the player's preference
+would need the session and the database, which a request refused for its address should not reach.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.core.exceptions import BadRequest, SuspiciousOperation
+from django.conf import settings
+from django.core.exceptions import BadRequest, RequestDataTooBig, SuspiciousOperation, TooManyFieldsSent
 from django.http import HttpRequest, JsonResponse
 from django.http.response import HttpResponseBase
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from common.errors import Refused, status_for
 from common.text import refuse_bad_text
+from players.language import visitor_language
 
 FORM = "application/x-www-form-urlencoded"
 
@@ -36,7 +44,8 @@ def input_check(get_response: Callable[[HttpRequest], HttpResponseBase]) -> Call
 
     def middleware(request: HttpRequest) -> HttpResponseBase:
         try:
-            check_request(request)
+            with translation.override(visitor_language(request, None)):  # no player: no database query
+                check_request(request)
         except Refused as refused:
             return refusal_response(refused)
         return get_response(request)
@@ -52,7 +61,19 @@ def check_request(request: HttpRequest) -> None:
     if request.method == "POST" and request.content_type == FORM:
         try:
             request.POST  # noqa: B018  (read it now: later readers get it parsed, or its refusal here)
-        except (BadRequest, SuspiciousOperation) as error:  # Django's own sentences, which echo nothing
-            raise Refused("bad_request", str(error) or "The form body cannot be read.") from None
+        except (BadRequest, SuspiciousOperation) as error:
+            raise Refused("bad_request", form_read_message(error, _("The form body cannot be read."))) from None
         for key, values in request.POST.lists():
             refuse_bad_text([key, *values], where="the form")
+
+
+def form_read_message(error: BadRequest | SuspiciousOperation, otherwise: str) -> str:
+    """What a person reads for Django's refusal to read a body (its own sentences are English only and
+    name its settings): too big, too many fields, a form not in UTF-8; ``otherwise`` for any other."""
+    if isinstance(error, RequestDataTooBig) and settings.DATA_UPLOAD_MAX_MEMORY_SIZE is not None:
+        return _("The request body is larger than %(limit)s bytes.") % {"limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE}
+    if isinstance(error, TooManyFieldsSent) and settings.DATA_UPLOAD_MAX_NUMBER_FIELDS is not None:
+        return _("The form has more than %(limit)s fields.") % {"limit": settings.DATA_UPLOAD_MAX_NUMBER_FIELDS}
+    if isinstance(error, BadRequest) and "UTF-8" in str(error):  # Django's one BadRequest of a form's read
+        return _("A form body must be encoded in UTF-8.")
+    return otherwise

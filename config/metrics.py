@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator
 from django.conf import settings
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
 from prometheus_client import REGISTRY
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.exposition import choose_encoder
@@ -89,7 +90,7 @@ def metrics(request: HttpRequest) -> HttpResponse:
     0.0.4 by default), or 403 with the usual error body."""
     if not metrics_allowed(request):
         return JsonResponse(
-            {"code": "forbidden", "message": "The metrics are not open to this address without the bearer token."},
+            {"code": "forbidden", "message": _("The metrics are not open to this address without the bearer token.")},
             status=403,
         )
     # The library picks the format the scraper asks for (OpenMetrics, or the classic text format).

@@ -9,13 +9,15 @@ would bury the log.
 from __future__ import annotations
 
 from django.db import InterfaceError, OperationalError
+from django.utils.translation import gettext_lazy as _
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-# The part's name (as the health check names it) and the sentence a person reads.
+# The part's name (as the health check names it) and the sentence a person reads (in the language active
+# where it is answered: ``str(PARTS[part])``).
 PARTS = {
-    "database": "The server cannot reach its database just now: please try again in a moment.",
-    "cache": "The server cannot reach its cache (Redis) just now: please try again in a moment.",
+    "database": _("The server cannot reach its database just now: please try again in a moment."),
+    "cache": _("The server cannot reach its cache (Redis) just now: please try again in a moment."),
 }
 
 

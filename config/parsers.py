@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import IO, Any
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.parsers import JSONParser, get_encoding  # type: ignore[attr-defined]  # not in its stubs yet
 from rest_framework.utils import json
@@ -68,19 +69,20 @@ class BoundedJSONParser(JSONParser):
         limit: int = self.max_bytes or settings.API_MAX_BODY_BYTES
         raw = stream.read(limit + 1) if stream is not None else b""
         if len(raw) > limit:
-            raise BadRequestBody(f"The request body is larger than {limit} bytes.")
+            raise BadRequestBody(_("The request body is larger than %(limit)s bytes.") % {"limit": limit})
         encoding: str = get_encoding(parser_context or {})
         try:
             text = codecs.decode(raw, encoding)
         except UnicodeDecodeError:
-            raise BadRequestBody(f"The request body is not valid {encoding}.") from None
+            raise BadRequestBody(_("The request body is not valid %(encoding)s.") % {"encoding": encoding}) from None
         if json_depth(text) > settings.API_MAX_JSON_DEPTH:
-            raise BadRequestBody(f"JSON nested more than {settings.API_MAX_JSON_DEPTH} deep is refused.")
+            raise BadRequestBody(_("JSON nested more than %(depth)s deep is refused.")
+                                 % {"depth": settings.API_MAX_JSON_DEPTH})
         try:
             # DRF's loads refuses NaN and Infinity, which are not JSON (STRICT_JSON, on by default).
             value = json.loads(text) if self.strict else json.loads(text, parse_constant=None)
         except ValueError as exc:
-            raise BadRequestBody(f"The request body is not JSON: {exc}") from None
+            raise BadRequestBody(_("The request body is not JSON: %(reason)s") % {"reason": exc}) from None
         refuse_bad_text(value)
         return value
 

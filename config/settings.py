@@ -208,8 +208,11 @@ LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("ja", "日本語"), ("de", "Deutsch"), ("fr", "Français"), ("es", "Español")]
 # The apps' catalogs, listed here so that they outrank Django's own (Django merges every catalog of a
 # language into one, the app listed first in INSTALLED_APPS winning a text two have: the admin's German
-# "Home" is "Start", the site's "Startseite"). They stay where they are, each app's own.
-LOCALE_PATHS = [BASE_DIR / app / "locale" for app in INSTALLED_APPS if (BASE_DIR / app / "locale").is_dir()]
+# "Home" is "Start", the site's "Startseite"). They stay where they are, each app's own. config is no app
+# but has texts of its own (the body, form and outage refusals of config.api, config.inputs, ...): its
+# catalog, config/locale, is listed after the apps'.
+LOCALE_PATHS = [BASE_DIR / app / "locale" for app in [*INSTALLED_APPS, "config"]
+                if (BASE_DIR / app / "locale").is_dir()]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -49,8 +49,7 @@ def test_a_utf16_form_with_a_csrf_cookie_is_one_400_and_one_line(server, path):
     answer = json.loads(response.read())
     connection.close()
     assert response.status == 400
-    assert answer == {"code": "bad_request", "message": "HTTP requests with the 'application/x-www-form-urlencoded' "
-                                                        "content type must be UTF-8 encoded."}
+    assert answer == {"code": "bad_request", "message": "A form body must be encoded in UTF-8."}
     lines = log_lines_after(server, offset, 2)  # django.request's line, then daphne's access line
     assert len(lines) == 2 and "Traceback" not in "".join(lines), lines
     assert f"Bad Request: {path}" in lines[0]
