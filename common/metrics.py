@@ -8,6 +8,8 @@ here: they are counted in the database at scrape time (``config.metrics``).
 
 from __future__ import annotations
 
+import threading
+
 from prometheus_client import Counter, Gauge, Histogram
 
 # The kinds of move a game records: a person's, or the CPU's for a CPU seat, a timeout or a stand-in.
@@ -53,12 +55,40 @@ DB_ROUND_TRIPS = Counter(
     "fourinarow_db_round_trips_total",
     "Round trips to PostgreSQL: every statement, and the BEGIN and the COMMIT or ROLLBACK of every transaction.",
 )
+# A person's drops that landed, by path: held (one statement from the room the process holds), locked (under
+# the room's lock: nothing held, or a stale copy) and ended (the move ended the game: its result, under the
+# lock); and their round trips to PostgreSQL (none counted on SQLite).
+DROP_PATHS = ("held", "locked", "ended")
+DROPS = Counter("fourinarow_drops_total", "A person's drops that landed, by path: held, locked, ended.", ["path"])
+DROP_ROUND_TRIPS = Counter(
+    "fourinarow_drop_round_trips_total",
+    "Round trips to PostgreSQL of a person's drops that landed, by path: held, locked, ended.",
+    ["path"],
+)
 CHANNEL_LAYER_SEND_FAILURES = Counter(
     "fourinarow_channel_layer_send_failures_total",
     "Sends to the channel layer that raised (a room's snapshot or notice not delivered).",
 )
 
+_here = threading.local()  # this thread's round trips to the database, for a service to count its own
+
+
+def round_trip() -> None:
+    """The database backend made a round trip in this thread (``DB_ROUND_TRIPS``, and this thread's count)."""
+    DB_ROUND_TRIPS.inc()
+    _here.trips = getattr(_here, "trips", 0) + 1
+
+
+def round_trips_here() -> int:
+    """The round trips this thread has made so far (a service reads it before and after)."""
+    trips: int = getattr(_here, "trips", 0)
+    return trips
+
+
 # Labels known in advance start at zero, so a rate() over them works from the first scrape.
+for _path in DROP_PATHS:
+    DROPS.labels(path=_path)
+    DROP_ROUND_TRIPS.labels(path=_path)
 for _kind in MOVE_KINDS:
     MOVES.labels(kind=_kind)
 for _level in CPU_LEVELS:

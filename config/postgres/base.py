@@ -20,7 +20,7 @@ from typing import Any
 from django.db.backends.postgresql import base
 from psycopg.pq import TransactionStatus
 
-from common.metrics import DB_ROUND_TRIPS
+from common.metrics import round_trip
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
@@ -53,8 +53,8 @@ def _counted(execute: Callable[..., Any], sql: str, params: Any, many: bool, con
     """Count a statement's round trip, and the ``BEGIN`` before it when it opens a transaction."""
     connection = context["connection"].connection
     if not connection.autocommit and connection.info.transaction_status == TransactionStatus.IDLE:
-        DB_ROUND_TRIPS.inc()
-    DB_ROUND_TRIPS.inc()
+        round_trip()
+    round_trip()
     return execute(sql, params, many, context)
 
 
@@ -62,4 +62,4 @@ def _count_end(wrapper: DatabaseWrapper) -> None:
     """A ``COMMIT`` or ``ROLLBACK`` that psycopg sends (none when no transaction is open)."""
     connection = wrapper.connection
     if connection is not None and connection.info.transaction_status != TransactionStatus.IDLE:
-        DB_ROUND_TRIPS.inc()
+        round_trip()

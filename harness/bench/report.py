@@ -35,6 +35,15 @@ class Row:
     trips_per_move: float | None = None  # PostgreSQL round trips per move, less the servers' at rest
     client_errors: int = 0
     server_errors: int | None = None  # the server log's errors (None: not counted)
+    drops: dict[str, tuple[float, float]] | None = None  # by path: a person's drops landed and their round trips
+
+    def trips_per_drop(self, *paths: str) -> tuple[float, float] | None:
+        """The drops landed by these paths and their round trips per drop (None: not counted, or none)."""
+        if self.drops is None:
+            return None
+        count = sum(self.drops.get(path, (0.0, 0.0))[0] for path in paths)
+        trips = sum(self.drops.get(path, (0.0, 0.0))[1] for path in paths)
+        return (count, trips / count) if count else None
 
 
 SERVER_ERRORS = "server-log errors "
@@ -48,7 +57,7 @@ def row_of(config: str, scenario: str, offered: float, stats: Stats, note: str =
     cpu = "" if stats.server_cpu is None else f"server {stats.server_cpu / stats.elapsed:.0%}"
     per = "" if per_move is None else f"{per_move * 1000:.2f} ms CPU each"
     trips = stats.trips_per_move()
-    per_trips = "" if trips is None else f"{trips:.2f} PostgreSQL round trips each"
+    per_trips = "" if trips is None else f"{trips:.2f} PostgreSQL round trips each (all the process's)"
     per_game = stats.setup_cpu_per_game()
     setup_cpu = "" if per_game is None else f" ({per_game * 1000:.0f} ms CPU a game)"
     setup = "" if stats.setup_seconds is None else f"set up in {stats.setup_seconds:.0f} s{setup_cpu}"
@@ -59,7 +68,7 @@ def row_of(config: str, scenario: str, offered: float, stats: Stats, note: str =
     return Row(config, scenario, "saturate" if offered <= 0 else f"{offered:g}/s",
                len(rtts) / stats.elapsed, percentile(rtts, 0.5), percentile(rtts, 0.99),
                sum(stats.errors.values()), extra, per_move, stats.setup_seconds, stats.setup_seconds_of(1000),
-               trips, sum(stats.errors.values()), server_errors)
+               trips, sum(stats.errors.values()), server_errors, stats.drops)
 
 
 def suite_report(rows: list[Row], extra: dict[str, Any], command: str) -> str:
@@ -143,9 +152,17 @@ def target_lines(rows: list[Row], extra: dict[str, Any]) -> list[str]:
     big_echo = next((r for r in rows if r.config == one and r.scenario.startswith("echo") and big is not None
                      and r.scenario.split(", ")[1].split()[0] == big.scenario.split(", ")[1].split()[0]
                      and r.offered == big.offered), None)
-    if big is not None and big.trips_per_move is not None:
-        add(f"a move is one round trip to PostgreSQL ({big.scenario}, {big.offered}; the round trips of the "
-            "process at rest taken off)", f"{big.trips_per_move:.2f} round trips a move", big.trips_per_move <= 1.05)
+    going_on = big.trips_per_drop("held", "locked") if big is not None else None
+    if big is not None and going_on is not None:
+        held, ended = big.trips_per_drop("held"), big.trips_per_drop("ended")
+        share = 0.0 if held is None else held[0] / going_on[0]
+        extra_figures = "".join([
+            f"; {share:.0%} of them from the held room" + ("" if held is None else f" at {held[1]:.2f}"),
+            "" if ended is None else f"; a drop that ends the game: {ended[1]:.1f}",
+            "" if big.trips_per_move is None else f"; all the process's round trips: {big.trips_per_move:.2f} a move "
+                                                  "(the games' starts included, its rate at rest taken off)"])
+        add(f"a move is one round trip to PostgreSQL ({big.scenario}, {big.offered}: a person's drops that go on)",
+            f"{going_on[1]:.2f} round trips a drop{extra_figures}", going_on[1] <= 1.05)
     g1, e1 = _find(rows, one, "game", "saturate"), _find(rows, one, "echo", "saturate")
     if g1 and e1 and g1.cpu_per_move is not None and e1.cpu_per_move is not None:
         add("server CPU per move ≤ 2x the echo's per message (1 process, saturated)",

@@ -15,8 +15,10 @@ from harness.bench.stats import (
     CpuReader,
     CpuWindow,
     Driver,
+    DropReader,
     Stats,
     cpu_not_measured,
+    drops_not_counted,
     percentile,
     report_every,
     rest_rate,
@@ -30,9 +32,10 @@ Phase = tuple[float, float]  # (moves per second offered, 0 to saturate; seconds
 
 
 async def play_phases(drivers: Sequence[Driver], phases: list[Phase], server_cpu: CpuReader,
-                      label: str, trips: CpuReader = cpu_not_measured) -> list[Stats]:
+                      label: str, trips: CpuReader = cpu_not_measured,
+                      drops: DropReader = drops_not_counted) -> list[Stats]:
     """Play the set-up ``drivers`` through each (rate, seconds) phase in turn; the Stats of each (with the
-    servers' database round trips, read by ``trips``)."""
+    servers' database round trips and drops, read by ``trips`` and ``drops``)."""
     loop = asyncio.get_running_loop()
     results = []
     for rate, seconds in phases:
@@ -40,7 +43,7 @@ async def play_phases(drivers: Sequence[Driver], phases: list[Phase], server_cpu
         for driver in drivers:
             driver.stats = stats
         stats.started_at = loop.time()
-        window = CpuWindow(stats, server_cpu, trips)
+        window = CpuWindow(stats, server_cpu, trips, drops)
         interval = len(drivers) / rate if rate > 0 else 0.0
         reporter = loop.create_task(report_every(5.0, stats, _phase_progress(label, rate)))
         await asyncio.gather(*(d.play(stats.started_at + seconds, interval) for d in drivers))
@@ -79,7 +82,8 @@ REST_SECONDS = 5.0  # the servers' round trips at rest are measured this long be
 
 
 async def game_phases(url: str, guest_url: str | None, games: int, phases: list[Phase], server_cpu: CpuReader,
-                      label: str, trips: CpuReader = cpu_not_measured) -> list[Stats]:
+                      label: str, trips: CpuReader = cpu_not_measured,
+                      drops: DropReader = drops_not_counted) -> list[Stats]:
     """``games`` games (hosts on ``url``, guests on ``guest_url`` or ``url``) through ``phases``; with a
     ``trips`` reader, the servers' database round trips at rest are measured first (every game set up)."""
     setup_stats = Stats()
@@ -90,7 +94,7 @@ async def game_phases(url: str, guest_url: str | None, games: int, phases: list[
           f"({sum(setup_stats.errors.values())} failed)", flush=True)
     try:
         at_rest = await rest_rate(trips, REST_SECONDS) if trips() is not None else None
-        results = await play_phases(ready, phases, server_cpu, label, trips)
+        results = await play_phases(ready, phases, server_cpu, label, trips, drops)
         for stats in results:
             stats.rest_trips_per_second = at_rest
         first = results[0]

@@ -29,6 +29,7 @@ class Stats:
     ready_after: list[float] = field(default_factory=list)  # seconds from the set-up's start to each game ready
     server_trips: float | None = None  # the servers' database round trips while the games played (None: not known)
     rest_trips_per_second: float | None = None  # the servers' round trips a second at rest, before play
+    drops: dict[str, tuple[float, float]] | None = None  # by path: the drops landed and their round trips
 
     def setup_cpu_per_game(self) -> float | None:
         """The server's CPU seconds per game set up, if known."""
@@ -139,17 +140,29 @@ async def report_every(every: float, stats: Stats, progress: Callable[[Stats], A
         await progress(stats)
 
 
+# The servers' counters of a person's drops, by path: {path: (drops landed, their round trips)}; None if
+# not known.
+DropReader = Callable[[], "dict[str, tuple[float, float]] | None"]
+
+
+def drops_not_counted() -> dict[str, tuple[float, float]] | None:
+    return None
+
+
 class CpuWindow:
     """The CPU this process and the servers use from its creation to ``close`` (and the servers' database
-    round trips, with a ``trips`` reader), written into ``stats``."""
+    round trips and drops, with a ``trips`` and a ``drops`` reader), written into ``stats``."""
 
-    def __init__(self, stats: Stats, server_cpu: CpuReader, trips: CpuReader = cpu_not_measured) -> None:
+    def __init__(self, stats: Stats, server_cpu: CpuReader, trips: CpuReader = cpu_not_measured,
+                 drops: DropReader = drops_not_counted) -> None:
         self.stats = stats
         self.server_cpu = server_cpu
         self.trips = trips
+        self.drops = drops
         self.client_before = time.process_time()
         self.server_before = server_cpu()
         self.trips_before = trips()
+        self.drops_before = drops()
 
     def close(self, ended_at: float) -> None:
         """Play ended at loop time ``ended_at``: record it and the CPU seconds used since the start."""
@@ -160,6 +173,10 @@ class CpuWindow:
             self.stats.server_cpu = server_after - self.server_before
         if self.trips_before is not None and trips_after is not None:
             self.stats.server_trips = trips_after - self.trips_before
+        drops_after, before = self.drops(), self.drops_before
+        if before is not None and drops_after is not None:
+            self.stats.drops = {path: (count - before[path][0], trips - before[path][1])
+                                for path, (count, trips) in drops_after.items() if path in before}
 
 
 async def rest_rate(reader: CpuReader, seconds: float) -> float | None:

@@ -21,7 +21,7 @@ from harness.bench.arena import ARENA_ENV, run_arena
 from harness.bench.echo import ECHO_APP, ECHO_HEALTH, REFERENCE_ECHOES
 from harness.bench.report import Row, row_of
 from harness.bench.scenarios import echo_phases, game_phases, idle_cost, spectator_storm
-from harness.bench.stats import CpuReader, cpu_not_measured
+from harness.bench.stats import CpuReader, DropReader, cpu_not_measured, drops_not_counted
 from harness.database import is_postgres, postgres_database, sqlite_database
 from harness.server import LiveServer, lifted_quotas, log_errors, running, server_env
 
@@ -139,6 +139,27 @@ def sum_trips(started: tuple[LiveServer, ...]) -> CpuReader:
     return total
 
 
+DROP_PATHS = ("held", "locked", "ended")
+
+
+def sum_drops(started: tuple[LiveServer, ...]) -> DropReader:
+    """A reader of the drops landed on all ``started`` servers and their PostgreSQL round trips, by path
+    (``fourinarow_drops_total`` and ``fourinarow_drop_round_trips_total``; None on SQLite, or if one cannot
+    be read)."""
+    if not started or not started[0].env.get("DATABASE_URL"):
+        return drops_not_counted
+
+    def total() -> dict[str, tuple[float, float]] | None:
+        try:
+            return {path: (sum(x.metric("fourinarow_drops_total", path=path) for x in started),
+                           sum(x.metric("fourinarow_drop_round_trips_total", path=path) for x in started))
+                    for path in DROP_PATHS}
+        except (OSError, AssertionError):
+            return None
+
+    return total
+
+
 def run_suite(size: SuiteSize, workdir: Path, parts: tuple[str, ...] = PARTS) -> tuple[list[Row], dict[str, Any]]:
     """Every configuration in turn (or those in ``parts``); the table rows and the other figures."""
     rows: list[Row] = []
@@ -209,7 +230,7 @@ def _one_process(s: SuiteSize, workdir: Path, parts: tuple[str, ...], rows: list
                                           echo.cpu_seconds, "echo"))
             rows.append(row_of(ONE, f"echo, {s.games} pairs", s.paced_rate, e))
             [g] = asyncio.run(game_phases(game.http, None, s.games, [(s.paced_rate, s.seconds)], game.cpu_seconds,
-                                          "game", sum_trips((game,))))
+                                          "game", sum_trips((game,)), sum_drops((game,))))
             rows.append(row_of(ONE, f"game, {s.games} games", s.paced_rate, g,
                                f"server-log errors {len(game.log_errors())}"))
             _paced_and_saturated(s, (echo,), (game,), s.paced_rate, ONE, rows)
@@ -241,7 +262,7 @@ def _paced_and_saturated(s: SuiteSize, echoes: tuple[LiveServer, ...], games: tu
     rows.append(row_of(label, f"echo, {s.saturate_games} pairs", 0, e_sat))
     other = games[-1].http if len(games) > 1 else None
     g_paced, g_sat = asyncio.run(game_phases(games[0].http, other, s.saturate_games, phases, sum_cpu(games), "game",
-                                             sum_trips(games)))
+                                             sum_trips(games), sum_drops(games)))
     rows.append(row_of(label, f"game, {s.saturate_games} games", rate, g_paced))
     rows.append(row_of(label, f"game, {s.saturate_games} games", 0, g_sat,
                        f"server-log errors {sum(len(log_errors(x.log_path)) for x in games)}"))

@@ -200,11 +200,25 @@ def game_drop(*, code: str, player: Player, peg: str, ply: int, now: datetime) -
         chosen = Peg.from_name(peg)
     except EngineError as exc:
         raise Refused(exc.code, render(exc)) from None
+    trips = metrics.round_trips_here()
     held = HELD.take(code)
     if held is not None and not transaction.get_connection().in_atomic_block:
         moved = drop_from_held(held, player=player, peg=chosen, ply=ply, now=now)
         if moved is not None:
+            _drop_counted("held", trips)
             return moved
+    game = _drop_locked(code=code, player=player, peg=chosen, ply=ply, now=now)
+    _drop_counted("locked" if game.status == GameStatus.PLAYING else "ended", trips)
+    return game
+
+
+def _drop_counted(path: str, trips_before: int) -> None:
+    metrics.DROPS.labels(path=path).inc()
+    metrics.DROP_ROUND_TRIPS.labels(path=path).inc(metrics.round_trips_here() - trips_before)
+
+
+def _drop_locked(*, code: str, player: Player, peg: Peg, ply: int, now: datetime) -> Game:
+    """The drop under the room's lock (nothing held, or a stale copy, or a move that changes more)."""
     with transaction.atomic():
         room = lock_room_for_change(code, now=now)  # a refusal below rolls the version bump back
         seats = room_seats(room)
@@ -217,7 +231,7 @@ def game_drop(*, code: str, player: Player, peg: str, ply: int, now: datetime) -
         if game.to_move_seat != seat.number:
             raise Refused("not_your_turn", gettext("It is not your turn."))
         seat_changed = player_acts(room, seat)
-        play_move(room, seats, game, chosen, seat=seat.number, cpu_reason="", now=now, seat_changed=seat_changed)
+        play_move(room, seats, game, peg, seat=seat.number, cpu_reason="", now=now, seat_changed=seat_changed)
         hold_on_commit(room, seats, game)
         return game
 

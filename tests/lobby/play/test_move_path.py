@@ -86,25 +86,28 @@ def requests_sent(trace: str) -> list[str]:
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_on_postgresql_a_drop_from_the_held_room_is_one_request_on_the_wire_and_counted_so(tmp_path):
-    """Seen by libpq itself (its protocol trace), and by the process's round-trip counter that the
-    benchmark reads: one round trip for a drop from the held room, seven under the lock (BEGIN, five
-    statements, COMMIT)."""
+    """Seen by libpq itself (its protocol trace), and by the process's round-trip counters that the
+    benchmark reads (all of them, and the drops' by path): one round trip for a drop from the held room,
+    seven under the lock (BEGIN, five statements, COMMIT)."""
     code, ann, bob = two_players_in_a_game(ranked=False)
     trips = []
-    for ply, (player, peg, held) in enumerate([(ann, "a1", True), (bob, "b2", False)]):
-        if not held:
+    for ply, (player, peg, path) in enumerate([(ann, "a1", "held"), (bob, "b2", "locked")]):
+        if path == "locked":
             HELD.clear()
         connection.ensure_connection()
-        before = metrics.DB_ROUND_TRIPS._value.get()
+        before = [metrics.DB_ROUND_TRIPS._value.get(), metrics.DROPS.labels(path=path)._value.get(),
+                  metrics.DROP_ROUND_TRIPS.labels(path=path)._value.get()]
         with (tmp_path / f"trace{ply}").open("w") as out:
             connection.connection.pgconn.trace(out.fileno())
             try:
                 game_drop(code=code, player=player, peg=peg, ply=ply, now=timezone.now())
             finally:
                 connection.connection.pgconn.untrace()
+        after = [metrics.DB_ROUND_TRIPS._value.get(), metrics.DROPS.labels(path=path)._value.get(),
+                 metrics.DROP_ROUND_TRIPS.labels(path=path)._value.get()]
         trips.append((len(requests_sent((tmp_path / f"trace{ply}").read_text())),
-                      metrics.DB_ROUND_TRIPS._value.get() - before))
-    assert trips == [(1, 1), (7, 7)]
+                      *(b - a for a, b in zip(before, after, strict=True))))
+    assert trips == [(1, 1, 1, 1), (7, 7, 1, 7)]  # on the wire; counted; the drops by path and their trips
 
 
 @pytest.mark.django_db(transaction=True)
