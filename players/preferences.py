@@ -77,6 +77,20 @@ def preferences_change(*, player: Player, changes: object, now: datetime) -> dic
     return {key: row.values.get(key, default) for key, default in DEFAULTS.items()}
 
 
+def language_keep(*, player: Player, language: str | None, now: datetime) -> None:
+    """``language`` as ``player``'s language preference, unless it has one already or ``language`` is None:
+    an account registered keeps the language it was registered in, the one its emails and notifications
+    are then written in (``players.language.language_of``); English by default is no choice, kept as none."""
+    if language is None or not _valid("language", language):
+        return
+    with transaction.atomic():
+        row, _ = Preferences.objects.select_for_update().get_or_create(player=player, defaults={"updated_at": now})
+        if row.values.get("language") is None:
+            row.values = {**row.values, "language": language}
+            row.updated_at = now
+            row.save()
+
+
 def _expected(key: str) -> str:
     """What is wrong with ``key``'s value, in the active language."""
     if key == "theme":

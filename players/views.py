@@ -27,8 +27,9 @@ from players.accounts import (
     session_sign_out,
 )
 from players.identity import client_address, session_player
+from players.language import device_language
 from players.models import Player
-from players.preferences import preferences_change, preferences_of
+from players.preferences import language_keep, preferences_change, preferences_of
 from players.selectors import player_json
 
 
@@ -78,6 +79,7 @@ class RegisterView(APIView):
         player = account_register(
             player=session_player(request.session), username=username, password=password, now=timezone.now()
         )
+        language_keep(player=player, language=device_language(request), now=timezone.now())
         session_sign_in(request, player)
         return Response(account_json(player), status=status.HTTP_201_CREATED)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.test import Client
@@ -24,7 +25,9 @@ from players.accounts import (
     registration_quota_take,
 )
 from players.admin import ThrottledAdminLoginForm
+from players.language import language_of
 from players.models import Player
+from players.preferences import preferences_of
 from players.services import player_create
 from ratings.models import PlayerRating
 from tests.ratings.ratingkit import RED_WINS, Table, at, play_game
@@ -325,3 +328,40 @@ def test_the_registration_limits_a_burst_and_a_day_but_let_a_school_through(sett
     with pytest.raises(RateLimited):
         registration_quota_take(address="school", now=now + timedelta(minutes=10))
     registration_quota_take(address="school", now=start + timedelta(days=2))  # the next day but one: free again
+
+
+# --- the language an account registers in ---------------------------------------------------------------
+def register_asking(*, accept: str = "", cookie: str | None = None, chose: str | None = None) -> object:
+    """The language preference of an account registered by a device that asks for ``accept`` and the cookie's
+    language, its guest player having chosen ``chose`` first (None: nothing)."""
+    device = Client(HTTP_ACCEPT_LANGUAGE=accept)
+    if cookie is not None:
+        device.cookies[settings.LANGUAGE_COOKIE_NAME] = cookie
+    if chose is not None:
+        assert device.post("/api/session", {"name": "Guest"}, content_type="application/json").status_code in (200, 201)
+        assert device.patch("/api/preferences", {"language": chose}, content_type="application/json").status_code == 200
+    answer = device.post("/api/accounts/register", {"username": "Mei", "password": PASSWORD},
+                         content_type="application/json")
+    assert answer.status_code == 201
+    return preferences_of(Player.objects.get(user__username="Mei"))["language"]
+
+
+@pytest.mark.parametrize(("accept", "cookie", "kept"), [
+    ("ja,en;q=0.5", None, "ja"),  # the browser's language
+    ("de-AT", None, "de"),  # a regional variant is its language
+    ("ja", "fr", "fr"),  # the footer's switcher over the browser
+    ("en-GB", None, "en"),  # English chosen is kept too: another device's German browser will not change it
+    ("", None, None),  # nothing asked: English by default, no choice kept
+    ("pt-BR, *;q=0.1", None, None),  # only languages the site lacks
+])
+def test_an_account_keeps_the_language_it_registered_in(accept, cookie, kept):
+    assert register_asking(accept=accept, cookie=cookie) == kept
+
+
+def test_a_language_the_player_chose_before_registering_stays():
+    assert register_asking(accept="ja", chose="es") == "es"
+
+
+def test_emails_and_notifications_take_the_kept_language():
+    register_asking(accept="de")
+    assert language_of(Player.objects.get(user__username="Mei")) == "de"
