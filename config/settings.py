@@ -14,6 +14,7 @@ from pathlib import Path
 
 import dj_database_url
 import django_stubs_ext
+from django.conf import global_settings
 from django.core.exceptions import ImproperlyConfigured
 
 # Django's generic classes take their type arguments at run time too (``admin.ModelAdmin[Game]``), as
@@ -198,6 +199,12 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+# Django's own hashers (PBKDF2 first, 0.3 s of CPU a hash by design), unless PASSWORD_HASHERS names others
+# (dotted paths, comma-separated, the first one hashing): the test suite's servers hash with MD5
+# (tests/livekit.py), as its own process does (tests/conftest.py).
+PASSWORD_HASHERS = [h.strip() for h in os.environ.get("PASSWORD_HASHERS", "").split(",") if h.strip()] or [
+    *global_settings.PASSWORD_HASHERS
 ]
 
 # The site's languages (docs/translating.md): English is the source (no catalog); each app keeps its

@@ -96,7 +96,15 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     return len(os.sched_getaffinity(0)) + 1
 
 
+# Django's real hasher costs 0.3 s of CPU a password by design; no test here is about its strength. The
+# live servers the tests start hash with the same (tests/livekit.py's TEST_SETTINGS).
+QUICK_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    from django.test.utils import override_settings
+
+    override_settings(PASSWORD_HASHERS=QUICK_HASHERS).enable()  # for the whole session (its hashers' cache reset)
     worker_id = getattr(config, "workerinput", {}).get("workerid")
     if worker_id:
         _isolate_worker(worker_id)
@@ -185,14 +193,27 @@ def _no_snapshots_kept():
     SPECTATOR_SNAPSHOTS.clear()
 
 
+# A session of the test database idle in a transaction this long is ended by PostgreSQL. A test that
+# failed (a timeout on a loaded machine) can leave one behind in a thread of its realtime runtime (seen:
+# the ticker's ``games_next_due`` query); the flush after the next transactional test (TRUNCATE) would
+# wait for its lock for ever, and the whole run with it. No test keeps a transaction idle for so long.
+IDLE_IN_TRANSACTION_TIMEOUT = "120s"
+
+
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
-    """pytest-django's test database, and before it is dropped, the end of every other session on it:
+    """pytest-django's test database (its sessions idle in a transaction ended after
+    ``IDLE_IN_TRANSACTION_TIMEOUT``), and before it is dropped, the end of every other session on it:
     the threads that keep their connections (the websockets' and pairing lanes, the kept HTTP threads)
     outlive the tests, and PostgreSQL refuses to drop a database still in use."""
-    yield
     from django.db import connection
 
+    if connection.vendor == "postgresql":
+        with django_db_blocker.unblock(), connection.cursor() as cursor:
+            name = connection.ops.quote_name(connection.settings_dict["NAME"])
+            cursor.execute(f"ALTER DATABASE {name} SET idle_in_transaction_session_timeout = "
+                           f"'{IDLE_IN_TRANSACTION_TIMEOUT}'")
+    yield
     if connection.vendor != "postgresql":
         return
     with django_db_blocker.unblock(), connection.cursor() as cursor:

@@ -44,9 +44,11 @@ __all__ = [
 # Debug pages on errors, and the CPU thinking briefly: the tests wait for its moves (and the analysis
 # board's answers: 100 ms of CPU at most, so waiting on a position asks nothing more). The live tests
 # register their accounts from one address, on a server kept from test to test too: no registration limit.
+# Passwords hashed quickly, as in the tests' own process (tests/conftest.py).
 TEST_SETTINGS = {
     "DEBUG": "1", "CPU_TIME_SCALE": "0.05", "ANALYSIS_BOARD_BUDGET_MS": "100", "ANALYSIS_BOARD_MAX_MS": "100",
     "REGISTRATIONS_PER_MINUTE_PER_ADDRESS": str(10**9), "REGISTRATIONS_PER_DAY_PER_ADDRESS": str(10**9),
+    "PASSWORD_HASHERS": "django.contrib.auth.hashers.MD5PasswordHasher",
 }
 
 

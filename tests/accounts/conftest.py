@@ -9,12 +9,6 @@ from tests.accounts.smtpkit import SmtpServer
 
 
 @pytest.fixture(autouse=True)
-def _quick_hashing(settings):
-    """Django's real hasher is slow by design; these tests check the flow, not the hash's strength."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def _links_to_the_test_client(settings):
     settings.SITE_URL = "http://testserver"
 

@@ -9,7 +9,6 @@ import uuid
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.utils import timezone as django_timezone
 from django.utils.dateparse import parse_datetime
@@ -26,12 +25,6 @@ pytestmark = pytest.mark.django_db
 
 NUL, SURROGATE = "a\x00b", "a\ud800b"
 ARENA = {"name": "Tonight", "starts_at": None, "minutes": 30, "turn_seconds": 30, "ranked": True, "berserk": False}
-
-
-@pytest.fixture(autouse=True)
-def _quick(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    cache.clear()
 
 
 @pytest.fixture

@@ -1,6 +1,9 @@
 """Browser tests: a real daphne server (embedded SQLite, in-memory layer) and Debian's Chromium.
 
-Without /usr/bin/chromium these tests skip with a printed reason; in CI (CI=true) they fail instead.
+The tests drive Chromium's headless shell (Debian's chromium-headless-shell, the build Playwright itself
+runs headless: a third less CPU than the whole browser run headless); the tests marked ``desktop_chromium``,
+about what only the whole browser does (it fetches the site's icon), drive Debian's chromium. Without them
+these tests skip with a printed reason; in CI (CI=true) they fail instead.
 
 Chromium renders WebGL in software here (SwiftShader), which cost half the suite's CPU: only the tests of
 the 3D board (marked ``webgl``) have it; the others run in a Chromium with WebGL off, where every page
@@ -20,6 +23,7 @@ from tests.livekit import LiveServer, server_env, sqlite_database
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
+HEADLESS_SHELL = Path(os.environ.get("CHROMIUM_HEADLESS_SHELL_PATH", "/usr/bin/chromium-headless-shell"))
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM_ARGS = [
@@ -44,15 +48,28 @@ HAS_WEBGL = """() => { const c = document.createElement("canvas");
                        return !!(c.getContext("webgl2") || c.getContext("webgl")); }"""
 
 
-@pytest.fixture(scope="session")
-def chromium_path() -> Path:
-    if not CHROMIUM.exists():
-        reason = f"{CHROMIUM} is missing (apt-get install -y chromium): skipping the browser tests"
+def _installed(path: Path, package: str) -> Path:
+    if not path.exists():
+        reason = f"{path} is missing (apt-get install -y {package}): skipping the browser tests"
         if IN_CI:
             pytest.fail(f"CI must run the browser tests, but {reason}")
         print(f"\n{reason}")
         pytest.skip(reason)
-    return CHROMIUM
+    return path
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> Path:
+    """Chromium's headless shell, which the browser tests drive."""
+    return _installed(HEADLESS_SHELL, "chromium-headless-shell")
+
+
+@pytest.fixture
+def executable(request: pytest.FixtureRequest, chromium_path: Path) -> Path:
+    """This test's browser: the headless shell, or for a test marked ``desktop_chromium`` the whole browser."""
+    if request.node.get_closest_marker("desktop_chromium") is None:
+        return chromium_path
+    return _installed(CHROMIUM, "chromium")
 
 
 @pytest.fixture(scope="session")
@@ -68,9 +85,9 @@ def server_url(tmp_path_factory: pytest.TempPathFactory, chromium_path: Path) ->
 
 
 class _Chromium:
-    """Per test process (per xdist worker) a Chromium with WebGL and one without, each started for the
-    first page that wants it and kept for the browser tests that follow, whatever their module (each test
-    has contexts of its own).
+    """Per test process (per xdist worker) a Chromium with WebGL and one without (of each executable),
+    each started for the first page that wants it and kept for the browser tests that follow, whatever
+    their module (each test has contexts of its own).
 
     Playwright's sync API keeps an event loop running in this thread while it lives, which an async
     test would trip over: ``pytest_runtest_teardown`` stops it before any test that is not a browser test.
@@ -78,10 +95,10 @@ class _Chromium:
 
     def __init__(self) -> None:
         self.playwright = None
-        self.browsers: dict[bool, object] = {}
+        self.browsers: dict[tuple[Path, bool], object] = {}
 
     def get(self, executable: Path, *, webgl: bool):  # type: ignore[no-untyped-def]
-        if webgl not in self.browsers:
+        if (executable, webgl) not in self.browsers:
             from playwright.sync_api import expect, sync_playwright
 
             try:
@@ -91,7 +108,7 @@ class _Chromium:
                     self.playwright = sync_playwright().start()
                 browser = self.playwright.chromium.launch(executable_path=str(executable), headless=True,
                                                           args=BROWSER_ARGS[webgl])
-                self.browsers[webgl] = browser
+                self.browsers[executable, webgl] = browser
                 # The flags did what they say, or the 3D board's tests would not test it (nor the others
                 # the top view).
                 page = browser.new_page()
@@ -102,7 +119,7 @@ class _Chromium:
             except BaseException:
                 self.stop()
                 raise
-        return self.browsers[webgl]
+        return self.browsers[executable, webgl]
 
     def stop(self) -> None:
         browsers, playwright = list(self.browsers.values()), self.playwright
@@ -136,18 +153,18 @@ def webgl(request: pytest.FixtureRequest) -> bool:
 
 
 @pytest.fixture
-def browser(chromium_path: Path, webgl: bool):  # type: ignore[no-untyped-def]
-    return _CHROMIUM.get(chromium_path, webgl=webgl)
+def browser(executable: Path, webgl: bool):  # type: ignore[no-untyped-def]
+    return _CHROMIUM.get(executable, webgl=webgl)
 
 
 @pytest.fixture
-def new_page(chromium_path: Path, webgl: bool, server_url: str) -> Iterator[Callable[..., object]]:  # type: ignore[no-untyped-def]
+def new_page(executable: Path, webgl: bool, server_url: str) -> Iterator[Callable[..., object]]:  # type: ignore[no-untyped-def]
     """Opens pages, each in its own browser context (a separate device with its own cookies), with WebGL
     if the test is marked ``webgl`` or the page asks for it (``webgl=True``)."""
     contexts = []
 
     def make(*, width: int = 960, height: int = 720, webgl: bool = webgl, **kwargs: object):  # type: ignore[no-untyped-def]
-        browser = _CHROMIUM.get(chromium_path, webgl=webgl)
+        browser = _CHROMIUM.get(executable, webgl=webgl)
         ctx = browser.new_context(viewport={"width": width, "height": height}, base_url=server_url, **kwargs)
         ctx.set_default_timeout(30_000)
         contexts.append(ctx)

@@ -7,7 +7,8 @@ from playwright.sync_api import Page
 
 from tests.e2e.playkit import create_room
 
-pytestmark = pytest.mark.browser
+# The headless shell never asks for a page's icon: these run in the whole browser.
+pytestmark = [pytest.mark.browser, pytest.mark.desktop_chromium]
 
 ICO_MAGIC = b"\x00\x00\x01\x00"
 

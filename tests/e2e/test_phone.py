@@ -3,6 +3,8 @@ watch, and the far-side inset leaves the board's pegs in sight."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
@@ -145,29 +147,31 @@ def _segment_hits_box(a: dict, b: dict, box: dict, margin: float) -> bool:
     return lo <= hi
 
 
-def _pegs_under_inset(page: Page) -> list[str]:
-    view = page.evaluate(
-        "() => ({inset: window.__room.board.insetClientRect(), pegs: window.__room.board.pegScreenPoints()})"
-    )
-    assert view["inset"] is not None
-    return sorted(peg for peg, p in view["pegs"].items() if _segment_hits_box(p["base"], p["top"], view["inset"], 4))
+# Every way the board can be turned: the camera's azimuth every 15 degrees round the board.
+AZIMUTHS = [round(math.radians(degrees), 4) for degrees in range(-180, 180, 15)]
+PEGS_UNDER_INSET = """(azimuths) => {
+  const board = window.__room.board;
+  const under = {};
+  for (const azimuth of azimuths) {
+    board.turnTo(azimuth);
+    under[azimuth] = {inset: board.insetClientRect(), pegs: board.pegScreenPoints()};
+  }
+  return under;
+}"""
 
 
-def _turn_board(page: Page, fraction: float) -> None:
-    """Drags across the board by ``fraction`` of its width and waits until the camera settles."""
-    box = page.locator("#board3d canvas").bounding_box()
-    assert box is not None
-    y = box["y"] + box["height"] * 0.8
-    x0 = box["x"] + box["width"] * 0.15
-    page.mouse.move(x0, y)
-    page.mouse.down()
-    page.mouse.move(x0 + box["width"] * fraction, y, steps=10)
-    page.mouse.up()
-    page.wait_for_function(
-        "() => { const a = window.__room.board.azimuth(); const prev = window.__lastAz;"
-        " window.__lastAz = a; return prev !== undefined && Math.abs(a - prev) < 1e-3; }",
-        polling=100,
-    )
+def _pegs_under_inset(page: Page, azimuths: list[float]) -> dict[float, list[str]]:
+    """For each azimuth (the board turned so, board3d.js's turnTo), the pegs whose stick the far-side
+    inset covers; only the azimuths where it covers one."""
+    views = page.evaluate(PEGS_UNDER_INSET, azimuths)
+    under = {}
+    for azimuth, view in views.items():
+        assert view["inset"] is not None
+        pegs = sorted(peg for peg, p in view["pegs"].items()
+                      if _segment_hits_box(p["base"], p["top"], view["inset"], 4))
+        if pegs:
+            under[float(azimuth)] = pegs
+    return under
 
 
 @pytest.mark.webgl
@@ -177,11 +181,12 @@ def test_the_far_side_inset_leaves_every_peg_in_sight(new_page, artifacts, size)
     page.wait_for_function("() => !!window.__room.board")
     if size["width"] < 500:
         page.locator("#board-wrap").screenshot(path=str(artifacts / "phone-inset.png"))
-    assert _pegs_under_inset(page) == []
+    start = page.evaluate("() => window.__room.board.azimuth()")
+    assert _pegs_under_inset(page, [start]) == {}
     # Whichever way the board is turned.
-    for fraction in (0.2, 0.35, 0.5):
-        _turn_board(page, fraction)
-        assert _pegs_under_inset(page) == [], page.evaluate("() => window.__room.board.azimuth()")
+    assert _pegs_under_inset(page, AZIMUTHS) == {}
+    page.evaluate("(a) => window.__room.board.turnTo(a)", AZIMUTHS[5])
+    assert page.evaluate("() => window.__room.board.azimuth()") == pytest.approx(AZIMUTHS[5], abs=1e-6)
 
 
 @pytest.mark.webgl

@@ -54,9 +54,8 @@ def test_two_people_play_a_full_game_to_a_win(new_page, artifacts) -> None:  # t
     assert not host.js_errors and not guest.js_errors
 
 
-@pytest.mark.webgl
 def test_a_full_peg_shows_the_cross_and_the_reason(new_page) -> None:  # type: ignore[no-untyped-def]
-    host, guest = create_party_room(new_page, "Cy", "Di")
+    host, guest = create_party_room(new_page, "Cy", "Di", host_options={"webgl": True})  # the cross on Cy's 3D board
     for page in (host, guest, host, guest):
         drop(page, "b3")
     expect(peg_button(host, "b3")).to_have_class(re.compile(r"\bfull\b"))

@@ -23,11 +23,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def _quick_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # the staff's login
-
-
-@pytest.fixture(autouse=True)
 def _no_counted_reports():
     cache.clear()
     yield

@@ -38,12 +38,6 @@ PASSWORD = "four-in-a-row-3d!"
 
 
 @pytest.fixture(autouse=True)
-def _quick_hashing(settings):
-    """Django's real hasher is slow by design; these tests check the flow, not the hash's strength."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def _no_counted_failures():
     cache.clear()
     yield

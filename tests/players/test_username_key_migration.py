@@ -17,11 +17,6 @@ OTHER_PASSWORD = "another-pass-phrase-7"
 FULLWIDTH = "\uff23\uff41\uff53\uff45\uff56\uff49\uff43\uff54\uff49\uff4d"  # "Casevictim" in fullwidth letters
 
 
-@pytest.fixture(autouse=True)
-def _quick_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def migrate(*targets: tuple[str, str]):
     """Migrate the test database to ``targets``; the historical models there."""
     executor = MigrationExecutor(connection)

@@ -13,11 +13,6 @@ from tests.racekit import race
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.fixture(autouse=True)
-def _quick_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def register_at_once(*names: str) -> list[object]:
     """Register each name in its own thread (its own connection), all released together; the outcomes."""
     return race(*[

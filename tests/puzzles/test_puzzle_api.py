@@ -107,8 +107,7 @@ def test_a_solution_shown_to_a_device_without_a_player_is_never_rated_for_the_pl
     assert not PuzzleAttempt.objects.filter(player_id=guest_id, puzzle=seen).exists()
 
 
-def test_an_account_logged_into_from_a_device_has_seen_what_the_device_and_its_guest_saw(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # the hash is not tested here
+def test_an_account_logged_into_from_a_device_has_seen_what_the_device_and_its_guest_saw():
     before_guest, as_guest = pool_puzzle(5, 0), pool_puzzle(5, 1)
     account_register(player=None, username="farmer", password="four-in-a-row-3d!", now=datetime.now(UTC))
     device = Client()

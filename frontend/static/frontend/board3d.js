@@ -182,6 +182,21 @@ export class Board3D {
     return this.controls.getAzimuthalAngle();
   }
 
+  /**
+   * Turns the view to `azimuth` (radians, as azimuth() reads it) at once, at the same height and
+   * distance, without a drag's easing; drawn on the next frame. What the view shows can be read at once
+   * (pegScreenPoints, pegClientPoint).
+   * @param {number} azimuth
+   */
+  turnTo(azimuth) {
+    const target = this.controls.target;
+    const around = new THREE.Spherical().setFromVector3(this.camera.position.clone().sub(target));
+    around.theta = azimuth;
+    this.camera.position.setFromSpherical(around).add(target);
+    this.controls.update(); // looks at the target again; its change event marks the frame dirty
+    this.camera.updateMatrixWorld();
+  }
+
   // ---- drawing the position ----------------------------------------------------------------------
 
   /** @param {{stacks: Stacks, last?: Cell | null, line?: Cell[] | null, animate?: boolean}} pos */

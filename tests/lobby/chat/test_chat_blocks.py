@@ -17,11 +17,6 @@ from tests.roomkit import make_player_async, seated_pair
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("runtime_cleanup")]
 
 
-@pytest.fixture(autouse=True)
-def _quick_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @offload
 def devices_of(player: Player, devices: int) -> list[str]:
     """The session keys of ``devices`` new devices signed in to ``player``."""

@@ -19,11 +19,6 @@ T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 CASUAL = Pool(turn_seconds=None, ranked=False)
 
 
-@pytest.fixture(autouse=True)
-def _quick_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def seeking(name: str, rating: float):
     player = account(name, now=T0)
     PlayerRating.objects.create(player=player, rating=rating, rd=60, games=10)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.core.cache import cache
 from django.test import Client
 from django.utils import timezone
 
@@ -22,12 +21,6 @@ from tests.roomkit import Client as Socket
 from tests.roomkit import make_player_async, make_room_async
 
 PASSWORD = "four-in-a-row-3d!"
-
-
-@pytest.fixture(autouse=True)
-def _quick_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    cache.clear()
 
 
 def device() -> Client:

@@ -20,11 +20,6 @@ from tests.notifications.test_notifications import player_socket
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("runtime_cleanup")]
 
 
-@pytest.fixture(autouse=True)
-def _quick_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @offload
 def signed_in_device(player: Player) -> str:
     session = SessionStore()
