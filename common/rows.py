@@ -78,7 +78,13 @@ class Rows(Generic[M]):
 
     def params(self, instance: M, attnames: Sequence[str]) -> list[Any]:
         """``instance``'s values of these fields, prepared for the database as a save would."""
-        return [self.prep(name, getattr(instance, name)) for name in attnames]
+        return self.values(attnames, [getattr(instance, name) for name in attnames])
+
+    def values(self, attnames: Sequence[str], values: Sequence[Any]) -> list[Any]:
+        """``values`` of these fields (in order), prepared for the database as a save would (the connection
+        looked up once: it is a thread-local lookup each time)."""
+        connection, fields = self.connection, self._by_name
+        return [fields[name].get_db_prep_save(value, connection) for name, value in zip(attnames, values, strict=True)]
 
     def update_params(self, instance: M, attnames: Sequence[str]) -> list[Any]:
         """The parameters of :meth:`update_sql` for ``instance``: its values of these fields, then its key."""

@@ -73,8 +73,22 @@ def seat_last_move_reason(game: Game, seat: int) -> str | None:
 
 
 def game_position(game: Game) -> Position:
-    """The position after the game's moves (from the record on its row; they were validated when played)."""
-    return Position.from_record(game.record)
+    """The position after the game's moves (from the record on its row; they were validated when played).
+
+    Kept on the instance with the record it was replayed from (a room held by a process moves its one
+    game instance move after move: each move replays nothing)."""
+    kept: tuple[str, Position] | None = getattr(game, "_position", None)
+    if kept is not None and kept[0] == game.record:
+        return kept[1]
+    position = Position.from_record(game.record)
+    game._position = (game.record, position)  # type: ignore[attr-defined]  # a cache beside the fields
+    return position
+
+
+def game_position_is(game: Game, position: Position) -> None:
+    """``game``'s record becomes ``position``'s, and ``position`` is kept as the game's (``game_position``)."""
+    game.record = position.record()
+    game._position = (game.record, position)  # type: ignore[attr-defined]  # a cache beside the fields
 
 
 def game_record(game_id: str) -> dict[str, Any] | None:

@@ -29,7 +29,7 @@ from common.translation import render
 from games.analyses import analysis_queue
 from games.engine import EngineError, Peg, Position
 from games.models import EndReason, Game, GameStatus, Move
-from games.selectors import game_position
+from games.selectors import game_position, game_position_is
 from ratings.services import GameResult, rating_apply_result
 
 log = logging.getLogger(__name__)
@@ -204,7 +204,7 @@ def game_play(
         _GAMES.execute(_GAMES.update_sql(fields), _GAMES.update_params(game, fields))
         return _played(after, peg, seat=seat, cpu_reason=cpu_reason)
     game.ply += 1
-    game.record = after.record()
+    game_position_is(game, after)
     game.lease_until = None
     _offers_lapse(game, mover=seat)
     if outcome.winner is None:
@@ -252,19 +252,21 @@ def game_play_if(
     """
     if game.days_per_move is not None or game.status != GameStatus.PLAYING:
         return None
+    before = game_position(game)
     after = _position_after(game, peg)
     if after.outcome is not None:
         return None
     ply = game.ply
-    move = _move_row(game, peg, seat=seat, cpu_reason=cpu_reason, now=now)
+    move = _MOVES.values(_MOVE_COLUMNS, [game.pk, ply, str(peg), seat, bool(cpu_reason), cpu_reason, now])
     kept = [getattr(game, name) for name in _MOVE_FIELDS]
     fields = _game_goes_on(game, after, seat=seat, now=now, schedule=schedule)
-    game_params = [*_GAMES.params(game, fields), _GAMES.prep("id", game.pk), _GAMES.prep("ply", ply),
-                   _GAMES.prep("status", GameStatus.PLAYING)]
-    guarded = _guarded_write(guard, fields, game_params, _MOVES.params(move, _MOVE_COLUMNS))
+    game_params = _GAMES.values([*fields, *_GAME_IF],
+                                [*(getattr(game, name) for name in fields), game.pk, ply, GameStatus.PLAYING])
+    guarded = _guarded_write(guard, fields, game_params, move)
     if guarded is None:
         for name, value in zip(_MOVE_FIELDS, kept, strict=True):
             setattr(game, name, value)
+        game_position_is(game, before)
         return None
     transaction.on_commit(_counter(cpu_reason).inc)  # at once: the statement was its own transaction
     return _played(after, peg, seat=seat, cpu_reason=cpu_reason), guarded
@@ -329,7 +331,7 @@ def _game_goes_on(game: Game, after: Position, *, seat: int, now: datetime,
                   schedule: Callable[[Game], datetime | None] | None) -> list[str]:
     """``game`` in memory after ``seat``'s move to ``after``, which does not end it; the fields it changed."""
     game.ply += 1
-    game.record = after.record()
+    game_position_is(game, after)
     game.lease_until = None
     _offers_lapse(game, mover=seat)
     game.turn_started_at = now

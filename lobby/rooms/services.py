@@ -97,8 +97,8 @@ def room_change_guard(room: Room, *, now: datetime) -> Guard:
         f"UPDATE {rooms.quoted(rooms.table)} SET {version} = {version} + 1, {activity} = CASE WHEN {activity} < %s "
         f"THEN %s ELSE {activity} END WHERE {rooms.quoted('id')} = %s AND {version} = %s "
         f"AND {rooms.quoted('closed_at')} IS NULL RETURNING {version}, {activity}"))
-    return Guard(sql, [rooms.prep("last_activity_at", now - ACTIVITY_GRANULARITY),
-                       rooms.prep("last_activity_at", now), room.pk, room.version])
+    return Guard(sql, [*rooms.values(("last_activity_at", "last_activity_at"), (now - ACTIVITY_GRANULARITY, now)),
+                       room.pk, room.version])
 
 
 def room_guarded(room: Room, row: tuple[Any, ...]) -> None:
