@@ -79,6 +79,7 @@ class GameFinished:
     yellow_player_id: str | None
     red_seat: int
     days_per_move: int | None = None  # a correspondence game's
+    tournament_id: int | None = None  # the arena that paired it, if one did
 
 
 # Once the transaction that ended the game has committed; a handler that raises is logged and does not
@@ -93,7 +94,7 @@ def _finished_on_commit(game: Game) -> None:
         reason=str(game.reason), ply=game.ply, red_seat=game.red_seat,
         red_player_id=None if game.red_player_id is None else str(game.red_player_id),
         yellow_player_id=None if game.yellow_player_id is None else str(game.yellow_player_id),
-        days_per_move=game.days_per_move,
+        days_per_move=game.days_per_move, tournament_id=game.tournament_id,
     )
     GAME_FINISHED.emit(finished)
 

@@ -261,8 +261,10 @@ def arena_berserk(*, arena_id: int, player: Player, game_id: str, now: datetime)
 
 # --- a game's end -------------------------------------------------------------------------------------------
 def arena_game_finished(finished: GameFinished) -> None:
-    """The games layer's hook (registered by ``tournaments.apps``): score the game if an arena paired it."""
-    arena_game_score(game_id=finished.game_id, now=timezone.now())
+    """The games layer's hook (registered by ``tournaments.apps``): score the game if an arena paired it (a
+    game no arena paired is not looked for: every game's end passes here)."""
+    if finished.tournament_id is not None:
+        arena_game_score(game_id=finished.game_id, now=timezone.now())
 
 
 def _result(status: str, winner: str | None, colour: str) -> Result:
