@@ -65,8 +65,9 @@ typecheck: $(STAMP)
 # The whole suite, with lint (Python and JavaScript), typecheck and the JS unit tests beside it (their
 # output printed whole as each ends). The suite runs on TEST_WORKERS processes (pytest-xdist; `auto`: one per
 # core and one more, for the tests that wait: tests/conftest.py), each with a database, a Redis
-# database and a browser of its own (tests/conftest.py), the tests sent one at a time, the longest first;
-# TEST_WORKERS=0: one process.
+# database and a browser of its own (tests/conftest.py), the tests sent one at a time, the longest first,
+# but a module marked xdist_group sent whole to one worker (its tests share a server; --dist loadgroup, in
+# the collection's order); TEST_WORKERS=0: one process.
 TEST_WORKERS ?= auto
 test: deps
 	@$(MAKE) --no-print-directory -j2 checks test-suite
@@ -75,7 +76,7 @@ checks: deps
 	@$(MAKE) --no-print-directory -Otarget lint typecheck test-js
 
 test-suite: deps
-	$(BIN)/pytest -n $(TEST_WORKERS) --maxschedchunk 1
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder
 
 # Quick figures (70 s on the 2-core CI machine, 2026-12-01); `make bench-cpu` adds the CPU ladder (about an hour on one core).
 bench: bench-engine bench-analysis

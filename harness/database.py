@@ -4,13 +4,18 @@ Runs never share rows: each test module and each benchmark configuration gets a 
 database, and a PostgreSQL one is dropped afterwards (its open sessions ended). A process migrates one
 template database per PostgreSQL server, and one SQLite template file, and copies it for each further
 database (the templates are removed when the process exits): a migration costs seconds of CPU, a copy
-next to nothing.
+next to nothing. Processes of one run (the test suite's workers) share their templates when
+``TEMPLATES_DIR`` names a directory in their environment: the first to want one migrates it there, under
+a lock, and whoever made the directory removes the templates with ``shared_templates_drop``.
 """
 
 from __future__ import annotations
 
 import atexit
 import contextlib
+import fcntl
+import hashlib
+import os
 import shutil
 import sqlite3
 import tempfile
@@ -19,6 +24,33 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from harness.server import migrate, server_env
+
+# The environment variable naming a directory where a run's processes share their migrated templates.
+TEMPLATES_DIR = "HARNESS_TEMPLATES_DIR"
+
+
+def _shared() -> Path | None:
+    directory = os.environ.get(TEMPLATES_DIR, "").strip()
+    return Path(directory) if directory else None
+
+
+@contextlib.contextmanager
+def _locked(directory: Path) -> Iterator[None]:
+    """The run's template lock (one process at a time migrates or looks up a template)."""
+    with (directory / "lock").open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def shared_templates_drop(directory: Path) -> None:
+    """Drop the PostgreSQL templates migrated in ``directory`` (the run's ``TEMPLATES_DIR``) and remove it."""
+    for record in directory.glob("postgres-*"):
+        server, name = record.read_text().split("\n")[:2]
+        _drop(server, name, quiet=True)
+    shutil.rmtree(directory, ignore_errors=True)
 
 
 def is_postgres(url: str) -> bool:
@@ -31,22 +63,35 @@ def is_postgres(url: str) -> bool:
 _templates: dict[str, str] = {}
 
 
-def _migrated_template(server: str) -> str:
-    """The name of this process's migrated template database on ``server``; created on first use and
-    dropped when the process exits."""
+def _new_template(server: str) -> str:
+    """A new database on ``server``, migrated; its name."""
     import psycopg
 
+    name = f"template_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(server + "/postgres", autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        migrate(server_env(DATABASE_URL=f"{server}/{name}"))
+    except BaseException:
+        _drop(server, name)
+        raise
+    return name
+
+
+def _migrated_template(server: str) -> str:
+    """The name of the migrated template database on ``server``: this process's, created on first use and
+    dropped when it exits, or the run's (``TEMPLATES_DIR``), made by the first process that wanted it."""
     if server not in _templates:
-        name = f"template_{uuid.uuid4().hex[:10]}"
-        with psycopg.connect(server + "/postgres", autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"')
-        try:
-            migrate(server_env(DATABASE_URL=f"{server}/{name}"))
-        except BaseException:
-            _drop(server, name)
-            raise
-        _templates[server] = name
-        atexit.register(_drop, server, name, quiet=True)
+        shared = _shared()
+        if shared is None:
+            _templates[server] = _new_template(server)
+            atexit.register(_drop, server, _templates[server], quiet=True)
+        else:
+            record = shared / f"postgres-{hashlib.sha256(server.encode()).hexdigest()[:12]}"
+            with _locked(shared):
+                if not record.exists():
+                    record.write_text(f"{server}\n{_new_template(server)}\n")
+                _templates[server] = record.read_text().split("\n")[1]
     return _templates[server]
 
 
@@ -99,12 +144,22 @@ _sqlite_template: list[Path] = []
 
 
 def _migrated_sqlite_template() -> Path:
-    """This process's migrated SQLite template: migrated on first use, removed when the process exits."""
+    """The migrated SQLite template: this process's, migrated on first use and removed when it exits, or
+    the run's (``TEMPLATES_DIR``), migrated by the first process that wanted it."""
     if not _sqlite_template:
-        directory = Path(tempfile.mkdtemp(prefix="sqlite-template-"))
-        atexit.register(shutil.rmtree, directory, ignore_errors=True)
-        path = directory / "template.sqlite3"
-        migrate(server_env(SQLITE_PATH=str(path)))
+        shared = _shared()
+        if shared is None:
+            directory = Path(tempfile.mkdtemp(prefix="sqlite-template-"))
+            atexit.register(shutil.rmtree, directory, ignore_errors=True)
+            path = directory / "template.sqlite3"
+            migrate(server_env(SQLITE_PATH=str(path)))
+        else:
+            path = shared / "template.sqlite3"
+            with _locked(shared):
+                if not path.exists():
+                    migrating = shared / "migrating.sqlite3"
+                    migrate(server_env(SQLITE_PATH=str(migrating)))
+                    migrating.rename(path)  # whole, or not there
         _sqlite_template.append(path)
     return _sqlite_template[0]
 

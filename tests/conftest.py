@@ -7,10 +7,13 @@ import os
 import pwd
 import re
 import shutil
+import tempfile
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+
+from harness.database import TEMPLATES_DIR, shared_templates_drop
 
 # `pytest --cpu-times=PATH`: each test's wall and CPU time (its process and those it spawns), tests/cpukit.py.
 pytest_plugins = ["tests.cpukit"]
@@ -96,6 +99,8 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     return len(os.sched_getaffinity(0)) + 1
 
 
+_TEMPLATES = pytest.StashKey[Path]()
+
 # Django's real hasher costs 0.3 s of CPU a password by design; no test here is about its strength. The
 # live servers the tests start hash with the same (tests/livekit.py's TEST_SETTINGS).
 QUICK_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -108,6 +113,18 @@ def pytest_configure(config: pytest.Config) -> None:
     worker_id = getattr(config, "workerinput", {}).get("workerid")
     if worker_id:
         _isolate_worker(worker_id)
+    elif not os.environ.get(TEMPLATES_DIR):
+        # The run's migrated templates (the harness's databases: a PostgreSQL one, a SQLite file), made once
+        # by the first worker that wants each and shared by all (the workers inherit this environment).
+        config.stash[_TEMPLATES] = Path(tempfile.mkdtemp(prefix="harness-templates-"))
+        os.environ[TEMPLATES_DIR] = str(config.stash[_TEMPLATES])
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    directory = config.stash.get(_TEMPLATES, None)
+    if directory is not None:
+        shared_templates_drop(directory)
+        del os.environ[TEMPLATES_DIR]
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

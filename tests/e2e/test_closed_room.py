@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from tests.e2e.playkit import drop, start_cpu_game, state, wait_my_turn
 from tests.livekit import BIN, ROOT, LiveServer, server_env, sqlite_database
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("closed_room")]  # one server: one worker
 
 
 @pytest.fixture(scope="module")

@@ -1,8 +1,12 @@
 """An arena across two real daphne processes on PostgreSQL + Redis.
 
-30 players (half on each process) join an arena cut to one minute, play random legal moves in the rooms it
-pairs them into, some pause for a while and come back, some withdraw. At the end every game is counted once,
-nobody played two games at once, and the standings equal the standings recomputed from the games list.
+30 players (half on each process) join an arena, play legal moves in the rooms it pairs them into (each
+player mostly stacks a peg of its choice, else plays at random: games of about a dozen plies, either side
+winning), some pause for a while and come back, some withdraw. The test ends the arena (its end time, in
+the database) a few seconds after the last of them came back or withdrew, and not before ARENA_SECONDS:
+as short as the evening allows, however slow the machine. At the end every game is counted once, nobody
+played two games at once, and the standings equal the standings recomputed from the games list. The
+servers analyse each finished game on a token budget: no analysis is read here.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import math
 import os
 import random
 import time
@@ -29,7 +34,8 @@ from tournaments.scoring import ArenaGameResult, tallies_from_games
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 
 PLAYERS = 30
-ARENA_SECONDS = 60  # each player plays several games: a random game lasts a few seconds
+ARENA_SECONDS = 15  # at least, from the last player's arrival: each player plays several games of a few seconds
+END_AFTER_SECONDS = 3  # the arena's end once every pauser came back and every withdrawer withdrew
 PAUSE_SECONDS = 5
 PEGS = [f"{c}{r}" for c in "abcd" for r in "1234"]
 
@@ -38,30 +44,40 @@ PEGS = [f"{c}{r}" for c in "abcd" for r in "1234"]
 def two_servers(tmp_path):
     with postgres_database(os.environ["DATABASE_URL"]) as url:
         env = server_env(DATABASE_URL=url, REDIS_URL=os.environ["REDIS_URL"],
-                         CHANNEL_PREFIX=f"t{uuid.uuid4().hex[:8]}", ARENA_WAVE_SECONDS="1")
+                         CHANNEL_PREFIX=f"t{uuid.uuid4().hex[:8]}", ARENA_WAVE_SECONDS="1",
+                         ANALYSIS_NODE_BUDGET="1", ANALYSIS_TIME_BUDGET_S="0")
         with running(env, 2, log_dir=tmp_path) as servers:
             yield url, servers
 
 
-def create_arena(device: Device, url: str) -> int:
-    """An account creates a 10-minute arena (the shortest one may create), cut to ARENA_SECONDS in the database."""
+def create_arena(device: Device) -> int:
+    """An account creates a 10-minute arena (the shortest one may create); ``end_arena_in`` cuts it."""
     device.request("GET", "/api/session")
     device.expect("POST", "/api/accounts/register", {"username": "organiser", "password": "correct horse battery"})
     arena = device.expect("POST", "/api/tournaments", {"name": "Live", "starts_at": None, "minutes": 10,
                                                       "turn_seconds": 30, "ranked": True, "berserk": True})
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute("UPDATE tournaments_arena SET ends_at = starts_at + make_interval(secs => %s), minutes = 3"
-                     " WHERE id = %s", (ARENA_SECONDS, arena["id"]))
     return int(arena["id"])
 
 
-def random_peg(moves: list[str], rng: random.Random) -> str:
+def end_arena_in(url: str, arena_id: int, seconds: float) -> None:
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("UPDATE tournaments_arena SET ends_at = now() + make_interval(secs => %s), minutes = 3"
+                     " WHERE id = %s", (seconds, arena_id))
+
+
+def next_peg(moves: list[str], favourite: str, rng: random.Random) -> str:
+    """Three times in four the player's favourite peg while it has room (four of one colour up a peg win),
+    else a random one with room."""
     heights = Counter(moves)
+    if heights[favourite] < 4 and rng.random() < 0.75:
+        return favourite
     return rng.choice([peg for peg in PEGS if heights[peg] < 4])
 
 
 async def play_game(device: Device, code: str, rng: random.Random) -> None:
-    """Play random legal moves in room ``code`` until its game is over."""
+    """Play legal moves in room ``code`` (``next_peg``, a favourite peg drawn for the game) until its game
+    is over."""
+    favourite = rng.choice(PEGS)
     room = RoomSocket.of(device, code, keep_log=False)
     await room.connect(follow=True, ping_every=5)
     try:
@@ -74,16 +90,17 @@ async def play_game(device: Device, code: str, rng: random.Random) -> None:
                 return
             await asyncio.sleep(rng.uniform(0.02, 0.3))
             with contextlib.suppress(websockets.ConnectionClosed):
-                await room.drop(random_peg(game["moves"], rng))
+                await room.drop(next_peg(game["moves"], favourite, rng))
             await room.wait_room(lambda r, ply=game["ply"]: r["game"]["ply"] > ply or r["game"]["status"] != "playing",
                                  timeout=90)
     finally:
         await room.close()
 
 
-async def player(device: Device, arena_id: int, role: str, ends_at: float, rng: random.Random,
+async def player(device: Device, arena_id: int, role: str, clock: dict[str, float], rng: random.Random,
                  log: dict[str, Any]) -> None:
-    """One player's evening: join, play every game the arena pairs; ``pause``: pause after the second game
+    """One player's evening: join, play every game the arena pairs until 5 s past its end (``clock``'s
+    "ends_at", on the monotonic clock, set by ``end_when_done``); ``pause``: pause after the second game
     for PAUSE_SECONDS and come back; ``withdraw``: withdraw after the third."""
     headers = {"Origin": device.base, "Cookie": device.cookie_header()}
     url = f"{ws_base(device.base)}/ws/tournaments/{arena_id}/"
@@ -91,11 +108,11 @@ async def player(device: Device, arena_id: int, role: str, ends_at: float, rng: 
         await asyncio.to_thread(device.expect, "POST", f"/api/tournaments/{arena_id}/join")
         games = 0
         played = log["played"][device.player_id]
-        while time.monotonic() < ends_at + 5:
+        while time.monotonic() < clock["ends_at"] + 5:
             try:
-                frame = json.loads(await asyncio.wait_for(ws.recv(), timeout=max(0.5, ends_at + 5 - time.monotonic())))
+                frame = json.loads(await asyncio.wait_for(ws.recv(), timeout=1.0))
             except TimeoutError:
-                break
+                continue
             log["frames"][frame["type"]] += 1
             # A pairing comes as "paired"; the arena frame's "me.game" says it too, should that message be
             # lost (the channel layer delivers at most once): as the page does, either one takes the player in.
@@ -115,6 +132,22 @@ async def player(device: Device, arena_id: int, role: str, ends_at: float, rng: 
                 await asyncio.to_thread(device.expect, "POST", f"/api/tournaments/{arena_id}/withdraw")
                 log["withdrawn_at"][device.player_id] = time.time()
                 return
+
+
+async def end_when_done(url: str, arena_id: int, roles: list[str], devices: list[Device], log: dict[str, Any],
+                        clock: dict[str, float], timeout: float = 240) -> None:
+    """End the arena END_AFTER_SECONDS after every pauser came back and every withdrawer withdrew (at
+    ``timeout`` whatever they did: the test's assertions say what was missing), ARENA_SECONDS after the
+    start at the soonest."""
+    start = time.monotonic()
+    pausers = {d.player_id for role, d in zip(roles, devices, strict=True) if role == "pause"}
+    withdrawers = {d.player_id for role, d in zip(roles, devices, strict=True) if role == "withdraw"}
+    while time.monotonic() - start < timeout and not (
+            log["came_back"] >= pausers and set(log["withdrawn_at"]) >= withdrawers):
+        await asyncio.sleep(0.5)
+    await asyncio.sleep(max(0.0, ARENA_SECONDS - (time.monotonic() - start)))
+    await asyncio.to_thread(end_arena_in, url, arena_id, END_AFTER_SECONDS)
+    clock["ends_at"] = time.monotonic() + END_AFTER_SECONDS
 
 
 async def wait_finished(device: Device, arena_id: int, timeout: float = 240) -> dict[str, Any]:
@@ -138,8 +171,7 @@ def all_standings(device: Device, arena_id: int) -> list[dict[str, Any]]:
 async def test_thirty_players_two_processes_every_game_counted_once(two_servers):
     url, servers = two_servers
     organiser = Device(servers[0].http)
-    arena_id = await asyncio.to_thread(create_arena, organiser, url)
-    ends_at = time.monotonic() + ARENA_SECONDS
+    arena_id = await asyncio.to_thread(create_arena, organiser)
     rng = random.Random(22)
     roles = ["pause"] * 4 + ["withdraw"] * 3 + ["stay"] * (PLAYERS - 7)
     devices = []
@@ -149,7 +181,9 @@ async def test_thirty_players_two_processes_every_game_counted_once(two_servers)
         devices.append(device)
     log: dict[str, Any] = {"frames": Counter(), "withdrawn_at": {}, "played": defaultdict(set), "paths": Counter(),
                            "came_back": set()}
-    await asyncio.gather(*(player(d, arena_id, roles[i], ends_at, random.Random(rng.random()), log)
+    clock = {"ends_at": math.inf}  # until end_when_done ends the arena
+    await asyncio.gather(end_when_done(url, arena_id, roles, devices, log, clock),
+                         *(player(d, arena_id, roles[i], clock, random.Random(rng.random()), log)
                            for i, d in enumerate(devices)))
     arena = await wait_finished(organiser, arena_id)
     listed = await asyncio.to_thread(organiser.expect, "GET", f"/api/tournaments/{arena_id}/games")

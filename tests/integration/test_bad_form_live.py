@@ -13,7 +13,7 @@ import pytest
 
 from tests.livekit import LiveServer, server_env, sqlite_database
 
-pytestmark = [pytest.mark.slow]
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("bad_form_live")]  # one server: one worker
 
 FORM_UTF16 = "application/x-www-form-urlencoded; charset=utf-16"
 

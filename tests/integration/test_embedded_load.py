@@ -19,7 +19,7 @@ import websockets
 from tests.livekit import ROOM_QUOTAS, Device, LiveServer, RoomSocket, server_env, sqlite_database
 from tests.records import DRAWN_RECORD
 
-pytestmark = [pytest.mark.slow]
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("embedded_load")]  # one server: one worker
 
 GAMES = 6
 MOVES = DRAWN_RECORD.split()[:24]  # a prefix of a drawn game: no line of four, so no game ends early

@@ -8,12 +8,13 @@ import pytest
 
 from tests.livekit import Device, RoomSocket, postgres_redis_servers
 
-pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
+# One pair of servers for the module (each test has devices and a room of its own): on one worker.
+pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, pytest.mark.xdist_group("two_processes")]
 
 
-@pytest.fixture
-def two_servers(tmp_path):
-    with postgres_redis_servers(tmp_path) as servers:
+@pytest.fixture(scope="module")
+def two_servers(tmp_path_factory):
+    with postgres_redis_servers(tmp_path_factory.mktemp("two-processes")) as servers:
         yield servers
 
 

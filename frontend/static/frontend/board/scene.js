@@ -285,8 +285,10 @@ export function buildScene(container, opts) {
   const renderer = createRenderer(container);
   const scene = new THREE.Scene();
   // Image-based light makes the beads glossy, but its shaders take seconds to compile on a software
-  // renderer (SwiftShader, llvmpipe), so there the lamps alone light the scene.
+  // renderer (SwiftShader, llvmpipe), so there the lamps alone light the scene. There the lamps cast no
+  // shadows either: the shadow map is a third of each frame's CPU (the soft shadow under the board stays).
   const software = isSoftwareRenderer(renderer);
+  renderer.shadowMap.enabled = !software;
   if (!software && !opts.noEnvironment) {
     const pmrem = new THREE.PMREMGenerator(renderer);
     scene.environment = pmrem.fromScene(new RoomEnvironment(), 0.04).texture;
