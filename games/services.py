@@ -108,18 +108,22 @@ def game_begin(
     *, room_id: int, number: int, red_seat: int, red_player_id: UUID | None, yellow_player_id: UUID | None,
     red_cpu: bool, yellow_cpu: bool, cpu_level: int, ranked: bool, turn_seconds: int | None, now: datetime,
     stakes: dict[str, Any] | None = None, tournament_id: int | None = None, days_per_move: int | None = None,
+    schedule: Callable[[Game], datetime | None] | None = None,
 ) -> Game:
     """A new game, Red to move. ``ranked`` is forced off when a CPU plays a seat.
 
     ``days_per_move``: a correspondence game (Red's first move is due that many days from now).
 
     ``stakes``: what the room shows of the seats' ratings during the game (see ``Game.stakes``).
-    ``tournament_id``: the arena that paired the game, if one did.
+    ``tournament_id``: the arena that paired the game, if one did. ``schedule``: called with the new game,
+    returns its first due time, written with it (else it has none).
     """
     game = game_new(room_id=room_id, number=number, red_seat=red_seat, red_player_id=red_player_id,
                     yellow_player_id=yellow_player_id, red_cpu=red_cpu, yellow_cpu=yellow_cpu, cpu_level=cpu_level,
                     ranked=ranked, turn_seconds=turn_seconds, now=now, stakes=stakes, tournament_id=tournament_id,
                     days_per_move=days_per_move)
+    if schedule is not None:
+        game.due_at = schedule(game)
     game.save(force_insert=True)
     return game
 

@@ -41,7 +41,7 @@ from lobby.models import Room, Seat
 from lobby.play.held import HELD, Held
 from lobby.protocol import room as protocol
 from lobby.protocol.snapshot import deadline_json, offers_json, threats_json
-from lobby.rooms.selectors import current_game, current_game_playing, live_seat_ratings, room_seats
+from lobby.rooms.selectors import current_game, live_seat_ratings, room_seats
 from lobby.rooms.services import (
     lock_room,
     lock_room_for_change,
@@ -120,23 +120,28 @@ def game_again(*, code: str, player: Player, now: datetime) -> Game | None:
 
 
 def _start_next_game(room: Room, *, now: datetime, tournament_id: int | None = None) -> Game:
-    if current_game_playing(room) is not None:
-        raise Refused("game_not_over", gettext("A game is already being played."))
-    seats = {seat.number: seat for seat in room.seats.select_for_update()}
-    if all(seat.player_id is None for seat in seats.values()):
-        raise Refused("no_seat", gettext("Nobody is seated: sit down to play."))
+    """The room's next game, started (the room locked by the caller): its seats ready, the game written
+    with its due time, the room's version bumped and its snapshot sent once committed, all from the rows
+    read here (the room's last game and its seats with their players: two reads, three writes)."""
     last = current_game(room)
+    if last is not None and last.status == GameStatus.PLAYING:
+        raise Refused("game_not_over", gettext("A game is already being played."))
+    seated = room_seats(room)  # (the room's lock serialises every change of its seats)
+    seats = {seat.number: seat for seat in seated}
+    if all(seat.player_id is None for seat in seated):
+        raise Refused("no_seat", gettext("Nobody is seated: sit down to play."))
     red_seat = 3 - last.red_seat if (last is not None and room.alternate_first) else 1
-    for seat in seats.values():
+    for seat in seated:
         seat.cpu = seat.player_id is None
         seat.wants_again = False
         seat.away = False
         seat.timeouts_in_row = 0
-        seat.save()
+    Seat.objects.bulk_update(seated, ["cpu", "wants_again", "away", "timeouts_in_row"])
     red, yellow = seats[red_seat], seats[3 - red_seat]
     ranked = games.game_is_ranked(ranked=room.ranked, red_cpu=red.cpu, yellow_cpu=yellow.cpu)
     # Ratings do not change during a game: what it is played for is worked out once, here.
-    stakes = live_seat_ratings(list(seats.values()), now=now) if ranked else {}
+    stakes = live_seat_ratings(seated, now=now) if ranked else {}
+    states = timers.seat_states(room, seats=seated)
     game = games.game_begin(
         room_id=room.pk,
         number=(last.number + 1) if last is not None else 1,
@@ -152,10 +157,11 @@ def _start_next_game(room: Room, *, now: datetime, tournament_id: int | None = N
         now=now,
         stakes={str(number): entry for number, entry in stakes.items()},
         tournament_id=tournament_id,
+        schedule=lambda begun: timers.due_at(begun, states, now=now),
     )
-    timers.reschedule(room, now=now, game=game, seats=list(seats.values()))
-    room_touch(room, now=now)
-    hold_on_commit(room, [seats[number] for number in sorted(seats)], game)
+    # Who sits is as it was: the spectator count needs no recount.
+    room_touch(room, now=now, recount=False, game=game, seats=seated)
+    hold_on_commit(room, seated, game)
     return game
 
 

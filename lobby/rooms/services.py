@@ -112,23 +112,31 @@ def room_code(room_id: int) -> str:
     return str(Room.objects.values_list("code", flat=True).get(pk=room_id))
 
 
+_READ = object()  # room_touch's game when the caller holds none: it is read
+
+
 def room_touch(room: Room, *, now: datetime, fields: tuple[str, ...] = (), recount: bool = True,
-               extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+               extra: Mapping[str, Any] | None = None, game: Game | object | None = _READ,
+               seats: list[Seat] | None = None) -> dict[str, Any]:
     """Record that ``room`` changed: bump its version (saving ``fields`` of the row with it), build the
     snapshot and have it sent once committed; returns the snapshot.
 
     The spectator count is recounted here too: a change (someone sitting down or standing up) may
     change who counts as a spectator. Call it last in the transaction, after every other write, with
     the room locked: the snapshot is read now, under the lock, so that it is exactly the state its
-    version names. (``recount=False``: the caller has just recounted; ``extra``: keys the broadcast room
-    frame carries beside the snapshot, such as ``taken_back``.)
+    version names. (``recount=False``: the caller has just recounted, or changed nobody's seat;
+    ``extra``: keys the broadcast room frame carries beside the snapshot, such as ``taken_back``; ``game``
+    and ``seats``: the room's current game and its seats with their players, when the caller holds them
+    as they are now, else they are read.)
     """
     if recount:
         spectators_recount(room)
     room.version += 1
     room.last_activity_at = now
     room.save(update_fields=["version", "last_activity_at", "spectators", *(f for f in fields if f != "spectators")])
-    return room_broadcast(room, game=current_game(room), now=now, extra=extra)
+    current = current_game(room) if game is _READ else game
+    assert current is None or isinstance(current, Game)
+    return room_broadcast(room, game=current, now=now, extra=extra, seats=seats)
 
 
 def room_broadcast(room: Room, *, game: Game | None, now: datetime, seats: list[Seat] | None = None,
