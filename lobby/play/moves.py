@@ -159,9 +159,9 @@ def _start_next_game(room: Room, *, now: datetime, tournament_id: int | None = N
         tournament_id=tournament_id,
         schedule=lambda begun: timers.due_at(begun, states, now=now),
     )
+    hold_on_commit(room, seated, game)  # before the snapshot: held before the players hear of the game
     # Who sits is as it was: the spectator count needs no recount.
     room_touch(room, now=now, recount=False, game=game, seats=seated)
-    hold_on_commit(room, seated, game)
     return game
 
 
@@ -236,9 +236,9 @@ def _drop_locked(*, code: str, player: Player, peg: Peg, ply: int, now: datetime
                           % {"now": game.ply + 1, "seen": ply + 1})
         if game.to_move_seat != seat.number:
             raise Refused("not_your_turn", gettext("It is not your turn."))
+        hold_on_commit(room, seats, game)  # before the move's events: held before its frame leaves
         seat_changed = player_acts(room, seat)
         play_move(room, seats, game, peg, seat=seat.number, cpu_reason="", now=now, seat_changed=seat_changed)
-        hold_on_commit(room, seats, game)
         return game
 
 
@@ -271,7 +271,9 @@ def drop_from_held(held: Held, *, player: Player, peg: Peg, ply: int, now: datet
 
 
 def hold_on_commit(room: Room, seats: list[Seat], game: Game) -> None:
-    """Once committed, this process holds the room as these rows left it (the next move reads nothing)."""
+    """Once committed, this process holds the room as these rows are left by the transaction (the next move
+    reads nothing). Call it before the change's events are queued: the callbacks run in the order they
+    were queued, and a player who hears of the change may send the next move at once."""
     held = Held(room, seats, game)
     transaction.on_commit(lambda: HELD.put(held))
 

@@ -16,7 +16,7 @@ from lobby import events
 from lobby.models import Room
 from lobby.play.automatic import CpuJob, game_cpu_move
 from lobby.play.held import HELD, Held, HeldRooms
-from lobby.play.moves import drop_from_held, game_drop
+from lobby.play.moves import drop_from_held, game_drop, game_resign, game_start
 from lobby.play.offers import game_offer
 from lobby.protocol import messages
 from lobby.rooms.connections import connection_open, process_register
@@ -188,3 +188,26 @@ def test_a_heard_move_that_does_not_follow_lets_the_copy_go():
     here.put(held)
     here.forget(code, held.room.version + 2)  # a snapshot of a newer version
     assert here.take(code) is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_room_is_held_before_its_frame_leaves_under_the_lock_and_at_a_games_start(monkeypatch):
+    """The next player may move the moment they hear of a move or a start: by then the room is held, or
+    that next move would take the locked path, and so every move after it under load."""
+    code, ann, bob = connected_pair()
+    held_when_sent: list[bool] = []
+
+    def deliver(event: events.Event) -> None:
+        if isinstance(event, events.ToGroup) and event.group == events.room_group(code):
+            found = HELD.take(code)
+            held_when_sent.append(found is not None)
+            if found is not None:
+                HELD.put(found)
+
+    monkeypatch.setattr(events, "_delivery", [deliver])
+    HELD.clear()  # as after another process's change: the drop takes the locked path
+    game_drop(code=code, player=ann, peg="a1", ply=0, now=at(1))
+    game_resign(code=code, player=bob, now=at(2))
+    game_start(code=code, player=ann, now=at(3))
+    assert held_when_sent and held_when_sent[0] is True  # the locked drop's move frame
+    assert held_when_sent[-1] is True  # the new game's snapshot
