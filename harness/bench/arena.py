@@ -104,8 +104,7 @@ async def player(device: Seeker, arena_id: int, clock: Clock, counts: Counter[tu
                                       open_timeout=120)
         await asyncio.to_thread(device.expect, "POST", f"/api/tournaments/{arena_id}/join")
     clock.joined()
-    await clock.all_in.wait()
-    tasks = set()
+    tasks = set()  # (reading from the start: what is sent while the others join is read, not counted)
     try:
         while time.monotonic() < clock.until:
             try:
