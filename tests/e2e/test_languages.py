@@ -140,8 +140,9 @@ ALLOWED = {"CPU", "BOT", "API", "Glicko", "Elo", "RD", "English", "Deutsch", "Fr
 def english_left(page: Page, allowed: set[str]) -> list[str]:
     """The Latin words on the page but the texts ``allowed`` (names, ids), the terms and the room codes."""
     found = []
-    # The live games list of the home page shows other tests' players on this worker's server: their names too.
-    allowed = allowed | set(page.locator("#live-games .live-side b").all_inner_texts())
+    # The home page lists other tests' games and arenas on this worker's shared server: their players' and
+    # arenas' names (people's own words) too.
+    allowed = allowed | set(page.locator("#live-games .live-side b, #arenas li a b").all_inner_texts())
     for text in page.evaluate(READ):
         for line in (text or "").splitlines():
             for token in allowed:
