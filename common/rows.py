@@ -112,6 +112,16 @@ class Rows(Generic[M]):
         columns = ", ".join(self.quoted(self._by_name[name].column) for name in attnames)
         return f"INSERT INTO {self.quoted(self.table)} ({columns}) VALUES ({', '.join(['%s'] * len(attnames))})"
 
+    def upsert_sql(self, attnames: Sequence[str], *, unique: Sequence[str], update: Sequence[str]) -> str:
+        """``INSERT`` of these fields, or where a row with the same ``unique`` fields exists, an ``UPDATE`` of
+        its ``update`` fields to the values given (``ON CONFLICT ... DO UPDATE``: PostgreSQL, SQLite)."""
+        def build() -> str:
+            column = {name: self.quoted(self._by_name[name].column) for name in (*attnames, *unique, *update)}
+            sets = ", ".join(f"{column[name]} = EXCLUDED.{column[name]}" for name in update)
+            return (f"{self._insert_sql(attnames)} ON CONFLICT ({', '.join(column[name] for name in unique)}) "
+                    f"DO UPDATE SET {sets}")
+        return self.statement(("upsert", *attnames, "unique", *unique, "update", *update), build)
+
     def insert_from_sql(self, attnames: Sequence[str], source: str) -> str:
         """``INSERT`` of these fields' values (parameters) once for each row of ``source`` (a CTE's name):
         a statement that writes only when an earlier one in the same ``WITH`` did."""

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from lobby.models import ChatMessage
+from common.rows import Rows
+from lobby.models import ChatMessage, Room
 from lobby.protocol.room import message_json
 
 HISTORY_SIZE = 50
@@ -17,8 +18,22 @@ def chat_history(*, code: str, reads: Collection[str], hidden: Collection[str] =
     of the players ``hidden`` (the reader blocked them)."""
     if not reads:
         return []
-    rows = ChatMessage.objects.filter(room__code=code, chat__in=list(reads))
-    if hidden:
-        rows = rows.exclude(player_id__in=list(hidden))
-    latest = rows.order_by("-id")[:limit]
-    return [message_json(message) for message in reversed(latest)]
+    reads, hidden = sorted(reads), sorted(hidden)
+    messages, rooms = _MESSAGES, _ROOMS
+
+    def build() -> str:
+        column = messages.quoted
+        outside = f" AND m.{column('player_id')} NOT IN ({', '.join(['%s'] * len(hidden))})" if hidden else ""
+        return (f"SELECT {messages.columns('m')} FROM {column(messages.table)} m WHERE m.{column('room_id')} = "
+                f"(SELECT {column('id')} FROM {column(rooms.table)} WHERE {column('code')} = %s) "
+                f"AND m.{column('chat')} IN ({', '.join(['%s'] * len(reads))}){outside} "
+                f"ORDER BY m.{column('id')} DESC LIMIT %s")
+
+    # Every join reads it: SQL written once per shape (common.rows), not a queryset compiled each time.
+    sql = messages.statement(("history", len(reads), len(hidden)), build)
+    latest = messages.execute(sql, [code, *reads, *messages.values(["player_id"] * len(hidden), hidden), limit])
+    return [message_json(messages.load(row)) for row in reversed(latest)]
+
+
+_MESSAGES = Rows(ChatMessage)
+_ROOMS = Rows(Room)

@@ -20,6 +20,7 @@ from django.db import transaction
 from django.utils.translation import gettext
 
 from common.errors import Refused
+from common.rows import Rows
 from lobby import events, timers
 from lobby.models import Connection, Room, Seat, ServerProcess
 from lobby.rooms.selectors import SPECTATOR_SNAPSHOTS, current_game, room_seats, snapshot_of
@@ -128,7 +129,11 @@ def _open_room(code: str) -> Room:
     Raises:
         Refused: no_room (no room has this code), room_closed.
     """
-    room = Room.objects.filter(code=code).first()
+    rooms = _ROOMS
+    found = rooms.execute(rooms.statement("by code", lambda: (
+        f"SELECT {rooms.columns(rooms.quoted(rooms.table))} FROM {rooms.quoted(rooms.table)} "
+        f"WHERE {rooms.quoted('code')} = %s")), [code])
+    room = rooms.load(found[0]) if found else None
     if room is None:
         raise Refused("no_room", gettext("There is no open room %(code)s.") % {"code": code})
     if room.closed_at is not None:
@@ -150,11 +155,17 @@ def _refuse_if_banned(player: Player) -> None:
 
 
 def _record_connection(*, channel_name: str, room: Room, player: Player | None, process: str, now: datetime) -> None:
-    """Insert the connection row, or move it here (a socket opening again): one statement."""
-    Connection.objects.bulk_create(
-        [Connection(channel_name=channel_name, room=room, player=player, process=process, opened_at=now)],
-        update_conflicts=True, unique_fields=["channel_name"], update_fields=["room", "player", "process", "opened_at"],
-    )
+    """Insert the connection row, or move it here (a socket opening again): one statement, written once (a
+    join's; :mod:`common.rows`)."""
+    rows = _CONNECTIONS
+    rows.execute(rows.upsert_sql(_CONNECTION_COLUMNS, unique=["channel_name"], update=_CONNECTION_COLUMNS[1:]),
+                 rows.values(_CONNECTION_COLUMNS, [channel_name, room.pk, None if player is None else player.pk,
+                                                   process, now]))
+
+
+_ROOMS = Rows(Room)
+_CONNECTIONS = Rows(Connection)
+_CONNECTION_COLUMNS = ["channel_name", "room_id", "player_id", "process", "opened_at"]
 
 
 def connection_close(*, channel_name: str, now: datetime) -> bool:
