@@ -12,8 +12,9 @@ game ends, and both are free for the next wave); so the arena pairs waves back t
 - the standings frames (``tournament``) the sockets received: per second over all sockets, and the most
   any one socket received in one second (at most about 2 by design);
 - every game exactly once, read from the database afterwards: each arena game a game of its own in a room
-  of its own, nobody in two of the arena's games at once, and each game written while the sockets
-  listened told to both of its players (their ``paired`` frames).
+  of its own, nobody in two of the arena's games at once, and each game written before the window closed
+  told to both of its players (their ``paired`` frames) by the time they stop listening, ``TOLD_WITHIN``
+  seconds after it.
 """
 
 from __future__ import annotations
@@ -37,7 +38,9 @@ from harness.room import RoomSocket, ws_base
 from harness.server import LiveServer
 
 WAVE_LINE = re.compile(r"arena \d+ wave: (\d+) waiting, (\d+) pairs in ([0-9.]+) s")
-TOLD_WITHIN = 3.0  # seconds: a game written this long before the sockets closed was told to both players
+# seconds the players go on listening after the window (telling nobody of a new game's end): a game
+# written before the window closed must reach both of its players by then
+TOLD_WITHIN = 5.0
 
 
 def interpolated(values: list[float], q: float) -> float:
@@ -106,10 +109,15 @@ async def player(device: Seeker, arena_id: int, clock: Clock, counts: Counter[tu
     clock.joined()
     tasks = set()  # (reading from the start: what is sent while the others join is read, not counted)
     try:
-        while time.monotonic() < clock.until:
+        while time.monotonic() < clock.until + TOLD_WITHIN:
             try:
-                frame = json.loads(await asyncio.wait_for(ws.recv(), timeout=min(5.0, clock.until - time.monotonic())))
+                frame = json.loads(await asyncio.wait_for(
+                    ws.recv(), timeout=min(5.0, clock.until + TOLD_WITHIN - time.monotonic())))
             except TimeoutError:
+                continue
+            if time.monotonic() >= clock.until:  # only listening now: a game paired before the window closed
+                if frame["type"] == "paired":
+                    clock.told.append((device.me, frame["game"]))
                 continue
             if time.monotonic() >= clock.began:
                 second = int(time.monotonic())
@@ -176,8 +184,9 @@ class Once:
     games: int  # the arena's games
     distinct: bool  # each a game of its own, in a room of its own
     overlaps: int  # pairs of the arena's games sharing a player and overlapping in time
-    untold: int  # games written before the sockets closed that a player was not told of
+    untold: int  # games written before the window closed that a player was not told of within TOLD_WITHIN
     told_twice: int  # (player, game) told more than once
+    oldest_untold: float | None = None  # seconds before the window closed that the oldest untold was written
 
     @property
     def held(self) -> bool:
@@ -203,10 +212,10 @@ def exactly_once(env: dict[str, str], arena_id: int, told: list[tuple[str, str]]
         spans.sort()
         overlaps += sum(1 for a, b in itertools.pairwise(spans) if b[0] < a[1])
     heard = Counter(told)
-    untold = sum(1 for game, _, red, yellow, paired, _ in games if paired < closed - timedelta(seconds=TOLD_WITHIN)
-                 for who in (red, yellow) if heard[(who, game)] == 0)
-    return Once(games=len(games), distinct=distinct, overlaps=overlaps, untold=untold,
-                told_twice=sum(1 for count in heard.values() if count > 1))
+    ages = [(closed - paired).total_seconds() for game, _, red, yellow, paired, _ in games
+            if paired < closed for who in (red, yellow) if heard[(who, game)] == 0]
+    return Once(games=len(games), distinct=distinct, overlaps=overlaps, untold=len(ages),
+                told_twice=sum(1 for count in heard.values() if count > 1), oldest_untold=max(ages, default=None))
 
 
 # The server of an arena run: waves every 2 s, each logged (INFO), room lookups from one address unlimited.
@@ -241,8 +250,9 @@ async def run_arena(server: LiveServer, env: dict[str, str], players: int, secon
         clock.until = min(clock.until, time.monotonic() + seconds)  # the players stop, whatever happened here
         await asyncio.gather(playing, return_exceptions=True)
     await playing
-    closed = datetime.now(UTC)
-    elapsed = time.monotonic() - clock.began
+    # The window closed at clock.until (the players listened on for TOLD_WITHIN seconds after it).
+    closed = datetime.now(UTC) - timedelta(seconds=max(0.0, time.monotonic() - clock.until))
+    elapsed = clock.until - clock.began
     waves = [m.groups() for m in WAVE_LINE.finditer(server.log_path.read_text(errors="replace"))]
     errors = server.log_errors()
     once = exactly_once(env, arena["id"], clock.told, closed)
@@ -270,6 +280,6 @@ async def run_arena(server: LiveServer, env: dict[str, str], players: int, secon
         "games": once.games,
         "every_game_once": once.held,
         "once": {"distinct": once.distinct, "overlaps": once.overlaps, "untold": once.untold,
-                 "told_twice": once.told_twice},
+                 "told_twice": once.told_twice, "oldest_untold": once.oldest_untold},
         "server_errors": len(errors),
     }

@@ -228,8 +228,13 @@ def target_lines(rows: list[Row], extra: dict[str, Any]) -> list[str]:
         once = arena["once"]
         add(f"{name}: every game exactly once", f"{arena['games']} games; each in a room of its own: "
             f"{'yes' if once['distinct'] else 'no'}; a player in two at once: {once['overlaps']}; untold: "
-            f"{once['untold']}, told twice: {once['told_twice']}", arena["every_game_once"])
+            f"{once['untold']}{_oldest(once.get('oldest_untold'))}, told twice: {once['told_twice']}",
+            arena["every_game_once"])
     return out
+
+
+def _oldest(seconds: float | None) -> str:
+    return "" if seconds is None else f" (the oldest written {seconds:.1f} s before the window closed)"
 
 
 BEGIN_MARK = "<!-- bench-server: begin -->"
