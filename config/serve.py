@@ -10,16 +10,20 @@ socket costs no frame through the consumer at all.
 
 Each websocket's frames wait for its consumer in an :class:`config.inbox.Inbox` instead of daphne's
 ``asyncio.Queue`` (3 KiB less for every open socket); HTTP requests are served as daphne serves them.
+What every handshake spent for nothing is not spent: autobahn's pretty-printed settings for a debug line
+that is not written, and daphne's access line when it goes to ``/dev/null`` (as deployed).
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import pprint
 import sys
 from functools import partial
 from typing import Any
 
+from autobahn.websocket import protocol as autobahn_protocol
 from daphne.cli import CommandLineInterface
 from daphne.server import Server
 
@@ -46,7 +50,13 @@ def arguments(argv: list[str], timeout: float) -> list[str]:
 
 
 class InboxServer(Server):  # type: ignore[misc]  # daphne is untyped: its classes are Any
-    """daphne, with an :class:`Inbox` for each websocket's frames."""
+    """daphne, with an :class:`Inbox` for each websocket's frames, and no access log at all when it would
+    be written to ``/dev/null`` (as deployed: nginx keeps one), rather than each line formatted for nothing."""
+
+    def __init__(self, *args: Any, action_logger: Any = None, **kwargs: Any) -> None:  # Any: daphne's
+        if getattr(getattr(action_logger, "stream", None), "name", None) == os.devnull:
+            action_logger = None
+        super().__init__(*args, action_logger=action_logger, **kwargs)
 
     def create_application(self, protocol: Any, scope: Scope) -> Any:  # Any: daphne's, untyped
         if scope["type"] != "websocket":
@@ -66,7 +76,26 @@ class Cli(CommandLineInterface):  # type: ignore[misc]  # daphne is untyped: its
     server_class = InboxServer
 
 
+class _Pretty:
+    """``pprint.pformat(value)``, made only if a debug line showing it is written."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __str__(self) -> str:
+        return pprint.pformat(self.value)
+
+
+def quiet_handshakes() -> None:
+    """autobahn pretty-prints every websocket's settings for a debug line at each handshake, written or not
+    (about a sixteenth of a spectator storm's CPU): have it format them only when the line is written."""
+    setattr(autobahn_protocol, "pformat", _Pretty)  # noqa: B010  # a module attribute autobahn does not export
+
+
 def main() -> None:
+    quiet_handshakes()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     from django.conf import settings
 

@@ -153,8 +153,9 @@ def command(runner: str, app: str, port: int) -> list[str]:
     """The command line that serves ``app`` on ``HOST:port`` with ``runner``: ``daphne`` (what the project
     runs on), ``uvicorn`` (a reference line of the benchmark) or ``python`` (``app`` is a script serving
     itself, given the host and port)."""
-    if runner == "daphne":  # as deployed: config.serve is daphne with its websocket pings set
-        return [str(BIN / "python"), "-m", "config.serve", "-b", HOST, "-p", str(port), app]
+    if runner == "daphne":  # as deployed: config.serve is daphne with its websocket pings set, no access log
+        return [str(BIN / "python"), "-m", "config.serve", "--access-log", os.devnull, "-b", HOST, "-p", str(port),
+                app]
     if runner == "uvicorn":
         return [str(BIN / "uvicorn"), "--host", HOST, "--port", str(port), "--lifespan", "off",
                 "--log-level", "warning", "--no-access-log", app]

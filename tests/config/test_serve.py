@@ -1,0 +1,29 @@
+"""config.serve: what each websocket handshake no longer spends (no timing: what is built, and when)."""
+
+from __future__ import annotations
+
+import os
+import pprint
+
+from autobahn.websocket import protocol as autobahn_protocol
+from daphne.access import AccessLogGenerator
+
+from config.serve import InboxServer, quiet_handshakes
+
+
+def test_autobahn_formats_a_handshakes_settings_only_when_its_debug_line_is_written() -> None:
+    quiet_handshakes()
+    settings = [("openHandshakeTimeout", 5, "Factory")] * 3
+    shown = getattr(autobahn_protocol, "pformat")(settings)  # noqa: B009  # not exported by autobahn
+    assert not isinstance(shown, str)  # nothing formatted yet
+    assert str(shown) == pprint.pformat(settings)  # what a written debug line shows
+
+
+def test_an_access_log_to_dev_null_is_no_access_log(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    def action_logger_of(stream) -> object:  # type: ignore[no-untyped-def]
+        server = InboxServer(application=None, endpoints=["tcp:port=0"], action_logger=AccessLogGenerator(stream))
+        return server.action_logger
+
+    with open(os.devnull, "a") as devnull, open(tmp_path / "access.log", "a") as kept:
+        assert action_logger_of(devnull) is None
+        assert isinstance(action_logger_of(kept), AccessLogGenerator)
