@@ -107,6 +107,14 @@ def _drop(server: str, name: str, *, quiet: bool = False) -> None:
             raise
 
 
+def migrated_template(base_url: str) -> str:
+    """The name of the migrated template database on the PostgreSQL server of ``base_url`` (this
+    process's, or the run's under ``TEMPLATES_DIR``), for a copy made otherwise than by
+    ``postgres_database`` (the test suite's own test databases: tests/conftest.py). No session may stay
+    connected to it."""
+    return _migrated_template(base_url.rsplit("/", 1)[0])
+
+
 @contextlib.contextmanager
 def postgres_database(base_url: str, *, prefix: str = "live") -> Iterator[str]:
     """The URL of a fresh, migrated database on the PostgreSQL server of ``base_url``; dropped afterwards.
@@ -118,7 +126,7 @@ def postgres_database(base_url: str, *, prefix: str = "live") -> Iterator[str]:
     import psycopg
 
     server = base_url.rsplit("/", 1)[0]
-    template = _migrated_template(server)
+    template = migrated_template(base_url)
     name = f"{prefix}_{uuid.uuid4().hex[:10]}"
     with psycopg.connect(server + "/postgres", autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from harness.database import TEMPLATES_DIR, shared_templates_drop
+from harness.database import TEMPLATES_DIR, migrated_template, shared_templates_drop
 
 # `pytest --cpu-times=PATH`: each test's wall and CPU time (its process and those it spawns), tests/cpukit.py.
 pytest_plugins = ["tests.cpukit"]
@@ -215,6 +215,21 @@ def _no_snapshots_kept():
 # the ticker's ``games_next_due`` query); the flush after the next transactional test (TRUNCATE) would
 # wait for its lock for ever, and the whole run with it. No test keeps a transaction idle for so long.
 IDLE_IN_TRANSACTION_TIMEOUT = "120s"
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
+    """On PostgreSQL each worker's test database (pytest-django's test_NAME_gwN) is a copy of the run's
+    migrated template, the one the live servers' databases are copied from (harness.database: migrated
+    once a run, by the first process that wants it), instead of migrated anew in every worker (3-4 s of
+    CPU each): TEST's TEMPLATE names it, and with MIGRATE False Django's migrate finds every table
+    there already and creates nothing (its post_migrate handlers still run)."""
+    if not POSTGRES_CONFIGURED:
+        return
+    from django.conf import settings
+
+    test = settings.DATABASES["default"].setdefault("TEST", {})
+    test.update(TEMPLATE=migrated_template(os.environ["DATABASE_URL"]), MIGRATE=False)
 
 
 @pytest.fixture(scope="session")

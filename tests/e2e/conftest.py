@@ -72,16 +72,42 @@ def executable(request: pytest.FixtureRequest, chromium_path: Path) -> Path:
     return _installed(CHROMIUM, "chromium")
 
 
+class _Server:
+    """Per test process (per xdist worker) the browser tests' server: a migrated daphne on a free port,
+    embedded (no PostgreSQL, no Redis), with a quick CPU; started for the first test that wants it and
+    kept for the browser tests that follow, whatever their module. Stopped with Chromium once no browser
+    test comes next (``pytest_runtest_teardown``): an idle server still spends about 4% of a core (its
+    ticker's and presence's rounds), for the minutes the worker's other tests take after the browser tests."""
+
+    def __init__(self) -> None:
+        self.live: LiveServer | None = None
+
+    def url(self, tmp_path_factory: pytest.TempPathFactory) -> str:
+        if self.live is None:
+            tmp = tmp_path_factory.mktemp("e2e-server")
+            env = server_env(SQLITE_PATH=sqlite_database(tmp), CPU_WORKERS="0")
+            self.live = LiveServer(env, log_dir=tmp).start()
+        return self.live.http
+
+    def stop(self) -> None:
+        live, self.live = self.live, None
+        if live is not None:
+            live.stop()
+
+
+_SERVER = _Server()
+
+
 @pytest.fixture(scope="session")
-def server_url(tmp_path_factory: pytest.TempPathFactory, chromium_path: Path) -> Iterator[str]:
-    """A migrated daphne server on a free port, embedded (no PostgreSQL, no Redis), with a quick CPU."""
-    tmp = tmp_path_factory.mktemp("e2e-server")
-    env = server_env(SQLITE_PATH=sqlite_database(tmp), CPU_WORKERS="0")
-    server = LiveServer(env, log_dir=tmp).start()
-    try:
-        yield server.http
-    finally:
-        server.stop()
+def _server_stopped_at_the_end() -> Iterator[None]:
+    yield
+    _SERVER.stop()
+
+
+@pytest.fixture
+def server_url(tmp_path_factory: pytest.TempPathFactory, chromium_path: Path, _server_stopped_at_the_end: None) -> str:
+    """The browser tests' server (``_Server``): a module of tests with a server of its own overrides this."""
+    return _SERVER.url(tmp_path_factory)
 
 
 class _Chromium:
@@ -137,13 +163,16 @@ _CHROMIUM = _Chromium()
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
-    """After a browser test's own teardown (its contexts closed): stop Chromium unless a browser test
-    comes next in this process."""
+    """After a browser test's own teardown (its contexts closed): stop Chromium and the server unless a
+    browser test comes next in this process."""
     try:
         return (yield)
     finally:
         if nextitem is None or nextitem.get_closest_marker("browser") is None:
-            _CHROMIUM.stop()
+            try:
+                _CHROMIUM.stop()
+            finally:
+                _SERVER.stop()
 
 
 @pytest.fixture
