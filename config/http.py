@@ -29,12 +29,14 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
-from django.core.handlers.asgi import ASGIHandler
+from django.core import signals
+from django.core.exceptions import RequestAborted
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.core.handlers.exception import convert_exception_to_response
 from django.db import connections
-from django.http import HttpRequest
+from django.http import FileResponse, HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
-from django.urls import Resolver404, resolve
+from django.urls import Resolver404, resolve, set_script_prefix
 
 from common.asgi import STREAM_MARK, App, Receive, Scope, Send
 
@@ -104,14 +106,21 @@ class ThreadedHttp:
 
 
 class OneHopHandler(ASGIHandler):
-    """Django's ASGI handler with its middleware chain run synchronously, in one hop to the request's
-    thread.
+    """Django's ASGI handler serving a request in one hop to the request's thread.
 
     Every middleware of the project can run either way, so Django builds an async chain under ASGI, and
     each sync part of it (each middleware's ``process_request`` and ``process_response``, the view) is
     a hop of its own between the event loop and the request's thread: about fifteen per request. Built
     synchronously, the chain and the view run in one hop; an async view (the health check, a bot's
     stream) is run on the event loop from there, as Django runs one under WSGI.
+
+    Django's handler also hops for its ``request_started`` signal before the chain and for the
+    response's close (its ``request_finished`` signal) after it, and watches for the client's disconnect
+    in a task of its own beside another for the view. Here the signal, the request's making, the chain
+    and (for a response whose body is whole: every API answer) its close run in the one hop, as a WSGI
+    server runs them, and the answer is sent from the event loop; a sync view is not stopped by a
+    disconnect under Django's handler either. A streamed answer (a static file) is closed after it is
+    sent, as Django closes it.
     """
 
     # Set by Django's load_middleware (its stubs leave it out).
@@ -119,10 +128,41 @@ class OneHopHandler(ASGIHandler):
 
     def load_middleware(self, is_async: bool = False) -> None:
         super().load_middleware(is_async=False)
+        self._sync_chain = cast("Callable[[HttpRequest], HttpResponseBase]", self._middleware_chain)
         if is_async:
-            chain = cast("Callable[[HttpRequest], HttpResponseBase]", self._middleware_chain)  # built sync above
-            self._middleware_chain = sync_to_async(chain, thread_sensitive=True)
+            self._middleware_chain = sync_to_async(self._sync_chain, thread_sensitive=True)
 
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        try:
+            response = await sync_to_async(self._serve, thread_sensitive=True)(scope, body_file)
+            await self.send_response(response, send)
+            if not isinstance(response, HttpResponse):  # streamed: closed once sent, as Django closes it
+                await sync_to_async(response.close, thread_sensitive=True)()
+        finally:
+            body_file.close()
+
+    def _serve(self, scope: Scope, body_file: Any) -> HttpResponseBase:  # Any: Django's spooled body file
+        """In the request's thread: the signal, the request, the chain and the view; the response closed
+        here unless it streams (its body is in hand)."""
+        set_script_prefix(get_script_prefix(scope))
+        signals.request_started.send(sender=self.__class__, scope=scope)
+        request, error_response = self.create_request(scope, body_file)
+        response: HttpResponseBase
+        if request is None:
+            assert error_response is not None
+            response = error_response
+        else:
+            response = self._sync_chain(request)
+            response._handler_class = self.__class__  # type: ignore[attr-defined]  # as Django's handler sets it
+            if isinstance(response, FileResponse):
+                response.block_size = self.chunk_size
+        if isinstance(response, HttpResponse):  # its body whole (rendered by the chain): closed now
+            response.close()
+        return response
 
 
 def is_stream(scope: Scope) -> bool:

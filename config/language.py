@@ -16,8 +16,8 @@ from django.http.response import HttpResponseBase
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
 
-from players.identity import SESSION_KEY
-from players.language import visitor_language
+from players.identity import session_preferences
+from players.language import preferred_language, visitor_language_of
 
 
 def language_middleware(
@@ -26,7 +26,9 @@ def language_middleware(
     """The middleware (after the session's): choose, activate, and say so in the answer."""
 
     def middleware(request: HttpRequest) -> HttpResponseBase:
-        language = visitor_language(request, request.session.get(SESSION_KEY))
+        # The player's preferences are read with the player (players.identity), once for the whole request.
+        preference = preferred_language(session_preferences(request.session))
+        language = visitor_language_of(request, preference=preference)
         request.LANGUAGE_CODE = language
         with translation.override(language):
             response = get_response(request)

@@ -188,7 +188,7 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
-SESSION_ENGINE = "django.contrib.sessions.backends.db"
+SESSION_ENGINE = "config.sessions"  # Django's database sessions, their statements written once
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365 * 2  # the device is the player: keep it for two years
 SESSION_COOKIE_SAMESITE = "Lax"
 SESSION_COOKIE_SECURE = _env_bool("SECURE_COOKIES", False)

@@ -41,6 +41,11 @@ def stored_language(player_id: str | UUID | None) -> str | None:
         values = Preferences.objects.filter(player_id=player_id).values_list("values", flat=True).first()
     except (ValueError, TypeError, ValidationError):  # a malformed id in an old session: no player
         return None
+    return preferred_language(values)
+
+
+def preferred_language(values: object) -> str | None:
+    """The ``language`` of a player's stored preferences' ``values`` (None: none chosen, or no row)."""
     return supported(values.get("language")) if isinstance(values, dict) else None
 
 
@@ -70,8 +75,13 @@ def visitor_language(source: HttpRequest | Scope, player_id: str | UUID | None) 
     """The language of the person behind ``source`` (an HTTP request, or a websocket's ASGI scope) whose
     device's player is ``player_id`` (None: none yet). Reads the player's preference from the database
     when there is a player: call it where database calls may run."""
+    return visitor_language_of(source, preference=stored_language(player_id))
+
+
+def visitor_language_of(source: HttpRequest | Scope, *, preference: str | None) -> str:
+    """:func:`visitor_language` for a player whose ``language`` preference the caller read already."""
     cookie, accept = _device_asks(source)
-    return choose_language(preference=stored_language(player_id), cookie=cookie, accept_language=accept)
+    return choose_language(preference=preference, cookie=cookie, accept_language=accept)
 
 
 def device_language(source: HttpRequest | Request | Scope) -> str | None:

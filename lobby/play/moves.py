@@ -122,7 +122,7 @@ def game_again(*, code: str, player: Player, now: datetime) -> Game | None:
 def _start_next_game(room: Room, *, now: datetime, tournament_id: int | None = None) -> Game:
     """The room's next game, started (the room locked by the caller): its seats ready, the game written
     with its due time, the room's version bumped and its snapshot sent once committed, all from the rows
-    read here (the room's last game and its seats with their players: two reads, three writes)."""
+    read here (the room's last game and its seats with their players: two reads, two or three writes)."""
     last = current_game(room)
     if last is not None and last.status == GameStatus.PLAYING:
         raise Refused("game_not_over", gettext("A game is already being played."))
@@ -131,12 +131,16 @@ def _start_next_game(room: Room, *, now: datetime, tournament_id: int | None = N
     if all(seat.player_id is None for seat in seated):
         raise Refused("no_seat", gettext("Nobody is seated: sit down to play."))
     red_seat = 3 - last.red_seat if (last is not None and room.alternate_first) else 1
-    for seat in seated:
+    # Each seat ready for the game (written only where it was not: a first game's seats usually are).
+    unready = [seat for seat in seated if (seat.cpu, seat.wants_again, seat.away, seat.timeouts_in_row)
+               != (seat.player_id is None, False, False, 0)]
+    for seat in unready:
         seat.cpu = seat.player_id is None
         seat.wants_again = False
         seat.away = False
         seat.timeouts_in_row = 0
-    Seat.objects.bulk_update(seated, ["cpu", "wants_again", "away", "timeouts_in_row"])
+    if unready:
+        Seat.objects.bulk_update(unready, ["cpu", "wants_again", "away", "timeouts_in_row"])
     red, yellow = seats[red_seat], seats[3 - red_seat]
     ranked = games.game_is_ranked(ranked=room.ranked, red_cpu=red.cpu, yellow_cpu=yellow.cpu)
     # Ratings do not change during a game: what it is played for is worked out once, here.

@@ -38,8 +38,8 @@ from lobby.protocol import messages
 from lobby.protocol.frames import BadFrame, error_frame
 from lobby.realtime import runtime
 from notifications.texts import TEXTS
-from players.identity import device_player
-from players.language import visitor_language
+from players.identity import device_identity
+from players.language import preferred_language, visitor_language, visitor_language_of
 from players.models import Player
 
 C = TypeVar("C")
@@ -63,8 +63,8 @@ class Consumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is unt
     def identify(self) -> Player | None:
         """The player of the socket's device (None: none yet), read in the caller's database thread, and
         from it the socket's language, active from here on."""
-        player = device_player(self.scope.get("session_key"))
-        self.language = visitor_language(self.scope, player.pk if player is not None else None)
+        player, preferences = device_identity(self.scope.get("session_key"))  # one read of both
+        self.language = visitor_language_of(self.scope, preference=preferred_language(preferences))
         translation.activate(self.language)  # the rest of this message's handling (asgiref brings it back)
         return player
 

@@ -25,7 +25,7 @@ from games.services import Guard, game_abandon, game_hand_over
 from lobby import events, timers
 from lobby.models import SEAT_NUMBERS, Connection, Room, Seat, new_room_code
 from lobby.rooms.rules import HouseRules
-from lobby.rooms.selectors import current_game, current_game_playing, snapshot_of, spectator_count
+from lobby.rooms.selectors import current_game, current_game_playing, room_seats, snapshot_of, spectator_count
 from players.accounts import GuestReplaced
 from players.language import language_of
 from players.models import Player
@@ -170,6 +170,23 @@ def room_create(*, host: Player, rules: Mapping[str, object], now: datetime, gue
     Raises:
         Refused: bad_rules (a rule out of range), banned (the host is banned).
     """
+    return _room_insert(host=host, rules=rules, now=now, guest=guest)[0]
+
+
+def room_create_shown(*, host: Player, rules: Mapping[str, object], now: datetime) -> dict[str, Any]:
+    """:func:`room_create` (no guest), answered with the new room's snapshot, built from the rows just
+    written (its first version, as any other read of it then would show it: nothing is read again).
+
+    Raises:
+        Refused: bad_rules (a rule out of range), banned (the host is banned).
+    """
+    room, seats = _room_insert(host=host, rules=rules, now=now, guest=None)
+    return snapshot_of(room, game=None, now=now, seats=seats)
+
+
+def _room_insert(*, host: Player, rules: Mapping[str, object], now: datetime,
+                 guest: Player | None) -> tuple[Room, list[Seat]]:
+    """The new room and its two seats, in seat order, with their players (see :func:`room_create`)."""
     house = room_create_check(host=host, rules=rules)
     for _ in range(10):
         try:
@@ -179,11 +196,11 @@ def room_create(*, host: Player, rules: Mapping[str, object], now: datetime, gue
                     open_since=now if house.open else None, made_for_two=guest is not None, **house.as_dict()
                 )
                 # Nobody has connected yet: a seated person counts as disconnected until they do.
-                Seat.objects.bulk_create([
+                seats = Seat.objects.bulk_create([
                     Seat(room=room, number=n, player=player, disconnected_at=None if player is None else now)
                     for n, player in zip(SEAT_NUMBERS, (host, guest), strict=True)
                 ])
-                return room
+                return room, seats
         except IntegrityError:  # a code already in use: draw again
             continue
     raise RuntimeError("could not find a free room code")
@@ -217,29 +234,33 @@ def _seat_of(room: Room, player: Player) -> Seat | None:
 def room_sit(*, code: str, player: Player, now: datetime) -> int:
     """Seat ``player`` in the lowest free seat; returns the seat number (theirs already, if seated).
 
-    A seat is free when nobody sits there and the CPU is not playing it in a running game.
+    A seat is free when nobody sits there and the CPU is not playing it in a running game. The room's
+    seats (with their players) and its game are read once, under the room's lock (which every change of
+    its seats takes first), and the snapshot is built from them.
 
     Raises:
         Refused: no_room, seat_taken, bot_account (bot accounts play challenges only).
     """
     with transaction.atomic():
         room = lock_room(code)
-        mine = _seat_of(room, player)
+        seats = room_seats(room)
+        mine = next((seat for seat in seats if seat.player_id == player.pk), None)
         if mine is not None:
             return mine.number
         refuse_bots(player)
-        playing = current_game_playing(room)
+        game = current_game(room)
+        playing = game is not None and game.status == GameStatus.PLAYING
         _lock_joins_of(player)
-        for seat in room.seats.select_for_update().order_by("number"):
-            if seat.player_id is None and not (seat.cpu and playing is not None):
+        for seat in seats:
+            if seat.player_id is None and not (seat.cpu and playing):
                 seat.player = player
                 seat.cpu = False
                 seat.away = False
                 seat.wants_again = False
                 seat.timeouts_in_row = 0
                 seat.disconnected_at = None if _has_connection(room, player) else now
-                seat.save()
-                room_touch(room, now=now)
+                seat.save(update_fields=["player", "cpu", "away", "wants_again", "timeouts_in_row", "disconnected_at"])
+                room_touch(room, now=now, game=game, seats=seats)
                 return seat.number
         raise Refused("seat_taken", gettext("Both seats are taken."))
 

@@ -22,33 +22,33 @@ from lobby.rooms.limits import room_lookup_quota_take, rooms_create_quota_take
 from lobby.rooms.listings import live_games
 from lobby.rooms.people import friends_of
 from lobby.rooms.selectors import player_rooms, room_snapshot
-from lobby.rooms.services import room_create, room_create_check, room_sit
+from lobby.rooms.services import room_create_check, room_create_shown, room_sit
 from players.identity import client_address, session_attach, session_player
 from players.models import Player
 from players.selectors import player_json
 from players.services import player_create, player_rename, refuse_bots
 from players.social import refuse_guests
-from ratings.selectors import rating_json, ratings_of
+from ratings.selectors import current_rating, rating_json, ratings_of
 from ratings.views import PlayerRefOut, RatingFields
 
 DEFAULT_GUEST_NAME = "Guest"
 
 
-def session_json(player: Player | None) -> dict[str, Any]:
+def session_json(player: Player | None, *, new: bool = False) -> dict[str, Any]:
     """What ``/api/session`` says of the device's player: who, their rating, account, and rooms.
 
     A device without a player yet (a first visit, or after logging out) is a normal state: the same
-    fields, ``player``, ``rating`` and ``username`` null and no rooms.
+    fields, ``player``, ``rating`` and ``username`` null and no rooms. A ``new`` player (just made) has
+    the first rating and no rooms: nothing is read for them.
     """
     if player is None:
         return {"player": None, "rating": None, "username": None, "rooms": []}
-    now = timezone.now()
-    rating = ratings_of([player.id], now=now)[player.id]
+    rating = current_rating(None, now=timezone.now()) if new else ratings_of([player.id], now=timezone.now())[player.id]
     return {
         "player": player_json(player),
         "rating": rating_json(rating),
         "username": player.user.username if player.user is not None else None,
-        "rooms": player_rooms(player),
+        "rooms": [] if new else player_rooms(player),
     }
 
 
@@ -101,7 +101,7 @@ class SessionView(APIView):
             player = existing if name is None else player_rename(player=existing, name=name)
             code = status.HTTP_200_OK
         get_token(request)
-        return Response(session_json(player), status=code)
+        return Response(session_json(player, new=existing is None), status=code)
 
 
 class RulesIn(serializers.Serializer[Any]):
@@ -143,9 +143,7 @@ class RoomsView(APIView):
         assert player is not None
         if existing is None:  # the device's first room counts for the player it just became (it fits)
             rooms_create_quota_take(address=None, player_ids=[str(player.id)], now=now)
-        room = room_create(host=player, rules=dict(request.data), now=now)
-        snapshot = room_snapshot(room.code)
-        assert snapshot is not None
+        snapshot = room_create_shown(host=player, rules=dict(request.data), now=now)
         return Response(room_frame(snapshot, player_id=str(player.id)), status=status.HTTP_201_CREATED)
 
 
