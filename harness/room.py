@@ -21,7 +21,7 @@ from websockets.asyncio.client import ClientConnection
 from harness.device import Device
 
 # The one import of the server's code: the wire format. (It moves with the protocol module; fix it here.)
-from lobby.protocol.room import apply_move
+from lobby.protocol.room import apply_move, apply_spectators
 
 OPEN_TIMEOUT = 10.0  # seconds for the websocket handshake
 WAIT_TIMEOUT = 20.0  # seconds for a frame or a room that a test waits for
@@ -40,17 +40,21 @@ def ws_base(http_base: str) -> str:
     return http_base.replace("http", "ws", 1)
 
 
+# The frames a client applies to its last room (a gap asks for the whole room).
+_DELTAS: dict[str, Callable[[Room, dict[str, Any]], Room | None]] = {"move": apply_move, "spectators": apply_spectators}
+
+
 def follow(room: Room | None, syncing: bool, frame: dict[str, Any]) -> tuple[Room | None, bool, bool]:
     """What the page makes of ``frame``: (the room now, whether a sync is pending, whether to send ``sync``).
 
-    A room frame at least as new replaces the room and ends a pending sync; a newer move frame is applied
-    to the room, unless a sync is pending; one that does not follow it (a gap, another game) asks for the
-    whole room with ``sync``, once, and further moves wait for that room (docs/protocol.md).
+    A room frame at least as new replaces the room and ends a pending sync; a newer move or spectators frame
+    is applied to the room, unless a sync is pending; one that does not follow it (a gap, another game) asks
+    for the whole room with ``sync``, once, and further ones wait for that room (docs/protocol.md).
     """
     if frame["type"] == "room" and (room is None or frame["version"] >= room["version"]):
         return frame, False, False
-    if frame["type"] == "move" and not syncing and room is not None and frame["version"] > room["version"]:
-        applied = apply_move(room, frame)
+    if frame["type"] in _DELTAS and not syncing and room is not None and frame["version"] > room["version"]:
+        applied = _DELTAS[frame["type"]](room, frame)
         if applied is None:
             return room, True, True
         return applied, False, False

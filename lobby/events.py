@@ -121,6 +121,11 @@ def move_on_commit(code: str, frame: dict[str, Any]) -> None:
         seat=frame["seat"], cpu=frame["cpu"])))
 
 
+def spectators_on_commit(code: str, version: int, spectators: int) -> None:
+    """Once committed, tell everyone in the room its new spectator count (a ``spectators`` frame)."""
+    on_commit(ToGroup(room_group(code), messages.RoomSpectators(version, spectators)))
+
+
 def notice_on_commit(code: str, notice: str, seat: int) -> None:
     """Once committed, tell the room what happened to a seat (``timeout``, ``away``, ``back``)."""
     on_commit(ToGroup(room_group(code), messages.RoomNotice(notice, seat)))

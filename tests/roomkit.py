@@ -11,7 +11,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.utils import timezone
 
 from config.asgi import application
-from lobby.protocol.room import apply_move
+from lobby.protocol.room import apply_move, apply_spectators
 from lobby.realtime.offload import offload
 from lobby.rooms.services import room_create
 from players.identity import session_attach
@@ -19,6 +19,7 @@ from players.models import Player
 from players.services import player_create
 
 ORIGIN = (b"origin", b"http://localhost")
+ROOM_CHANGES = ("room", "move", "spectators")  # the frames that change the room a client shows
 
 
 def make_player(name: str = "Ann") -> tuple[Player, str]:
@@ -71,10 +72,10 @@ class Client:
             assert self.room is None or frame["version"] >= self.room["version"], "snapshots arrive in order"
             self.room = frame
             self.rooms.append(frame)
-        elif frame["type"] == "move":
-            assert self.room is not None, "a move frame comes after a room frame"
-            applied = apply_move(self.room, frame)
-            assert applied is not None, f"move {frame} does not follow version {self.room['version']}"
+        elif frame["type"] in ("move", "spectators"):
+            assert self.room is not None, f"a {frame['type']} frame comes after a room frame"
+            applied = (apply_move if frame["type"] == "move" else apply_spectators)(self.room, frame)
+            assert applied is not None, f"{frame} does not follow version {self.room['version']}"
             self.room = applied
             self.rooms.append(applied)
         return frame
@@ -89,11 +90,11 @@ class Client:
                 return frame
 
     async def wait_room(self, predicate: Any, timeout: float = 10) -> dict[str, Any]:
-        """The room once it satisfies ``predicate`` (after a room or a move frame)."""
+        """The room once it satisfies ``predicate`` (after a room, a move or a spectators frame)."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         while self.room is None or not predicate(self.room):
-            while (await self.next_frame(timeout=max(0.01, end - loop.time())))["type"] not in ("room", "move"):
+            while (await self.next_frame(timeout=max(0.01, end - loop.time())))["type"] not in ROOM_CHANGES:
                 pass
         return self.room
 

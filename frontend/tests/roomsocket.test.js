@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { applyMove, RoomSocket } from "../static/frontend/roomsocket.js";
+import { applyMove, applySpectators, RoomSocket } from "../static/frontend/roomsocket.js";
 import { game, move, room } from "./fixtures.js";
 
 /** @typedef {import("../static/frontend/room/types.js").Room} Room */
@@ -97,6 +97,24 @@ describe("RoomSocket frame order", () => {
     sock.onFrame(synced);
     expect(shown).toEqual([first, synced]);
     expect(sock.syncing).toBe(false);
+  });
+
+  test("a spectators frame sets the count at the next version; after a gap it asks for the room", () => {
+    /** @type {Room[]} */
+    const shown = [];
+    const sock = new Unconnected(shown);
+    const first = { ...room({ version: 4, game: game({ moves: ["a1"] }) }), spectators: 0 };
+    sock.onFrame(first);
+    sock.onFrame({ type: "spectators", version: 5, spectators: 12 });
+    expect(shown[1]).toEqual({ ...first, version: 5, spectators: 12 });
+    sock.onFrame(move(shown[1], "b2"));
+    expect(shown[2].game?.moves).toEqual(["a1", "b2"]);
+    expect(shown[2].spectators).toBe(12);
+    sock.onFrame({ type: "spectators", version: 6, spectators: 3 }); // not above the last version
+    expect(shown).toHaveLength(3);
+    sock.onFrame({ type: "spectators", version: 8, spectators: 3 });
+    expect(sock.sent).toEqual([{ type: "sync" }]);
+    expect(applySpectators(null, { type: "spectators", version: 1, spectators: 1 })).toBeNull();
   });
 
   test("nextRoom resolves with the next room shown", async () => {

@@ -53,6 +53,15 @@ class RoomMove:
 
 
 @dataclass(frozen=True, slots=True)
+class RoomSpectators:
+    """The room's spectator count, refreshed at a new ``version``: nothing else changed."""
+
+    TYPE: ClassVar[str] = "room.spectators"
+    version: int
+    spectators: int
+
+
+@dataclass(frozen=True, slots=True)
 class RoomNotice:
     """What happened to a seat (``code``: ``timeout``, ``away``, ``back``)."""
 
@@ -175,9 +184,9 @@ class HealthPing:
     TYPE: ClassVar[str] = "health.ping"
 
 
-Message = (RoomSnapshot | RoomMove | RoomNotice | RoomOffer | RoomChat | RoomBlocks | RoomRefuse | LobbyChanged
-           | LobbyPaired | LobbyEnded | PlayerNotification | AccountLine | AccountStreamsEnd | TournamentChanged
-           | TournamentPaired | HealthPing)
+Message = (RoomSnapshot | RoomMove | RoomSpectators | RoomNotice | RoomOffer | RoomChat | RoomBlocks | RoomRefuse
+           | LobbyChanged | LobbyPaired | LobbyEnded | PlayerNotification | AccountLine | AccountStreamsEnd
+           | TournamentChanged | TournamentPaired | HealthPing)
 
 _KINDS: tuple[type[Message], ...] = typing.get_args(Message)
 # Each kind by its type, with its fields' names and whether each must be on the wire (it has no default).

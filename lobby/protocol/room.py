@@ -222,6 +222,19 @@ def apply_move(room: dict[str, Any], move: dict[str, Any]) -> dict[str, Any] | N
     return {**room, "version": move["version"], "game": new_game}
 
 
+def spectators_frame_text(version: int, spectators: int) -> str:
+    """A ``spectators`` frame as compact JSON: the room's spectator count at ``version``, nothing else changed."""
+    return json.dumps({"type": "spectators", "version": version, "spectators": spectators}, separators=(",", ":"))
+
+
+def apply_spectators(room: dict[str, Any], frame: dict[str, Any]) -> dict[str, Any] | None:
+    """What every client does with a ``spectators`` frame: the room frame it makes of its last one; None
+    when ``frame`` does not follow ``room`` (a version gap: the client asks for the whole room)."""
+    if frame["version"] != room["version"] + 1:
+        return None
+    return {**room, "version": frame["version"], "spectators": frame["spectators"]}
+
+
 def notice_frame(code: str, seat: int) -> dict[str, Any]:
     return {"type": "notice", "code": code, "seat": seat}
 

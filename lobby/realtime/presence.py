@@ -9,9 +9,10 @@ the loop's runtime and run by its ticker (:mod:`lobby.realtime.ticker`).
   process sweeps its connections (:func:`lobby.rooms.connections.processes_sweep`). A process that finds
   it was swept registers again under a new id and opens every socket it holds anew.
 - **Spectators coalesced.** A join or leave of a spectator does not bump the room; it marks the room's
-  count stale here, and the count is refreshed (one version bump and snapshot for the room) at once if
-  the room was not refreshed in the last ``COALESCE_SECONDS``, else when that time is up. So 300 people
-  joining a room within a few seconds cost a handful of room frames per connection, not one per join.
+  count stale here, and the count is refreshed (one version bump, and one small ``spectators`` frame to
+  the room, not the whole room) at once if the room was not refreshed in the last ``COALESCE_SECONDS``,
+  else when that time is up. So 300 people joining a room within a few seconds cost each connection its
+  one room frame and a handful of counts, not a frame per join.
 - **One lifecycle for whatever holds a room's connection.** :class:`RoomPresence` is a holder's (a room
   socket's, a bot's game stream's) presence in one room: in the room's group, recorded as a connection of
   this process, held here; and leaving all of it, with the close's record retried. Both holders use it,

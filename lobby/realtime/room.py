@@ -259,6 +259,14 @@ class RoomConsumer(Consumer):
             ended = {**self.last_snapshot, "game": {**self.last_snapshot["game"], "status": move.status}}
             await self._chat_follow(ended)
 
+    async def room_spectators(self, message: messages.RoomSpectators) -> None:
+        """The spectator count at a new version (sent on after a gap too: the client asks for the room)."""
+        HELD.forget(self.code, message.version)
+        if message.version <= self.last_version:
+            return
+        self.last_version = message.version
+        await self.send(text_data=protocol.spectators_frame_text(message.version, message.spectators))
+
     async def room_notice(self, notice: messages.RoomNotice) -> None:
         await self.send_frame(protocol.notice_frame(notice.code, notice.seat))
 

@@ -24,7 +24,7 @@ from common.rows import Rows
 from lobby import events, timers
 from lobby.models import Connection, Room, Seat, ServerProcess
 from lobby.rooms.selectors import SPECTATOR_SNAPSHOTS, current_game, room_seats, snapshot_of
-from lobby.rooms.services import BANNED_MESSAGE, lock_room, room_broadcast, room_touch, spectators_recount
+from lobby.rooms.services import BANNED_MESSAGE, lock_room, room_broadcast, spectators_recount
 from players.models import Player
 
 # How long a swept process's row is kept (so that a late write of its cannot leave a connection that
@@ -219,7 +219,8 @@ def _close_connections(code: str, *, now: datetime, channel_name: str | None = N
 
 
 def room_refresh_spectators(*, code: str, now: datetime) -> bool:
-    """Show the room's spectator count as it is now (one version bump and snapshot, if it changed).
+    """Show the room's spectator count as it is now, if it changed: one version bump, and a ``spectators``
+    frame to the room (not the whole room: nothing else changed, so nothing else is read).
 
     Called by a process's presence loop after people joined or left as spectators, at most about once
     a second per room; returns whether the count changed.
@@ -228,7 +229,10 @@ def room_refresh_spectators(*, code: str, now: datetime) -> bool:
         room = Room.objects.select_for_update(no_key=True).filter(code=code, closed_at=None).first()
         if room is None or not spectators_recount(room):
             return False
-        room_touch(room, now=now, recount=False)
+        room.version += 1
+        room.last_activity_at = now
+        room.save(update_fields=["version", "last_activity_at", "spectators"])
+        events.spectators_on_commit(room.code, room.version, room.spectators)  # (the lobby's lists show no count)
         return True
 
 

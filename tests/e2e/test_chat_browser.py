@@ -41,6 +41,9 @@ def test_players_and_a_spectator_talk_around_a_game(new_page, artifacts) -> None
     watcher.wait_for_function("() => !!window.__room.state.you.player")
     expect(watcher.locator("#chat-to")).to_have_text("To: spectators' chat")
     expect(host.locator("#chat-to")).to_have_text("To: players' chat")
+    # The count comes in a spectators frame (not a whole room), which the pages apply.
+    for page in (host, guest, watcher):
+        expect(page.locator("#spectators")).to_have_text("1 watching")
 
     # Before the game: everyone reads both chats.
     write(host, "Hi all")

@@ -1,12 +1,14 @@
 // The room socket: one per page, reconnecting (socket.js). Room frames are applied only when their
 // version is above the last applied one, so a reconnect re-syncs from the full snapshot it receives.
-// A move frame is applied to the last room (see applyMove); one that does not follow it (a version gap,
-// another game) makes the page ask for the whole room ({"type": "sync"}) and wait for it.
+// A move frame is applied to the last room (see applyMove), and so is a spectators frame (the count alone,
+// applySpectators); one that does not follow it (a version gap, another game) makes the page ask for the
+// whole room ({"type": "sync"}) and wait for it.
 
 import { ReconnectingSocket } from "./socket.js";
 
 /** @typedef {import("./room/types.js").Room} Room */
 /** @typedef {import("./room/types.js").MoveFrame} MoveFrame */
+/** @typedef {import("./room/types.js").SpectatorsFrame} SpectatorsFrame */
 /** @typedef {import("./room/types.js").Game} Game */
 /**
  * What the page does with each frame and state (all optional).
@@ -100,9 +102,10 @@ export class RoomSocket extends ReconnectingSocket {
         this.apply(frame);
         break;
       }
-      case "move": {
+      case "move":
+      case "spectators": {
         if (this.syncing || typeof frame.version !== "number" || frame.version <= this.version) return;
-        const room = applyMove(this.room, frame);
+        const room = frame.type === "move" ? applyMove(this.room, frame) : applySpectators(this.room, frame);
         if (room === null) {
           this.syncing = this.send({ type: "sync" });
           return;
@@ -183,4 +186,17 @@ export function applyMove(room, move) {
   const next = { ...game, moves: [...game.moves, move.peg] };
   for (const field of MOVE_GAME_FIELDS) next[field] = move[field];
   return { ...room, version: move.version, game: /** @type {Game} */ (next) };
+}
+
+/**
+ * The room frame a spectators frame makes of the last one (its count at the next version); null when it
+ * does not follow it (a version gap): then ask for the whole room. Mirrors
+ * lobby.protocol.apply_spectators on the server.
+ * @param {Room | null} room
+ * @param {SpectatorsFrame} frame
+ * @returns {Room | null}
+ */
+export function applySpectators(room, frame) {
+  if (!room || frame.version !== room.version + 1) return null;
+  return { ...room, version: frame.version, spectators: frame.spectators };
 }

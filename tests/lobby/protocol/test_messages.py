@@ -22,6 +22,7 @@ from lobby.protocol.messages import (
     RoomOffer,
     RoomRefuse,
     RoomSnapshot,
+    RoomSpectators,
     TournamentChanged,
     TournamentPaired,
 )
@@ -33,6 +34,7 @@ EVERY_KIND = [
     RoomSnapshot(SNAPSHOT, '{"code":"ABC123"}'),
     RoomSnapshot(SNAPSHOT),
     RoomMove(8, "playing", '{"type":"move","peg":"b3"}'),
+    RoomSpectators(9, 300),
     RoomNotice("timeout", 2),
     RoomOffer("draw", 1, "offer"),
     RoomChat({"id": 4, "chat": "players", "text": "gg"}, 3),

@@ -1,4 +1,5 @@
-"""What a spectator's join costs: a crowd joining a room at one version shares one snapshot per process."""
+"""What a spectator's join costs: a crowd joining a room at one version shares one snapshot per process, and
+the count it changes is refreshed by itself."""
 
 from __future__ import annotations
 
@@ -8,7 +9,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from lobby.rooms.connections import connection_open, process_register
+from lobby import events
+from lobby.models import Room
+from lobby.protocol.messages import RoomSpectators
+from lobby.rooms.connections import connection_open, process_register, room_refresh_spectators
 from lobby.rooms.services import room_create, room_sit, room_stand
 from players.models import Player
 from players.services import player_create
@@ -53,3 +57,21 @@ def test_a_change_of_the_room_is_read_anew_at_once():
     after, cost = join(code, "tab-2", T0 + timedelta(milliseconds=100))
     assert after["version"] > before["version"] and after["seats"][1]["player"] is None
     assert cost == first_cost
+
+
+def test_a_refresh_of_the_spectator_count_reads_the_count_alone_and_sends_it_alone(monkeypatch):
+    code = a_room_with_two_players()
+    join(code, "tab-1", T0)
+    join(code, "tab-2", T0)
+    sent = []
+    monkeypatch.setattr(events, "on_commit", sent.append)  # what the refresh has sent once committed
+    version = Room.objects.get(code=code).version
+    with CaptureQueriesContext(connection) as captured:
+        assert room_refresh_spectators(code=code, now=T0 + timedelta(seconds=1))
+    # BEGIN, the room locked, the count, the room's version and count written, COMMIT: no seat, game or rating
+    assert len(captured.captured_queries) == 5, [q["sql"] for q in captured.captured_queries]
+    assert [event.message for event in sent] == [RoomSpectators(version + 1, 2)]
+    assert Room.objects.get(code=code).version == version + 1
+    with CaptureQueriesContext(connection) as captured:
+        assert not room_refresh_spectators(code=code, now=T0 + timedelta(seconds=2))  # unchanged: nothing sent
+    assert len(sent) == 1 and Room.objects.get(code=code).version == version + 1

@@ -104,6 +104,7 @@
  * @property {Offer[]} [offers]
  */
 
+/** @typedef {{type: "spectators", version: number, spectators: number}} SpectatorsFrame */
 /** @typedef {{type: "offer", kind: "draw" | "takeback", seat: number, action: "offer" | "accept" | "decline"}} OfferFrame */
 /** @typedef {{type: "error", code?: string, message?: string}} ErrorFrame */
 /** @typedef {{type: "notice", code: "timeout" | "away" | "back" | string, seat: number}} NoticeFrame */
