@@ -14,10 +14,11 @@ Every socket of a page a player has open (room, lobby, arena, or the player sock
 those) is also in its player's group (:func:`lobby.events.player_group`), so the page hears the player's
 notifications on the socket it has anyway: an idle page costs one socket, whichever it is.
 
-Every message a socket handles (a frame, an event) is handled in the socket's language
-(:func:`players.language.visitor_language`: the cookies and ``Accept-Language`` of its handshake until
-:meth:`Consumer.identify` has read its player, then the player's preference first), so that the texts it
-sends, a refusal's ``message`` among them, are in its reader's language.
+Every message a socket handles (a frame, an event; but the moves and counts it sends on as they came) is
+handled in the socket's language (:func:`players.language.visitor_language`: the cookies and
+``Accept-Language`` of its handshake until :meth:`Consumer.identify` has read its player, then the player's
+preference first), so that the texts it sends, a refusal's ``message`` among them, are in its reader's
+language.
 """
 
 from __future__ import annotations
@@ -43,6 +44,10 @@ from players.language import preferred_language, visitor_language, visitor_langu
 from players.models import Player
 
 C = TypeVar("C")
+
+# The messages a socket sends on as their sender encoded them for everyone (a move, a spectator count): their
+# handlers write no text, so they skip the language's activation (a move reaches every socket of its room).
+_UNTRANSLATED = frozenset({messages.RoomMove.TYPE, messages.RoomSpectators.TYPE})
 
 # Every socket's frames from its client: a steady rate and a burst, far above what a page sends.
 FRAMES_PER_SECOND = 20
@@ -125,6 +130,9 @@ class Consumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is unt
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
+        if message["type"] in _UNTRANSLATED:
+            await handler(messages.decode(message))
+            return
         if self.language is None:  # the first message (the connect): the handshake's headers alone
             self.language = visitor_language(self.scope, None)
         with translation.override(self.language):
