@@ -183,7 +183,8 @@ if REDIS_URL:
         }
     }
     # Shared by every process: login attempt limits hold across them.
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+    # config.cache: Django's, its Redis connections kept by the process, not made again for each request.
+    CACHES = {"default": {"BACKEND": "config.cache.RedisCache", "LOCATION": REDIS_URL,
                           "KEY_PREFIX": os.environ.get("CHANNEL_PREFIX", "asgi") + "-cache"}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
