@@ -8,6 +8,7 @@ A websocket path with no route is refused with close code 4404, like an unknown 
 
 import gc
 import os
+from collections.abc import Awaitable
 
 import django
 
@@ -19,24 +20,24 @@ from config.http import AsyncHandler, OneHopHandler, StreamsApart, ThreadedHttp,
 django_asgi_app = OneHopHandler()
 streams_app = AsyncHandler()
 
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.routing import URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.core.signals import request_finished  # noqa: E402
 
 from common.asgi import Receive, Scope, Send  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
-from config.websocket import SessionKeyMiddleware  # noqa: E402
+from config.websocket import OriginCheck, ProtocolRouter, SessionKeyMiddleware  # noqa: E402
 from lobby.realtime import runtime  # noqa: E402
 
-router = ProtocolTypeRouter(
+router = ProtocolRouter(
     {
         # Each request on one of HTTP_THREADS threads that keep their database connections; a bot's stream
         # on the event loop alone, holding no thread (config.http).
         "http": StreamsApart(streams=streams_app, rest=ThreadedHttp(django_asgi_app, settings.HTTP_THREADS)),
         # The session cookie's value only: each consumer reads the session with the player, in one offload
         # (config.websocket). Channels' session and auth stacks would keep a session object per socket.
-        "websocket": AllowedHostsOriginValidator(SessionKeyMiddleware(URLRouter(websocket_urlpatterns))),
+        # Each hands on the next one's coroutine, adding none to an open socket's (config.websocket).
+        "websocket": OriginCheck(SessionKeyMiddleware(URLRouter(websocket_urlpatterns))),
     }
 )
 
@@ -52,7 +53,10 @@ gc.freeze()
 gc.set_threshold(*settings.GC_THRESHOLDS)
 
 
-async def application(scope: Scope, receive: Receive, send: Send) -> None:
+def application(scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
     if scope["type"] in {"http", "websocket"}:
         runtime.ensure_running()
-    await router(scope, receive, send)
+    return router(scope, receive, send)  # its coroutine, not one of this function's own (config.websocket)
+
+
+application._asgi_single_callable = True  # type: ignore[attr-defined]  # an ASGI 3 application all the same

@@ -21,6 +21,12 @@ the room socket closes with 4503 so that the page reconnects and resyncs from a 
 A channel that will not be received from again (the health check's) is dropped with
 :meth:`PubSubLayer.discard_channel`; the layer otherwise frees a channel only when a receive on it is
 cancelled, as Channels does when a consumer ends.
+
+A socket's consumer (``lobby.realtime.socket.Consumer``) takes its channel with
+:meth:`PubSubLayer.new_channel_into` instead: the channel's messages go into the socket's own inbox,
+beside its frames, undecoded, and the consumer reads both with one task (none of its own for the
+channel, no receive to cancel); it drops the channel with :meth:`PubSubLayer.release_channel` when it
+ends. A failed subscription reaches it the same way, as the failure in its inbox.
 """
 
 from __future__ import annotations
@@ -165,8 +171,9 @@ class _LoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]  # channels-redis 
         self.lost: set[str] = set()  # failed channels whose consumer has not received since
         self._unsubscribing: set[asyncio.Task[None]] = set()
 
-    async def _subscribe_to_channel(self, channel: str) -> None:
-        self.channels[channel] = Inbox()  # channels-redis makes an asyncio.Queue: 3 KiB per socket
+    async def _subscribe_to_channel(self, channel: str, inbox: Inbox[object] | None = None) -> None:
+        # channels-redis makes an asyncio.Queue: 3 KiB per socket
+        self.channels[channel] = Inbox() if inbox is None else inbox
         await self._get_shard(channel).subscribe(channel)
 
     def fail_every_channel(self) -> int:
@@ -191,6 +198,25 @@ class _LoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]  # channels-redis 
             self.channels.pop(channel, None)
             self.lost.add(channel)
         return channel
+
+    async def new_channel_into(self, inbox: Inbox[object], prefix: str = "specific.") -> str:
+        """A channel of this process whose messages (undecoded: :meth:`PubSubLayer.deserialize` them) go
+        into ``inbox``, a socket's own, beside its frames; never received from with :meth:`receive`. While
+        Redis is down it is lost already: ``inbox`` gets the loss at once (after the frames before it)."""
+        channel = f"{self.prefix}{prefix}{uuid.uuid4().hex}"
+        try:
+            await self._subscribe_to_channel(channel, inbox)
+        except Exception:
+            self.channels.pop(channel, None)
+            inbox.put_nowait(_LOST)
+        return channel
+
+    def release_channel(self, channel: str) -> None:
+        """Drop ``channel`` (made by :meth:`new_channel_into`: its socket ended), its ``UNSUBSCRIBE`` in a
+        task of its own (see :meth:`receive`)."""
+        self.lost.discard(channel)
+        if self.channels.pop(channel, None) is not None:
+            self._unsubscribe_apart(channel)
 
     async def receive(self, channel: str) -> dict[str, Any]:
         """The next message of ``channel``. A receive cancelled (its consumer ends) drops the channel and
@@ -277,3 +303,11 @@ class PubSubLayer(RedisPubSubChannelLayer):  # type: ignore[misc]  # channels-re
 
     async def discard_channel(self, channel: str) -> None:
         await self._get_layer().discard_channel(channel)
+
+    async def new_channel_into(self, inbox: Inbox[object], prefix: str = "specific.") -> str:
+        """A channel whose messages go into a socket's own ``inbox`` (:meth:`_LoopLayer.new_channel_into`):
+        one queue and one receiving task for the socket's frames and its channel's messages together."""
+        return await self._get_layer().new_channel_into(inbox, prefix)
+
+    def release_channel(self, channel: str) -> None:
+        self._get_layer().release_channel(channel)

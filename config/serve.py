@@ -12,11 +12,19 @@ Each websocket's frames wait for its consumer in an :class:`config.inbox.Inbox` 
 ``asyncio.Queue`` (3 KiB less for every open socket); HTTP requests are served as daphne serves them.
 What every handshake spent for nothing is not spent: autobahn's pretty-printed settings for a debug line
 that is not written, and daphne's access line when it goes to ``/dev/null`` (as deployed).
+
+An open websocket keeps only what it needs after its handshake (:class:`SlimWebSocketProtocol`,
+:meth:`InboxServer.protocol_disconnected`): autobahn's settings are read from the protocol's class
+instead of being copied onto every protocol, the handshake's request and response are dropped once the
+socket is open, its send queue is a list, and the HTTP request it was upgraded from is let go (twisted's
+transport otherwise keeps it, headers and all, for the socket's life). ``docs/benchmarks.md`` ("Issue
+36", "Idle sockets") has what each of those saves.
 """
 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import os
 import pprint
 import sys
@@ -25,7 +33,9 @@ from typing import Any
 
 from autobahn.websocket import protocol as autobahn_protocol
 from daphne.cli import CommandLineInterface
+from daphne.http_protocol import WebRequest
 from daphne.server import Server
+from daphne.ws_protocol import WebSocketProtocol
 
 from common.asgi import Scope
 from config.inbox import Inbox
@@ -49,27 +59,98 @@ def arguments(argv: list[str], timeout: float) -> list[str]:
     return [*ping_arguments(timeout), *argv]
 
 
+class SendQueue(list[Any]):
+    """autobahn's send queue (frames waiting for the transport, nearly always none): a list, where
+    autobahn's ``deque`` allocates a block of 64 slots for every socket up front."""
+
+    __slots__ = ()
+
+    def popleft(self) -> Any:  # Any: autobahn's queued (data, sync) pairs
+        return self.pop(0)
+
+
+class SlimWebSocketProtocol(WebSocketProtocol):  # type: ignore[misc]  # daphne is untyped: its classes are Any
+    """daphne's websocket protocol, keeping less for each open socket (see the module's text).
+
+    autobahn copies its ~30 settings from the factory onto each protocol, unless the protocol has them
+    already: :func:`slim_protocol` makes a subclass of this class for one factory, which holds them
+    instead (copied from the factory when its first connection is made, after daphne has set them)."""
+
+    configured = False  # the settings are on this class (set on the factory's subclass)
+
+    def _connectionMade(self) -> None:
+        cls = type(self)
+        if not cls.configured:
+            for name in self.CONFIG_ATTRS:
+                value = getattr(self.factory, name)  # a function (perMessageCompressionAccept) stays one
+                setattr(cls, name, staticmethod(value) if inspect.isfunction(value) else value)
+            cls.configured = True
+        super()._connectionMade()
+        self.send_queue = SendQueue()
+
+    def onOpen(self) -> None:
+        super().onOpen()
+        # The handshake is over: what it read and wrote goes (daphne keeps the request for its path).
+        self.http_request_data = self.http_response_data = b""
+        self.http_headers: dict[str, str] = {}
+        self.request.headers = {}
+        self.clean_headers: list[tuple[bytes, bytes]] = []
+
+
+def slim_protocol(factory: Any) -> type[SlimWebSocketProtocol]:  # Any: daphne's factory, untyped
+    """A :class:`SlimWebSocketProtocol` class of ``factory``'s own (to hold its settings)."""
+    return type("SlimWebSocketProtocol", (SlimWebSocketProtocol,), {"__module__": __name__})
+
+
 class InboxServer(Server):  # type: ignore[misc]  # daphne is untyped: its classes are Any
-    """daphne, with an :class:`Inbox` for each websocket's frames, and no access log at all when it would
-    be written to ``/dev/null`` (as deployed: nginx keeps one), rather than each line formatted for nothing."""
+    """daphne, with an :class:`Inbox` for each websocket's frames, less kept for each open socket, and no
+    access log at all when it would be written to ``/dev/null`` (as deployed: nginx keeps one), rather than
+    each line formatted for nothing."""
 
     def __init__(self, *args: Any, action_logger: Any = None, **kwargs: Any) -> None:  # Any: daphne's
         if getattr(getattr(action_logger, "stream", None), "name", None) == os.devnull:
             action_logger = None
         super().__init__(*args, action_logger=action_logger, **kwargs)
 
+    @property
+    def ws_factory(self) -> Any:  # Any: daphne's factory, untyped
+        return self._ws_factory
+
+    @ws_factory.setter
+    def ws_factory(self, factory: Any) -> None:  # daphne's run() makes it, then sets its options
+        factory.protocol = slim_protocol(factory)
+        self._ws_factory = factory
+
+    def protocol_disconnected(self, protocol: Any) -> None:  # Any: daphne's and twisted's, untyped
+        super().protocol_disconnected(protocol)
+        if isinstance(protocol, WebRequest) and protocol.transport is None:
+            release_upgraded(protocol)
+
     def create_application(self, protocol: Any, scope: Scope) -> Any:  # Any: daphne's, untyped
         if scope["type"] != "websocket":
             return super().create_application(protocol, scope)
         if "application_instance" in self.connections[protocol]:
             raise RuntimeError(f"{protocol!r} has an application already")
-        inbox: Inbox[dict[str, Any]] = Inbox()
+        inbox: Inbox[object] = Inbox()  # daphne's frames (dicts), and its channel's messages (bytes)
         scope.setdefault("asgi", {"version": "3.0"})
         instance = self.application(scope=scope, receive=inbox.get, send=partial(self.handle_reply, protocol))
         if protocol not in self.connections:  # it went while the application was made
             return None
         self.connections[protocol]["application_instance"] = asyncio.ensure_future(instance)
         return inbox
+
+
+def release_upgraded(request: WebRequest) -> None:
+    """Let go of an HTTP request upgraded to a websocket (its transport went to the websocket's protocol):
+    its channel is still the transport's producer, which keeps the channel and its requests alive for as
+    long as the socket is open. The channel has nothing more to read or produce."""
+    channel: Any = getattr(request, "channel", None)  # twisted drops it from a request finished; Any: untyped
+    transport = getattr(channel, "transport", None)
+    if channel is None or transport is None or getattr(transport, "protocol", channel) is channel:
+        return  # not upgraded: an HTTP request served, its channel still the transport's
+    if getattr(transport, "producer", None) is channel:
+        transport.unregisterProducer()
+    channel.requests = []
 
 
 class Cli(CommandLineInterface):  # type: ignore[misc]  # daphne is untyped: its classes are Any
@@ -102,5 +183,7 @@ def main() -> None:
     Cli().run(arguments(sys.argv[1:], float(settings.PING_TIMEOUT_SECONDS)))
 
 
-if __name__ == "__main__":
-    main()
+if __name__ == "__main__":  # run as config.serve itself (not __main__): one copy of its classes
+    from config.serve import main as serve
+
+    serve()

@@ -14,6 +14,12 @@ Every socket of a page a player has open (room, lobby, arena, or the player sock
 those) is also in its player's group (:func:`lobby.events.player_group`), so the page hears the player's
 notifications on the socket it has anyway: an idle page costs one socket, whichever it is.
 
+Every socket receives its frames and its channel's messages from one queue, with one task (the socket's
+own, daphne's), when the channel layer can put its messages there (``config.channel_layer``, on Redis):
+Channels' consumer loop keeps a task and a receiving coroutine for each of the two, a few KiB for every
+idle socket. On another layer (the in-memory one of the embedded default) it runs as
+Channels runs it.
+
 Every message a socket handles (a frame, an event; but the moves and counts it sends on as they came) is
 handled in the socket's language (:func:`players.language.visitor_language`: the cookies and
 ``Accept-Language`` of its handshake until :meth:`Consumer.identify` has read its player, then the player's
@@ -23,16 +29,21 @@ language.
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
 from django.utils import translation
 from django.utils.translation import gettext
 
 from common import metrics
+from common.asgi import Receive, Scope, Send
+from common.layer import InboxLayer, Queue
 from common.ratelimit import TokenBucket
 from lobby.events import player_group
 from lobby.protocol import messages
@@ -64,6 +75,39 @@ class Consumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is unt
         self.hearing: str | None = None  # the player group this socket is in, if any
         self.online_as: str | None = None  # the player this socket shows online (lobby.realtime.online)
         self.language: str | None = None  # what its texts are written in (None: not chosen yet)
+
+    @classmethod
+    def as_asgi(cls, **initkwargs: Any) -> Any:  # Any: what Channels passes; Django's path() takes it as a view
+        """Channels' ``as_asgi``, handing on the consumer's coroutine (no coroutine of its own for the
+        socket's life: ``config.websocket``)."""
+
+        def app(scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
+            consumer: Awaitable[None] = cls(**initkwargs)(scope, receive, send)
+            return consumer
+
+        functools.update_wrapper(app, cls, updated=())
+        app.consumer_class = cls  # type: ignore[attr-defined]  # what Channels' as_asgi sets
+        app.consumer_initkwargs = initkwargs  # type: ignore[attr-defined]
+        app._asgi_single_callable = True  # type: ignore[attr-defined]  # an ASGI 3 application all the same
+        return app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Serve the socket: each frame and each message of its channel dispatched in the order they came,
+        until a handler stops the consumer (the disconnect) or raises."""
+        inbox: Queue | None = getattr(receive, "__self__", None)  # receive is a queue's get (daphne's)
+        layer: InboxLayer = get_channel_layer(self.channel_layer_alias)
+        if inbox is None or getattr(receive, "__name__", None) != "get" or not hasattr(layer, "new_channel_into"):
+            await super().__call__(scope, receive, send)  # Channels' loop: a task for each source
+            return
+        self.scope, self.channel_layer, self.base_send = scope, layer, send
+        self.channel_name = await layer.new_channel_into(inbox)
+        try:
+            while True:  # a frame is daphne's dict; a message of the channel, its bytes
+                await self.dispatch(_message(await inbox.get(), layer))
+        except StopConsumer:
+            pass
+        finally:
+            layer.release_channel(self.channel_name)
 
     def identify(self) -> Player | None:
         """The player of the socket's device (None: none yet), read in the caller's database thread, and
@@ -137,3 +181,18 @@ class Consumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is unt
             self.language = visitor_language(self.scope, None)
         with translation.override(self.language):
             await handler(messages.decode(message) if message["type"] in messages.KINDS else message)
+        if message["type"] == "websocket.connect":
+            forget_headers(self.scope)
+
+
+def _message(item: object, layer: InboxLayer) -> dict[str, Any]:
+    return item if isinstance(item, dict) else layer.deserialize(item)
+
+
+def forget_headers(scope: Scope) -> None:
+    """Empty the scope's headers list (the socket's own: ``config.websocket``) once its connect has been
+    handled: what they said (the session key, the language asked for, the origin) has been read, and an
+    open socket keeps none of it."""
+    headers = scope.get("headers")
+    if isinstance(headers, list):
+        headers.clear()

@@ -17,6 +17,7 @@ from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from config.channel_layer import ChannelLayerLost, PubSubLayer
+from config.inbox import Inbox
 from harness.ports import free_port
 
 
@@ -172,3 +173,46 @@ async def test_a_receive_cancelled_twice_while_its_channel_unsubscribes_logs_not
         assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
     finally:
         await _close(layer)
+
+
+@pytest.mark.redis
+async def test_a_channel_into_a_sockets_inbox_gets_its_messages_beside_the_frames_and_the_loss_too():
+    """A socket's consumer reads its frames and its channel's messages from one inbox (one task): the
+    messages arrive there in order after the frames put before them, decoded on reading; a broken
+    subscription arrives as the loss; a channel released is unsubscribed, apart."""
+    sender = _layer()
+    receiver = _layer(sender._kwargs["prefix"])
+    try:
+        inbox: Inbox[object] = Inbox()
+        inbox.put_nowait({"type": "websocket.connect"})
+        channel = await receiver.new_channel_into(inbox)
+        await receiver.group_add("room", channel)
+        await sender.group_send("room", {"type": "room.move", "n": 1})
+        assert await asyncio.wait_for(inbox.get(), 5) == {"type": "websocket.connect"}
+        assert receiver.deserialize(await asyncio.wait_for(inbox.get(), 5)) == {"type": "room.move", "n": 1}
+        await _cut_subscription(receiver)
+        with pytest.raises(ChannelLayerLost):
+            receiver.deserialize(await asyncio.wait_for(inbox.get(), 5))
+        fresh_inbox: Inbox[object] = Inbox()
+        fresh = await receiver.new_channel_into(fresh_inbox)
+        receiver.release_channel(channel)
+        receiver.release_channel(fresh)
+        loop_layer = receiver._get_layer()
+        await asyncio.gather(*loop_layer._unsubscribing)
+        assert loop_layer.lost == set() and not {channel, fresh} & set(loop_layer.channels)
+        assert not {channel, fresh} & loop_layer._shards[0]._subscribed_to
+    finally:
+        await _close(sender, receiver)
+
+
+async def test_a_channel_into_an_inbox_made_while_redis_is_down_puts_the_loss_there():
+    down = _layer(host=f"redis://127.0.0.1:{free_port()}/0")
+    try:
+        inbox: Inbox[object] = Inbox()
+        inbox.put_nowait({"type": "websocket.connect"})
+        await down.new_channel_into(inbox)
+        assert await asyncio.wait_for(inbox.get(), 5) == {"type": "websocket.connect"}
+        with pytest.raises(ChannelLayerLost):
+            down.deserialize(await asyncio.wait_for(inbox.get(), 5))
+    finally:
+        await down.flush()
