@@ -136,6 +136,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
     override_settings(PASSWORD_HASHERS=QUICK_HASHERS).enable()  # for the whole session (its hashers' cache reset)
     _static_files_scanned_once()
+    _flush_puts_kept_rows_back()
     worker_id = getattr(config, "workerinput", {}).get("workerid")
     if worker_id:
         _isolate_worker(worker_id)
@@ -258,6 +259,40 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: N
     test.update(TEMPLATE=migrated_template(os.environ["DATABASE_URL"]), MIGRATE=False)
 
 
+# The rows Django's post_migrate handlers write (content types, permissions), kept aside once per test
+# database: a transactional test's flush puts them back by SQL instead of running the handlers again.
+KEPT_ROWS = (("django_content_type", "suite_kept_content_types"), ("auth_permission", "suite_kept_permissions"))
+_kept_rows_ready: list[str] = []  # the databases (aliases) whose rows are kept
+
+
+def _flush_puts_kept_rows_back() -> None:
+    """A transactional test ends with Django's flush (TRUNCATE of every table), then its post_migrate
+    handlers write every content type and permission again: 76-86 ms of CPU in the test's process each
+    time, some 200 tests of the suite. On a test database whose rows are kept (``KEPT_ROWS``) the flush
+    inhibits the handlers and copies the same rows back, the same ids included; the rest as Django's."""
+    from django.contrib.contenttypes.models import ContentType
+    from django.core.management import call_command
+    from django.db import connections
+    from django.test import TransactionTestCase
+
+    django_teardown = TransactionTestCase._fixture_teardown
+
+    def _fixture_teardown(self: TransactionTestCase) -> None:
+        databases = list(self._databases_names(include_mirrors=False))
+        if self.available_apps is not None or self.serialized_rollback or not set(databases) <= set(_kept_rows_ready):
+            return django_teardown(self)
+        for alias in databases:
+            call_command("flush", verbosity=0, interactive=False, database=alias, reset_sequences=False,
+                         allow_cascade=False, inhibit_post_migrate=True)
+            with connections[alias].cursor() as cursor:
+                for table, kept in KEPT_ROWS:
+                    cursor.execute(f"INSERT INTO {table} SELECT * FROM {kept}")
+        ContentType.objects.clear_cache()
+        return None
+
+    TransactionTestCase._fixture_teardown = _fixture_teardown  # type: ignore[method-assign]
+
+
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     """pytest-django's test database (its sessions idle in a transaction ended after
@@ -271,6 +306,10 @@ def django_db_setup(django_db_setup, django_db_blocker):
             name = connection.ops.quote_name(connection.settings_dict["NAME"])
             cursor.execute(f"ALTER DATABASE {name} SET idle_in_transaction_session_timeout = "
                            f"'{IDLE_IN_TRANSACTION_TIMEOUT}'")
+            for table, kept in KEPT_ROWS:
+                cursor.execute(f"DROP TABLE IF EXISTS {kept}")
+                cursor.execute(f"CREATE TABLE {kept} AS TABLE {table}")
+        _kept_rows_ready.append(connection.alias)
     yield
     if connection.vendor != "postgresql":
         return
