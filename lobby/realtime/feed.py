@@ -60,6 +60,12 @@ class LobbyFeed(DebouncedFeed[str, LobbyLists, ListsSubscriber]):
         self._tasks: set[asyncio.Task[None]] = set()
 
     # --- out ---------------------------------------------------------------------------------------
+    @property
+    def nudging(self) -> bool:
+        """Whether a nudge is due and not yet sent (safe to read from any thread: a change committed
+        before this reads True is heard by the nudge, which reads nothing before it is sent)."""
+        return self._nudge is not None
+
     def changed(self) -> None:
         """A room changed (call in the loop): the group hears of it within ``NUDGE_DELAY``, once."""
         if self._nudge is None:

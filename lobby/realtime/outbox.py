@@ -47,7 +47,12 @@ class Outbox:
         layer: ChannelLayer | None = get_channel_layer()
         while self.pending:
             batch, self.pending = self.pending, {}
-            if layer is not None:
+            if layer is None:
+                continue
+            if len(batch) == 1:  # the usual case: no task of its own for the one target
+                [(key, messages)] = batch.items()
+                await _send_in_order(layer, key, messages)
+            else:
                 await asyncio.gather(*(_send_in_order(layer, key, messages) for key, messages in batch.items()))
 
     async def flush(self) -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,6 +87,7 @@ class RoomConsumer(Consumer):
     chat_in_history: frozenset[int] = frozenset()
     # The players whose chat this connection does not receive: those its player blocked (players.social).
     hidden: frozenset[str] = frozenset()
+    apply_offloaded: Callable[[protocol.Command], Awaitable[None]] | None = None  # _apply, off the loop
 
     async def connect(self) -> None:
         self.code = str(self.scope["url_route"]["kwargs"]["code"]).upper()
@@ -203,7 +205,9 @@ class RoomConsumer(Consumer):
             if snapshot is not None:
                 await self._send_snapshot(snapshot, again=True)
             return
-        await offload(self._apply)(command)
+        if self.apply_offloaded is None:  # made once a socket: a wrapper costs as much as the hop itself
+            self.apply_offloaded = offload(self._apply)
+        await self.apply_offloaded(command)
 
     async def _resync(self) -> None:
         """After a failure, send the room as it is if it moved on (a change whose broadcast failed)."""

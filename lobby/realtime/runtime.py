@@ -197,6 +197,9 @@ def deliver(event: events.Event) -> None:
         return
     told = False
     for runtime in _started():
+        if isinstance(event, events.ListsChanged) and runtime.feed.nudging:
+            told = True  # its nudge, not yet sent, tells of this change too: no wake-up of the loop for it
+            continue
         with contextlib.suppress(RuntimeError):  # a loop closing right now
             runtime.loop.call_soon_threadsafe(runtime.receive, event)
             told = True

@@ -75,6 +75,7 @@ class Consumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is unt
         self.hearing: str | None = None  # the player group this socket is in, if any
         self.online_as: str | None = None  # the player this socket shows online (lobby.realtime.online)
         self.language: str | None = None  # what its texts are written in (None: not chosen yet)
+        self.activated: str | None = None  # the language active in this socket's task (dispatch)
 
     @classmethod
     def as_asgi(cls, **initkwargs: Any) -> Any:  # Any: what Channels passes; Django's path() takes it as a view
@@ -179,8 +180,12 @@ class Consumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is unt
             return
         if self.language is None:  # the first message (the connect): the handshake's headers alone
             self.language = visitor_language(self.scope, None)
-        with translation.override(self.language):
-            await handler(messages.decode(message) if message["type"] in messages.KINDS else message)
+        if self.activated != self.language:
+            # Active from here on in this socket's own task (each socket runs in a task of its own, whose
+            # context is its own): activated when it changes, not around every message.
+            translation.activate(self.language)
+            self.activated = self.language
+        await handler(messages.decode(message) if message["type"] in messages.KINDS else message)
         if message["type"] == "websocket.connect":
             forget_headers(self.scope)
 
