@@ -104,6 +104,17 @@ class Rows(Generic[M]):
             cursor.execute(sql, params)
             return list(cursor.fetchall()) if cursor.description is not None else []
 
+    def execute_bound(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+        """:meth:`execute`, the parameters sent apart from the SQL where the backend can (this project's
+        PostgreSQL backend: ``config.postgres``): for a long statement run on every move."""
+        connection = self.connection
+        bound = getattr(connection, "bound_cursor", None)
+        if bound is None:
+            return self.execute(sql, params)
+        with bound() as cursor:
+            cursor.execute(sql, params)
+            return list(cursor.fetchall()) if cursor.description is not None else []
+
     def insert_sql(self, attnames: Sequence[str]) -> str:
         """``INSERT`` of these fields (the primary key left to the database when it is not among them)."""
         return self.statement(("insert", *attnames), lambda: self._insert_sql(attnames))

@@ -293,7 +293,7 @@ def _guarded_write(guard: Guard, fields: list[str], game_params: list[Any],
             # A guard that held over a game that did not divides by zero: the statement fails whole.
             "SELECT guard.*, 1 / (SELECT count(*) FROM move) FROM guard"))
         try:
-            rows = games.execute(sql, [*guard.params, *game_params, *move_params])
+            rows = games.execute_bound(sql, [*guard.params, *game_params, *move_params])
         except DataError:
             return None
         return tuple(rows[0][:-1]) if rows else None
@@ -325,7 +325,10 @@ def _move_row(game: Game, peg: Peg, *, seat: int, cpu_reason: str, now: datetime
 
 
 def _counter(cpu_reason: str) -> Any:  # a prometheus child counter (untyped)
-    return metrics.MOVES.labels(kind=MOVE_KINDS[cpu_reason])
+    return _MOVE_COUNTERS[MOVE_KINDS[cpu_reason]]
+
+
+_MOVE_COUNTERS = {kind: metrics.MOVES.labels(kind=kind) for kind in MOVE_KINDS.values()}  # looked up once
 
 
 def _played(after: Position, peg: Peg, *, seat: int, cpu_reason: str) -> Played:

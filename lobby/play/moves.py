@@ -223,8 +223,14 @@ def game_drop(*, code: str, player: Player, peg: str, ply: int, now: datetime) -
 
 
 def _drop_counted(path: str, trips_before: int) -> None:
-    metrics.DROPS.labels(path=path).inc()
-    metrics.DROP_ROUND_TRIPS.labels(path=path).inc(metrics.round_trips_here() - trips_before)
+    drops, trips = _DROP_COUNTERS[path]
+    drops.inc()
+    trips.inc(metrics.round_trips_here() - trips_before)
+
+
+# Each path's two counters, looked up once (a labels() call takes a lock and checks its labels every time).
+_DROP_COUNTERS = {path: (metrics.DROPS.labels(path=path), metrics.DROP_ROUND_TRIPS.labels(path=path))
+                  for path in metrics.DROP_PATHS}
 
 
 def _drop_locked(*, code: str, player: Player, peg: Peg, ply: int, now: datetime) -> Game:
