@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from uuid import UUID
 
 from django.conf import settings
-from django.db.models import Min, Q
+from django.db.models import Q
 
 from games.models import Game, GameStatus
 from games.selectors import room_latest_game
@@ -164,27 +164,33 @@ def game_release_lease(game_id: UUID | str) -> None:
     Game.objects.filter(pk=game_id).update(lease_until=None)
 
 
-def games_claim_due(*, now: datetime, lease: timedelta, limit: int = 20) -> list[str]:
-    """Lease the games whose automatic action is due, so one process handles each; returns their ids."""
+@dataclass(frozen=True, slots=True)
+class Looked:
+    """One look at the deadlines: the games leased to this process now, and when the earliest other
+    unleased deadline falls (None: none pending)."""
+
+    claimed: list[str]
+    next_at: datetime | None
+
+
+def games_due(*, now: datetime, lease: timedelta, limit: int = 20) -> Looked:
+    """Lease the games whose automatic action is due, so one process handles each, and say when the next
+    unleased one falls due: one read of the earliest deadlines (the ticker's every tick), then an update
+    for each game due."""
     free = Q(lease_until__isnull=True) | Q(lease_until__lt=now)
-    candidates = list(
-        Game.objects.filter(free, status=GameStatus.PLAYING, due_at__lte=now)
-        .order_by("due_at")
-        .values_list("pk", flat=True)[:limit]
-    )
-    claimed = []
-    for pk in candidates:
+    earliest = Game.objects.filter(free, status=GameStatus.PLAYING, due_at__isnull=False).order_by("due_at")
+    claimed: list[str] = []
+    for pk, at in earliest.values_list("pk", "due_at")[:limit + 1]:
+        if at is None or at > now or len(claimed) == limit:  # (never None: filtered out)
+            return Looked(claimed, at)
         taken = Game.objects.filter(free, pk=pk, status=GameStatus.PLAYING, due_at__lte=now).update(
             lease_until=now + lease
         )
         if taken:
             claimed.append(str(pk))
-    return claimed
+    return Looked(claimed, None)
 
 
-def games_next_due(*, now: datetime) -> datetime | None:
-    """When the earliest automatic action not already leased falls due (None: none pending)."""
-    free = Q(lease_until__isnull=True) | Q(lease_until__lt=now)
-    pending = Game.objects.filter(free, status=GameStatus.PLAYING, due_at__isnull=False)
-    at: datetime | None = pending.aggregate(at=Min("due_at"))["at"]
-    return at
+def games_claim_due(*, now: datetime, lease: timedelta, limit: int = 20) -> list[str]:
+    """Lease the games whose automatic action is due, so one process handles each; returns their ids."""
+    return games_due(now=now, lease=lease, limit=limit).claimed

@@ -35,7 +35,7 @@ from lobby.chat.services import chat_delete_expired
 from lobby.play.automatic import CpuJob, game_cpu_move, game_due_job
 from lobby.realtime.offload import offload
 from lobby.realtime.presence import Presence
-from lobby.timers import DueReason, games_claim_due, games_next_due
+from lobby.timers import DueReason, games_due
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +106,8 @@ class Ticker:
         now = timezone.now()
         loop = asyncio.get_running_loop()
         await self.presence.tick()
-        for game_id in await offload(games_claim_due, lane="sweep")(now=now, lease=LEASE):
+        due = await offload(games_due, lane="sweep")(now=now, lease=LEASE)
+        for game_id in due.claimed:
             if game_id in self.in_flight:
                 continue
             self.in_flight.add(game_id)
@@ -115,10 +116,9 @@ class Ticker:
             child.add_done_callback(self.children.discard)
         await self._start_analysis(now)
         await self._purge_chat(now)
-        next_due = await offload(games_next_due, lane="sweep")(now=timezone.now())
-        if next_due is None:
+        if due.next_at is None:
             return TICK_SECONDS
-        return min(TICK_SECONDS, max(MIN_WAIT_SECONDS, (next_due - timezone.now()).total_seconds()))
+        return min(TICK_SECONDS, max(MIN_WAIT_SECONDS, (due.next_at - timezone.now()).total_seconds()))
 
     async def _start_analysis(self, now: datetime) -> None:
         """Lease one queued analysis if this process's analysis lane is idle (one at a time)."""

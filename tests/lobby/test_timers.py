@@ -16,7 +16,7 @@ from lobby.play.automatic import game_cpu_move, game_due_job
 from lobby.play.moves import game_drop, game_start
 from lobby.rooms.connections import connection_close, connection_open, process_beat, process_register, processes_sweep
 from lobby.rooms.services import room_create, room_sit
-from lobby.timers import games_claim_due
+from lobby.timers import Looked, games_claim_due
 from players.services import player_create
 
 pytestmark = pytest.mark.django_db
@@ -211,10 +211,14 @@ def test_a_swept_process_that_wakes_up_registers_again_and_its_seat_is_connected
     assert processes_sweep(now=at(42)) == 0
 
 
-def test_next_due_names_the_earliest_unleased_deadline():
-    from lobby.timers import games_next_due
+def test_one_look_claims_what_is_due_and_names_the_earliest_other_deadline():
+    from lobby.timers import games_due
 
     code, players, game = setup_game(turn_seconds=30)
-    assert games_next_due(now=at(1)) == at(30)
-    games_claim_due(now=at(30), lease=LEASE)
-    assert games_next_due(now=at(31)) is None  # leased: its process will report back
+    _, _, later = setup_game(turn_seconds=60)
+    assert games_due(now=at(1), lease=LEASE) == Looked([], at(30))
+    assert games_due(now=at(30), lease=LEASE) == Looked([str(game.id)], at(60))  # leased now: the next is later's
+    assert games_due(now=at(31), lease=LEASE) == Looked([], at(60))
+    # game's lease (15 s) lapsed unreported: due again, first; at the limit, the next named is due already
+    assert games_due(now=at(61), lease=LEASE, limit=1) == Looked([str(game.id)], at(60))
+    assert games_due(now=at(62), lease=LEASE) == Looked([str(later.id)], None)  # both leased now
