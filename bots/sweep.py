@@ -40,4 +40,4 @@ class ChallengeSweep:
 
     async def sweep(self, *, now: datetime) -> int:
         """Expire what is due; returns how many challenges expired."""
-        return await offload(challenges_expire, lane="sweep")(now=now)
+        return await offload(challenges_expire)(now=now)

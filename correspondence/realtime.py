@@ -44,8 +44,8 @@ class CorrespondenceLoop:
     async def tick(self, *, now: datetime) -> int:
         """One round: the warnings due, then the seeks' wave if this process wins it (claimed only while two
         seeks wait: a claim is a write, and SQLite has one writer); returns the pairs made."""
-        await offload(warnings_send, lane="sweep")(now=now)
-        if await offload(seeks_waiting, lane="sweep")(now=now) < 2:
+        await offload(warnings_send, lane="pairing")(now=now)
+        if await offload(seeks_waiting, lane="pairing")(now=now) < 2:
             return 0
         run = await pair_wave(CORRESPONDENCE_WAVE, now=now)
         return 0 if run is None else run.made

@@ -11,16 +11,11 @@ rooms lock only their own row. So the work goes into lanes, sized by settings he
 - ``pairing``: the seek pool's short transactions, which must not queue behind other work (a seek
   kept waiting could expire, a leaving page could be paired). ``PAIRING_THREADS`` threads of their own
   on PostgreSQL; SQLite allows one writer at a time, so there it shares the ``db`` lane.
-- ``sweep``: the periodic loops' looks for due work (the ticker's deadlines and analyses, the arenas'
-  clock, expired challenges, correspondence warnings, old chat), which mostly find nothing: one thread of
-  their own on either database, so that a drop never waits behind them in the ``db`` lane's one SQLite
-  thread (WAL lets its reads run beside the drops; its few writes wait for the file lock like any writer).
-  What a look finds due (a timeout's move, a wave's pairs) is handled in its own lane as before.
 - ``request``: an async HTTP view's own work (the health check, a stream authenticating its token).
   Django's request cycle owns those connections and closes them when the request ends, so the call
   runs in the request's sync thread (``sync_to_async``, thread-sensitive) and closes nothing itself.
 
-Calls in the ``db``, ``pairing`` and ``sweep`` lanes close stale connections around them in the thread that runs
+Calls in the ``db`` and ``pairing`` lanes close stale connections around them in the thread that runs
 them (Channels' wrapper does): no request cycle does it for a socket or a loop.
 """
 
@@ -38,15 +33,13 @@ from django.db import connection
 
 P = ParamSpec("P")
 R = TypeVar("R")
-Lane = Literal["db", "pairing", "sweep", "request"]
+Lane = Literal["db", "pairing", "request"]
 
 _lock = threading.Lock()
 _executors: dict[Lane, ThreadPoolExecutor] = {}
 
 
 def _threads(lane: Lane) -> int:  # the pooled lanes
-    if lane == "sweep":
-        return 1
     return int(settings.DB_THREADS if lane == "db" else settings.PAIRING_THREADS)
 
 

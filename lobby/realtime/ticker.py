@@ -106,7 +106,7 @@ class Ticker:
         now = timezone.now()
         loop = asyncio.get_running_loop()
         await self.presence.tick()
-        due = await offload(games_due, lane="sweep")(now=now, lease=LEASE)
+        due = await offload(games_due)(now=now, lease=LEASE)
         for game_id in due.claimed:
             if game_id in self.in_flight:
                 continue
@@ -127,7 +127,7 @@ class Ticker:
         if busy or loop.time() - self.last_analysis_poll < ANALYSIS_POLL_SECONDS:
             return
         self.last_analysis_poll = loop.time()
-        for job in await offload(analyses_claim, lane="sweep")(now=now, lease=ANALYSIS_LEASE, limit=1):
+        for job in await offload(analyses_claim)(now=now, lease=ANALYSIS_LEASE, limit=1):
             self.analysis = loop.create_task(self._analyse(job), name=f"analysis-{job.game_id}")
             self.children.add(self.analysis)
             self.analysis.add_done_callback(self.children.discard)
@@ -139,7 +139,7 @@ class Ticker:
             return
         self.last_chat_purge = loop_now
         keep = timedelta(days=settings.CHAT_RETENTION_DAYS)
-        deleted = await offload(chat_delete_expired, lane="sweep")(now=now, keep=keep)
+        deleted = await offload(chat_delete_expired)(now=now, keep=keep)
         if deleted:
             log.info("deleted %d chat message(s) of rooms closed over %g day(s) ago", deleted,
                      settings.CHAT_RETENTION_DAYS)

@@ -53,7 +53,7 @@ class ArenaLoop:
 
     async def tick(self, *, now: datetime) -> int:
         """One round: the clock, then the waves this process wins; returns the pairs made."""
-        running = await offload(arenas_sweep, lane="sweep")(now=now)
+        running = await offload(arenas_sweep, lane="pairing")(now=now)
         made = 0
         for arena_id in running:
             made += await self.arena_wave(arena_id=arena_id, now=now)
