@@ -81,6 +81,8 @@ def blind_mode_in_japanese(page: Page, code: str) -> None:
     each answered in Japanese."""
     page.goto(f"/r/{code}?blind=1")
     expect(page.locator("#blind-help")).to_contain_text("盤 で盤面を棒ごとに")
+    # The room's first frame is in (its seats drawn): a move typed before it has no room to go to.
+    expect(page.locator("#seats li[data-seat]").first).to_be_attached()
     box = page.locator("#blind-input")
     full_width_c3 = "\uff43\uff13"  # what a Japanese input method types for c3
     said = (("盤", "盤は空です。"), ("b c3", "c3\uff1a空。"), (full_width_c3, "対局はまだ始まっていません。"))

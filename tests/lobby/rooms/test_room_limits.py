@@ -13,6 +13,7 @@ import pytest
 from django.conf import settings
 from django.core.cache import cache
 from django.test import Client, override_settings
+from django.utils import timezone
 
 from common.errors import RateLimited
 from common.ratelimit import Quota, quota_take
@@ -88,8 +89,12 @@ def test_one_address_creates_at_most_its_hourly_rooms_whatever_the_devices():
     assert new_room(device("10.0.0.3")).status_code == 201
 
 
-def test_one_address_looks_up_at_most_its_rooms_a_minute():
+def test_one_address_looks_up_at_most_its_rooms_a_minute(monkeypatch):
     code = new_room(device("10.0.0.4")).json()["code"]
+    # Every look-up at one instant, mid-minute: a loop that crossed the minute on a slow machine would see
+    # the last minute's count weighted down (the sliding estimate) and let one more through.
+    instant = timezone.now().replace(second=30)
+    monkeypatch.setattr(timezone, "now", lambda: instant)
     guesser = Client(REMOTE_ADDR="10.0.0.5")
     for i in range(settings.ROOM_LOOKUPS_PER_MINUTE_PER_ADDRESS):
         assert guesser.get(f"/api/rooms/Z{i:05d}").status_code == 404
