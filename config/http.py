@@ -29,6 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
+from django.conf import settings
 from django.core import signals
 from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
@@ -36,7 +37,8 @@ from django.core.handlers.exception import convert_exception_to_response
 from django.db import connections
 from django.http import FileResponse, HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
-from django.urls import Resolver404, resolve, set_script_prefix
+from django.urls import Resolver404, resolve, set_script_prefix, set_urlconf
+from django.utils.log import log_response
 
 from common.asgi import STREAM_MARK, App, Receive, Scope, Send
 
@@ -156,12 +158,24 @@ class OneHopHandler(ASGIHandler):
             assert error_response is not None
             response = error_response
         else:
-            response = self._sync_chain(request)
+            response = self._respond(request)
             response._handler_class = self.__class__  # type: ignore[attr-defined]  # as Django's handler sets it
             if isinstance(response, FileResponse):
                 response.block_size = self.chunk_size
         if isinstance(response, HttpResponse):  # its body whole (rendered by the chain): closed now
             response.close()
+        return response
+
+
+    def _respond(self, request: HttpRequest) -> HttpResponseBase:
+        """Django's ``BaseHandler.get_response`` over the sync chain: the chain, the request closed with the
+        response, and a 4xx or 5xx logged by ``django.request`` (one line)."""
+        set_urlconf(settings.ROOT_URLCONF)
+        response = self._sync_chain(request)
+        response._resource_closers.append(request.close)  # type: ignore[attr-defined]  # Django's, not in its stubs
+        if response.status_code >= 400:
+            log_response("%s: %s", response.reason_phrase, request.path, request=request,
+                         response=response)  # type: ignore[arg-type]  # any response, as Django passes it
         return response
 
 

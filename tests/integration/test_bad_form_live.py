@@ -50,6 +50,8 @@ def test_a_utf16_form_with_a_csrf_cookie_is_one_400_and_one_line(server, path):
     connection.close()
     assert response.status == 400
     assert answer == {"code": "bad_request", "message": "A form body must be encoded in UTF-8."}
-    lines = log_lines_after(server, offset, 2)  # django.request's line, then daphne's access line
-    assert len(lines) == 2 and "Traceback" not in "".join(lines), lines
+    # django.request's line, and no second within the second waited for it (the harness runs daphne with
+    # no access log, as deployed behind nginx)
+    lines = log_lines_after(server, offset, 2)
+    assert len(lines) == 1 and "Traceback" not in "".join(lines), lines
     assert f"Bad Request: {path}" in lines[0]

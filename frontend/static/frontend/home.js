@@ -65,6 +65,7 @@ async function syncName() {
     session = { ...(session || {}), ...(await saveName(typed)) };
     rememberName(typed);
   }
+  nameTyped = false;
 }
 
 /** Gives the device a player when it has none (named as typed); true when it had to. */
@@ -228,10 +229,17 @@ async function findRunningGames() {
 
 // ---- you: name, rating, account ----------------------------------------------------------------
 
+/** Whether the name field holds what the person typed since the page's last save of it (kept as typed). */
+let nameTyped = false;
+nameInput().addEventListener("input", () => {
+  nameTyped = true;
+});
+
 function renderMe() {
   const player = session?.player;
   const input = nameInput();
-  if (document.activeElement !== input) input.value = player?.name || rememberedName() || "";
+  // A session that arrives after the person typed (a slow first answer) must not wipe what they typed.
+  if (document.activeElement !== input && !nameTyped) input.value = player?.name || rememberedName() || "";
   const rating = session?.rating;
   const me = $("#me");
   me.hidden = !player;
