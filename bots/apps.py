@@ -11,7 +11,7 @@ class BotsConfig(AppConfig):
         from bots.challenges import CHALLENGE_TEXTS, challenges_blocked
         from bots.events import game_finished, player_banned, token_revoked
         from bots.sweep import ChallengeSweep
-        from games.services import GAME_FINISHED
+        from games.endings import GAME_FINISHED
         from lobby.realtime.runtime import LOOP_SERVICES
         from notifications.texts import TEXTS
         from players.services import PLAYER_BANNED

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from bots import protocol
-from games.services import GameFinished
+from games.endings import GameFinished
 from lobby import events
 from lobby.protocol.messages import AccountLine, AccountStreamsEnd
 from lobby.rooms.services import room_code
@@ -21,7 +21,7 @@ def line_on_commit(player_id: object, line: dict[str, Any]) -> None:
 
 
 def game_finished(finished: GameFinished) -> None:
-    """A handler of ``games.services.GAME_FINISHED``: both players' event streams hear ``gameFinish``
+    """A handler of ``games.endings.GAME_FINISHED``: both players' event streams hear ``gameFinish``
     (once the game's end has committed)."""
     players = {"red": finished.red_player_id, "yellow": finished.yellow_player_id}
     if not any(players.values()):

@@ -15,7 +15,7 @@ class CorrespondenceConfig(AppConfig):
             game_over_notify,
             your_turn_notify,
         )
-        from games.services import GAME_FINISHED
+        from games.endings import GAME_FINISHED
         from lobby.play.moves import CORRESPONDENCE_MOVED
         from lobby.realtime.runtime import LOOP_SERVICES
         from notifications.services import KINDS

@@ -2,7 +2,7 @@
 and what it tells its players (``your_turn``, ``time_running_out``, ``game_over``, ``paired``).
 
 The games are ordinary rooms and games with ``days_per_move`` set (the rules: :mod:`lobby.timers`,
-:func:`games.services.game_time_out`); a pairing ends in :func:`lobby.play.pairs.room_for_two` as every
+:func:`games.endings.game_time_out`); a pairing ends in :func:`lobby.play.pairs.room_for_two` as every
 pairing does. Each notification is made in the transaction of what it tells of (a move, a game's end, a
 pairing), keyed, so once across processes. Services take ``now``.
 """
@@ -22,8 +22,8 @@ from django_stubs_ext import StrPromise
 from common.errors import Refused
 from correspondence.models import CorrespondenceSeek
 from correspondence.selectors import seeks_open
+from games.endings import GameFinished
 from games.models import EndReason, Game, GameStatus
-from games.services import GameFinished
 from lobby.models import PairingWave
 from lobby.pairing.matching import DEFAULT_POLICY, Pool, Seeker, pair_seekers
 from lobby.pairing.seeks import seekers_apart

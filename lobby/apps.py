@@ -12,7 +12,7 @@ class LobbyConfig(AppConfig):
         from lobby import events
         from lobby.chat.services import chat_blocks_changed
         from lobby.realtime import runtime
-        from lobby.rooms.services import rooms_guest_replaced, rooms_player_banned, rooms_player_renamed
+        from lobby.rooms.handlers import rooms_guest_replaced, rooms_player_banned, rooms_player_renamed
         from notifications.services import NOTIFIED
         from players.accounts import GUEST_REPLACED
         from players.services import PLAYER_BANNED, PLAYER_RENAMED

@@ -18,9 +18,9 @@ from typing import Any
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from games.endings import GameFinished
 from games.engine import Position
 from games.models import Game, GameStatus
-from games.services import GameFinished
 from ratings.selectors import ratings_of
 from study.models import EXPLORER_PLIES, ExplorerLearned, ExplorerMove, ExplorerPosition
 from study.orientation import Oriented

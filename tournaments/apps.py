@@ -8,7 +8,7 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         # The games layer tells its hook of every game's end (an arena scores its own); the realtime
         # runtime of every event loop starts this app's loop (pairing waves, standings) with its own.
-        from games.services import GAME_FINISHED
+        from games.endings import GAME_FINISHED
         from lobby.realtime.runtime import LOOP_SERVICES
         from notifications.texts import TEXTS
         from tournaments.realtime.loop import ArenaLoop

@@ -19,9 +19,9 @@ from django.utils.translation import gettext, ngettext
 from common.errors import RateLimited, Refused
 from common.iso import iso
 from games import services as games
+from games.endings import GameFinished
 from games.models import GameStatus
 from games.selectors import game_get, seat_last_move_reason
-from games.services import GameFinished
 from lobby import timers
 from lobby.rooms.selectors import current_game
 from lobby.rooms.services import lock_room, room_code, room_touch

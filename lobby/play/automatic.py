@@ -13,7 +13,7 @@ from datetime import datetime
 from django.db import transaction
 
 from common import metrics
-from games import services as games
+from games import endings
 from games.engine import Peg
 from games.models import GameStatus
 from games.selectors import game_get
@@ -63,7 +63,7 @@ def game_due_job(*, game_id: str, now: datetime) -> CpuJob | None:
         metrics.TICKER_LATENESS_SECONDS.labels(reason=str(due.reason)).observe((now - due.at).total_seconds())
         seat = game.to_move_seat
         if due.reason == DueReason.FLAG:
-            games.game_time_out(game, now=now)  # ends the lease with the game
+            endings.game_time_out(game, now=now)  # ends the lease with the game
             room_touch(room, now=now)
             return None
         if due.reason == DueReason.GRACE:

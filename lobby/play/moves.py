@@ -33,6 +33,7 @@ from common import metrics
 from common.errors import Refused
 from common.hooks import Hook, OnError, Runs
 from common.translation import render
+from games import endings
 from games import services as games
 from games.engine import EngineError, Peg
 from games.models import Game, GameStatus
@@ -142,7 +143,7 @@ def _start_next_game(room: Room, *, now: datetime, tournament_id: int | None = N
     if unready:
         Seat.objects.bulk_update(unready, ["cpu", "wants_again", "away", "timeouts_in_row"])
     red, yellow = seats[red_seat], seats[3 - red_seat]
-    ranked = games.game_is_ranked(ranked=room.ranked, red_cpu=red.cpu, yellow_cpu=yellow.cpu)
+    ranked = endings.game_is_ranked(ranked=room.ranked, red_cpu=red.cpu, yellow_cpu=yellow.cpu)
     # Ratings do not change during a game: what it is played for is worked out once, here.
     stakes = live_seat_ratings(seated, now=now) if ranked else {}
     states = timers.seat_states(room, seats=seated)
@@ -300,7 +301,7 @@ def game_resign(*, code: str, player: Player, now: datetime) -> Game:
         seat = playing_seat(game, room_seats(room), player)
         assert game is not None
         player_acts(room, seat)
-        games.game_resign(game, seat=seat.number, now=now)
+        endings.game_resign(game, seat=seat.number, now=now)
         room_touch(room, now=now)
         return game
 

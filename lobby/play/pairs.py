@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 from django.db import IntegrityError, transaction
 
+from games import endings
 from games import services as games
 from games.models import Game
 from lobby import events, timers
@@ -116,7 +117,7 @@ def rooms_for_two(pairs: Sequence[tuple[Player, Player]], *, settings: GameSetti
               Seat(room=room, number=2, player=yellow, disconnected_at=now)]
              for room, (red, yellow) in zip(rooms, pairs, strict=True)]
     Seat.objects.bulk_create([seat for two in seats for seat in two])
-    ranked = games.game_is_ranked(ranked=house.ranked, red_cpu=False, yellow_cpu=False)
+    ranked = endings.game_is_ranked(ranked=house.ranked, red_cpu=False, yellow_cpu=False)
     ratings = ratings_of([p.pk for pair in pairs for p in pair], now=now) if ranked else {}
     made = []
     for room, two, (red, yellow) in zip(rooms, seats, pairs, strict=True):

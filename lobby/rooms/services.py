@@ -7,7 +7,6 @@ edges read the clock.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from collections.abc import Mapping
 from datetime import datetime, timedelta
@@ -15,21 +14,19 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
-from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_lazy
 
 from common.errors import Refused
 from common.rows import Rows
+from games.endings import game_abandon
 from games.models import EndReason, Game, GameStatus
-from games.services import Guard, game_abandon, game_hand_over
-from lobby import events, timers
+from games.services import Guard
+from lobby import events
 from lobby.models import SEAT_NUMBERS, Connection, Room, Seat, new_room_code
 from lobby.rooms.rules import HouseRules
 from lobby.rooms.selectors import current_game, current_game_playing, room_seats, snapshot_of, spectator_count
-from players.accounts import GuestReplaced
-from players.language import language_of
 from players.models import Player
-from players.services import PlayerBanned, PlayerRenamed, refuse_bots
+from players.services import refuse_bots
 
 log = logging.getLogger(__name__)
 
@@ -227,7 +224,7 @@ def room_set_rules(*, code: str, player: Player, changes: Mapping[str, object], 
         room_touch(room, now=now, fields=(*house.as_dict(), "open_since"))
 
 
-def _seat_of(room: Room, player: Player) -> Seat | None:
+def seat_of(room: Room, player: Player) -> Seat | None:
     return room.seats.filter(player=player).first()
 
 
@@ -250,7 +247,7 @@ def room_sit(*, code: str, player: Player, now: datetime) -> int:
         refuse_bots(player)
         game = current_game(room)
         playing = game is not None and game.status == GameStatus.PLAYING
-        _lock_joins_of(player)
+        lock_joins_of(player)
         for seat in seats:
             if seat.player_id is None and not (seat.cpu and playing):
                 seat.player = player
@@ -258,14 +255,14 @@ def room_sit(*, code: str, player: Player, now: datetime) -> int:
                 seat.away = False
                 seat.wants_again = False
                 seat.timeouts_in_row = 0
-                seat.disconnected_at = None if _has_connection(room, player) else now
+                seat.disconnected_at = None if has_connection(room, player) else now
                 seat.save(update_fields=["player", "cpu", "away", "wants_again", "timeouts_in_row", "disconnected_at"])
                 room_touch(room, now=now, game=game, seats=seats)
                 return seat.number
         raise Refused("seat_taken", gettext("Both seats are taken."))
 
 
-def _lock_joins_of(player: Player) -> None:
+def lock_joins_of(player: Player) -> None:
     """Lock ``player``'s row until commit, after the rooms' locks, as a spectator's join locks it
     (``lobby.rooms.connections._open_as_spectator``): that join and a change seating ``player`` take
     turns, so the change's connection check sees a socket the player opens at this very moment, or the
@@ -281,7 +278,7 @@ def room_stand(*, code: str, player: Player, now: datetime) -> None:
     """
     with transaction.atomic():
         room = lock_room(code)
-        seat = _seat_of(room, player)
+        seat = seat_of(room, player)
         if seat is None:
             raise Refused("no_seat", gettext("You have no seat in this room."))
         if current_game_playing(room) is not None:
@@ -295,7 +292,7 @@ def room_stand(*, code: str, player: Player, now: datetime) -> None:
         room_touch(room, now=now)
 
 
-def _close_locked(room: Room, *, reason: EndReason, now: datetime) -> None:
+def close_locked(room: Room, *, reason: EndReason, now: datetime) -> None:
     """Close ``room`` (its row locked): its game being played ends as abandoned (unrated), its presence is
     forgotten, and once committed its open sockets get the last snapshot and are closed."""
     game = current_game_playing(room)
@@ -318,7 +315,7 @@ def room_close(*, code: str, now: datetime, reason: EndReason = EndReason.CLOSED
             room = lock_room(code)
         except Refused:
             return False
-        _close_locked(room, reason=reason, now=now)
+        close_locked(room, reason=reason, now=now)
     return True
 
 
@@ -339,13 +336,14 @@ def rooms_close_idle(*, now: datetime, idle: timedelta) -> list[str]:
             room = idle_rooms.filter(code=code).first()
             if room is None:  # something happened there since the first look
                 continue
-            _close_locked(room, reason=EndReason.IDLE, now=now)
+            close_locked(room, reason=EndReason.IDLE, now=now)
             closed.append(code)
     return closed
 
 
 # --- presence ------------------------------------------------------------------------------------
-def _has_connection(room: Room, player: Player) -> bool:
+def has_connection(room: Room, player: Player) -> bool:
+    """Whether ``player`` has a socket open in ``room``."""
     return Connection.objects.filter(room=room, player=player).exists()
 
 
@@ -355,64 +353,3 @@ def spectators_recount(room: Room) -> bool:
     changed = count != room.spectators
     room.spectators = count
     return changed
-
-
-# --- hooks from the layers below ---------------------------------------------------------------------
-def rooms_player_renamed(renamed: PlayerRenamed) -> None:
-    """Registered with ``players.services.PLAYER_RENAMED``: the open rooms that seat the player change (a
-    new version showing the new name), inside the rename's transaction."""
-    player = renamed.player
-    now = timezone.now()  # the players layer calls its hooks without an instant: this edge reads the clock
-    for code in Room.objects.filter(seats__player=player, closed_at=None).values_list("code", flat=True):
-        room_touch(lock_room(code), now=now)
-
-
-def rooms_player_banned(banned: PlayerBanned) -> None:
-    """Registered with ``players.services.PLAYER_BANNED``: every open websocket of the player is closed
-    (4403)."""
-    channels = list(Connection.objects.filter(player=banned.player).values_list("channel_name", flat=True))
-    with translation.override(language_of(banned.player)):  # the banned player reads it, not the moderator
-        refused = Refused("banned", str(BANNED_MESSAGE))
-    events.sockets_refuse_on_commit(channels, refused)
-
-
-def rooms_guest_replaced(replaced: GuestReplaced) -> None:
-    """Registered with ``players.accounts.GUEST_REPLACED``: a device's guest logged into an account.
-
-    In each open room the guest sits in or hosts, the account takes its place: its seat (and its colour
-    in the game being played) and the host's role. A room where the account already has the other seat
-    is closed instead (its game abandoned): one person cannot hold both seats. The guest's open sockets
-    are closed with 4409, so the page reconnects as the account's player.
-    """
-    guest, account, now = replaced.guest, replaced.account, replaced.now
-    codes = set(Room.objects.filter(closed_at=None, seats__player=guest).values_list("code", flat=True))
-    codes |= set(Room.objects.filter(closed_at=None, host=guest).values_list("code", flat=True))
-    rooms = []
-    for code in sorted(codes):  # one order for every such change: no deadlock between two of them
-        with contextlib.suppress(Refused):  # closed since the first look: nothing to hand over
-            rooms.append(lock_room(code))
-    if rooms:  # every room first, then the account's row, as room_sit locks its room then the player's
-        _lock_joins_of(account)
-    for room in rooms:
-        code = room.code
-        seat = _seat_of(room, guest)
-        if seat is not None and _seat_of(room, account) is not None:
-            _close_locked(room, reason=EndReason.CLOSED, now=now)
-            continue
-        if seat is not None:
-            seat.player = account
-            seat.disconnected_at = None if _has_connection(room, account) else (seat.disconnected_at or now)
-            seat.save(update_fields=["player", "disconnected_at"])
-            game = current_game_playing(room)
-            if game is not None:
-                game_hand_over(game, from_player_id=guest.pk, to_player_id=account.pk)
-        if room.host_id == guest.pk:
-            room.host = account
-            room.save(update_fields=["host"])
-        timers.reschedule(room, now=now)
-        room_touch(room, now=now)
-        log.info("room %s handed over from guest %s", code, guest.pk, extra={"room": code, "player": account.pk})
-    channels = list(Connection.objects.filter(player=guest).values_list("channel_name", flat=True))
-    events.sockets_refuse_on_commit(
-        channels, Refused("player_changed", gettext("This device logged into an account: reconnecting as its player."))
-    )

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from common.hooks import Hook, OnError, Runs
-from lobby.rooms.services import rooms_player_renamed
+from lobby.rooms.handlers import rooms_player_renamed
 from players import services
 from players.services import PLAYER_RENAMED, player_create, player_rename
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.db import IntegrityError, transaction
 
+from games.endings import game_result, game_scores
 from games.models import Game, GameStatus
-from games.services import game_result, game_scores
 from lobby.models import Seat
 from lobby.play.moves import game_resign
 from ratings import glicko2

@@ -10,9 +10,9 @@ import pytest
 from django.db import connection
 from django.test import Client
 
+from games.endings import GameFinished
 from games.engine import Position, Symmetry
 from games.models import Game, GameStatus
-from games.services import GameFinished
 from lobby.rooms.services import room_create
 from players.services import player_create
 from study.explorer import explorer_learn, explorer_learn_finished, explorer_learn_missed

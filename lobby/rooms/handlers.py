@@ -1,0 +1,93 @@
+"""What the rooms do when a layer below tells them something happened (registered in ``lobby.apps``): a
+player renamed, banned, or a device's guest replaced by its account. Each runs inside the transaction of
+the change it hears of, locking rooms as :mod:`lobby.rooms.services` does.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+
+from django.utils import timezone, translation
+from django.utils.translation import gettext
+
+from common.errors import Refused
+from games.models import EndReason
+from games.services import game_hand_over
+from lobby import events, timers
+from lobby.models import Connection, Room
+from lobby.rooms.selectors import current_game_playing
+from lobby.rooms.services import (
+    BANNED_MESSAGE,
+    close_locked,
+    has_connection,
+    lock_joins_of,
+    lock_room,
+    room_touch,
+    seat_of,
+)
+from players.accounts import GuestReplaced
+from players.language import language_of
+from players.services import PlayerBanned, PlayerRenamed
+
+log = logging.getLogger(__name__)
+
+
+def rooms_player_renamed(renamed: PlayerRenamed) -> None:
+    """Registered with ``players.services.PLAYER_RENAMED``: the open rooms that seat the player change (a
+    new version showing the new name), inside the rename's transaction."""
+    player = renamed.player
+    now = timezone.now()  # the players layer calls its hooks without an instant: this edge reads the clock
+    for code in Room.objects.filter(seats__player=player, closed_at=None).values_list("code", flat=True):
+        room_touch(lock_room(code), now=now)
+
+
+def rooms_player_banned(banned: PlayerBanned) -> None:
+    """Registered with ``players.services.PLAYER_BANNED``: every open websocket of the player is closed
+    (4403)."""
+    channels = list(Connection.objects.filter(player=banned.player).values_list("channel_name", flat=True))
+    with translation.override(language_of(banned.player)):  # the banned player reads it, not the moderator
+        refused = Refused("banned", str(BANNED_MESSAGE))
+    events.sockets_refuse_on_commit(channels, refused)
+
+
+def rooms_guest_replaced(replaced: GuestReplaced) -> None:
+    """Registered with ``players.accounts.GUEST_REPLACED``: a device's guest logged into an account.
+
+    In each open room the guest sits in or hosts, the account takes its place: its seat (and its colour
+    in the game being played) and the host's role. A room where the account already has the other seat
+    is closed instead (its game abandoned): one person cannot hold both seats. The guest's open sockets
+    are closed with 4409, so the page reconnects as the account's player.
+    """
+    guest, account, now = replaced.guest, replaced.account, replaced.now
+    codes = set(Room.objects.filter(closed_at=None, seats__player=guest).values_list("code", flat=True))
+    codes |= set(Room.objects.filter(closed_at=None, host=guest).values_list("code", flat=True))
+    rooms = []
+    for code in sorted(codes):  # one order for every such change: no deadlock between two of them
+        with contextlib.suppress(Refused):  # closed since the first look: nothing to hand over
+            rooms.append(lock_room(code))
+    if rooms:  # every room first, then the account's row, as room_sit locks its room then the player's
+        lock_joins_of(account)
+    for room in rooms:
+        code = room.code
+        seat = seat_of(room, guest)
+        if seat is not None and seat_of(room, account) is not None:
+            close_locked(room, reason=EndReason.CLOSED, now=now)
+            continue
+        if seat is not None:
+            seat.player = account
+            seat.disconnected_at = None if has_connection(room, account) else (seat.disconnected_at or now)
+            seat.save(update_fields=["player", "disconnected_at"])
+            game = current_game_playing(room)
+            if game is not None:
+                game_hand_over(game, from_player_id=guest.pk, to_player_id=account.pk)
+        if room.host_id == guest.pk:
+            room.host = account
+            room.save(update_fields=["host"])
+        timers.reschedule(room, now=now)
+        room_touch(room, now=now)
+        log.info("room %s handed over from guest %s", code, guest.pk, extra={"room": code, "player": account.pk})
+    channels = list(Connection.objects.filter(player=guest).values_list("channel_name", flat=True))
+    events.sockets_refuse_on_commit(
+        channels, Refused("player_changed", gettext("This device logged into an account: reconnecting as its player."))
+    )
