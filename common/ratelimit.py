@@ -133,16 +133,14 @@ def _take_all_at_once(store: Any, client: Any, takes: list[tuple[Quota, str]], *
     answers = pipeline.execute()
     for i, (quota, _caller) in enumerate(takes):
         count, before = int(answers[3 * i + 1]), int(answers[3 * i + 2] or 0)
-        window_ms = quota.window_seconds * 1000
-        into = now_ms % window_ms
-        if before * (window_ms - into) + count * window_ms <= quota.allowed * window_ms:
+        into = now_ms % (quota.window_seconds * 1000)
+        if not _spent(quota, before=before, count=count, into=into):
             continue
         giving_back = client.pipeline(transaction=False)
         for key in keys:
             giving_back.decr(key)
         giving_back.execute()
-        wait_ms = _wait_ms(quota, before=before, count=count - 1, into=into)
-        raise RateLimited(max(1, -(-wait_ms // 1000)), message=message)
+        raise _refusal(quota, before=before, count=count, into=into, message=message)
 
 
 def _counter_key(quota: Quota, caller: str, window_index: int) -> str:
@@ -164,12 +162,24 @@ def _take(store: CounterStore, quota: Quota, caller: str, *, now_ms: int, messag
     store.add(key, 0, timeout=2 * quota.window_seconds + 1)
     count = store.incr(key)
     before = int(store.get(_counter_key(quota, caller, index - 1), 0) or 0)
-    # before * (window - into) / window + count > allowed, multiplied out to stay in integers.
-    if before * (window_ms - into) + count * window_ms <= quota.allowed * window_ms:
+    if not _spent(quota, before=before, count=count, into=into):
         return key
     _give_back(store, key)
+    raise _refusal(quota, before=before, count=count, into=into, message=message)
+
+
+def _spent(quota: Quota, *, before: int, count: int, into: int) -> bool:
+    """Whether ``count`` events in this window (the one just counted included), ``before`` in the last one
+    and ``into`` ms of this window passed are over the quota: before * (window - into) / window + count >
+    allowed, multiplied out to stay in integers."""
+    window_ms = quota.window_seconds * 1000
+    return before * (window_ms - into) + count * window_ms > quota.allowed * window_ms
+
+
+def _refusal(quota: Quota, *, before: int, count: int, into: int, message: str | None) -> RateLimited:
+    """The refusal of the event that made ``count`` (given back): when one more would fit."""
     wait_ms = _wait_ms(quota, before=before, count=count - 1, into=into)
-    raise RateLimited(max(1, -(-wait_ms // 1000)), message=message)
+    return RateLimited(max(1, -(-wait_ms // 1000)), message=message)
 
 
 def _wait_ms(quota: Quota, *, before: int, count: int, into: int) -> int:

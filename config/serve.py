@@ -97,8 +97,8 @@ class SlimWebSocketProtocol(WebSocketProtocol):  # type: ignore[misc]  # daphne 
         self.clean_headers: list[tuple[bytes, bytes]] = []
 
 
-def slim_protocol(factory: Any) -> type[SlimWebSocketProtocol]:  # Any: daphne's factory, untyped
-    """A :class:`SlimWebSocketProtocol` class of ``factory``'s own (to hold its settings)."""
+def slim_protocol() -> type[SlimWebSocketProtocol]:
+    """A :class:`SlimWebSocketProtocol` class for one factory of its own (to hold that factory's settings)."""
     return type("SlimWebSocketProtocol", (SlimWebSocketProtocol,), {"__module__": __name__})
 
 
@@ -118,7 +118,7 @@ class InboxServer(Server):  # type: ignore[misc]  # daphne is untyped: its class
 
     @ws_factory.setter
     def ws_factory(self, factory: Any) -> None:  # daphne's run() makes it, then sets its options
-        factory.protocol = slim_protocol(factory)
+        factory.protocol = slim_protocol()
         self._ws_factory = factory
 
     def protocol_disconnected(self, protocol: Any) -> None:  # Any: daphne's and twisted's, untyped
