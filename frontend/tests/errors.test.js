@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { errorOutcome } from "../static/frontend/errors.js";
+import { errorOutcome } from "../static/frontend/room/errors.js";
 
 describe("errorOutcome", () => {
   test("a server error with a drop in flight offers the same peg again", () => {

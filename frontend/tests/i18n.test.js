@@ -13,7 +13,7 @@ import {
   pgettext,
   useCatalog,
 } from "../static/frontend/i18n.js";
-import { momentText } from "../static/frontend/replay/analysis.js";
+import { momentText } from "../static/frontend/replay/postgame.js";
 import { helpText, moveText, parseCommand, threatsText, unknownText } from "../static/frontend/room/blindtext.js";
 
 /**
@@ -141,7 +141,7 @@ describe("the game's words", () => {
 });
 
 describe("a key moment of the analysis, said on the page", () => {
-  /** @type {import("../static/frontend/replay/analysis.js").Entry[]} */
+  /** @type {import("../static/frontend/replay/postgame.js").Entry[]} */
   const plies = [
     { to_move: "red", eval: { kind: "forced_win", plies: 1, move: "d1" } },
     { to_move: "yellow", eval: { kind: "forced_win", plies: 3, move: "a2" } },

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { countsText } from "../static/frontend/follow.js";
+import { countsText } from "../static/frontend/player/follow.js";
 
 test("a player's counts read as a person says them", () => {
   expect(countsText(0, 0)).toBe("0 followers · 0 following");

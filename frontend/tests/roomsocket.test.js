@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { applyMove, applySpectators, RoomSocket } from "../static/frontend/roomsocket.js";
+import { applyMove, applySpectators, RoomSocket } from "../static/frontend/room/socket.js";
 import { game, move, room } from "./fixtures.js";
 
 /** @typedef {import("../static/frontend/room/types.js").Room} Room */

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { applyMove } from "../static/frontend/room/socket.js";
 import {
   canSit,
   isHost,
@@ -10,7 +11,6 @@ import {
   receiveRoom,
   seatName,
 } from "../static/frontend/room/state.js";
-import { applyMove } from "../static/frontend/roomsocket.js";
 import { game, move, room, seat } from "./fixtures.js";
 
 describe("the facts derived from the room", () => {

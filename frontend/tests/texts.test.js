@@ -1,7 +1,7 @@
 import { expect, describe as group, test } from "vitest";
-import { escapeHtml, shownName, signedPoints } from "../static/frontend/api.js";
-import { agoText, clockText, rangeText } from "../static/frontend/lobby.js";
-import { describe, evalText, redValue } from "../static/frontend/replay/analysis.js";
+import { agoText, clockText, rangeText } from "../static/frontend/home/lobby.js";
+import { describe, evalText, redValue } from "../static/frontend/replay/postgame.js";
+import { escapeHtml, shownName, signedPoints } from "../static/frontend/text.js";
 
 group("how ratings and names read", () => {
   test("a rating change has its sign, a real minus and a ±0", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
+import { gridPlace, quarterOf, stepPeg } from "../static/frontend/board/topview.js";
 import { PEGS } from "../static/frontend/game.js";
 import { keyAction } from "../static/frontend/room/keyboard.js";
-import { gridPlace, quarterOf, stepPeg } from "../static/frontend/topview.js";
 
 const ARROWS = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"];
 /** @type {Record<string, string>} */

@@ -1,6 +1,7 @@
 // REST helpers: JSON in and out, the CSRF header on writes, errors as ApiError.
 
 import { gettext } from "./i18n.js";
+import { guestName } from "./text.js";
 
 /**
  * A JSON body or frame as the server sent it (docs/protocol.md says what each holds); the pages read the
@@ -125,47 +126,3 @@ export const register = (username, password) => apiPost("/api/accounts/register"
 /** @param {string} username @param {string} password */
 export const login = (username, password) => apiPost("/api/accounts/login", { username, password });
 export const logout = () => apiPost("/api/accounts/logout");
-
-// ---- how ratings read everywhere ------------------------------------------------------------------------
-
-/** A signed whole-point change with a real minus sign: +8, −10, ±0. @param {number | string | null} change */
-export function signedPoints(change) {
-  const n = Math.round(Number(change));
-  if (!Number.isFinite(n)) return "";
-  if (n === 0) return "±0";
-  return n > 0 ? `+${n}` : `\u2212${-n}`;
-}
-
-/** The title of a provisional rating ("1500?"). */
-export function provisionalNote() {
-  return gettext(
-    "A question mark means the rating is provisional: too few rated games yet (or a long time away) to be sure of it.",
-  );
-}
-
-/** "Rating 1520, uncertainty ±64". @param {{rating: number, rd: number}} r */
-export function ratingTitle(r) {
-  return gettext("Rating %(rating)s, uncertainty ±%(rd)s", { rating: Math.round(r.rating), rd: Math.round(r.rd) });
-}
-
-/** The name of a player who has not chosen one. */
-export function guestName() {
-  return gettext("Guest");
-}
-
-/** @type {Record<string, string>} */
-const HTML_ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-
-/** @param {unknown} s */
-export function escapeHtml(s) {
-  return String(s ?? "").replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
-}
-
-/**
- * A player's name as the site shows it: "BOT robo" for a bot account (``title``), else the name.
- * @param {{name?: string | null, title?: string | null} | null | undefined} player
- */
-export function shownName(player) {
-  const name = player?.name || guestName();
-  return player?.title ? `${player.title} ${name}` : name;
-}

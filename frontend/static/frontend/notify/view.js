@@ -2,9 +2,9 @@
 // incoming challenge's card with Accept and Decline, and a short-lived card for any other notification.
 // Rendering only: what a click does is the handlers' (notify.js).
 
-import { escapeHtml, shownName } from "../api.js";
 import { $ } from "../dom.js";
 import { formatDate, gettext, ngettext } from "../i18n.js";
+import { escapeHtml, shownName } from "../text.js";
 import { rulesText } from "./state.js";
 
 /** @typedef {import("../api.js").Json} Json */

@@ -4,11 +4,11 @@
 // commands. It watches the controller (each render and each message) and acts through it like a tap.
 // Turned on by the `blind` preference; `?blind=1` (or `0`) sets it from the address.
 
-import { escapeHtml } from "../api.js";
 import { $ } from "../dom.js";
 import { colourWord } from "../game.js";
 import { gettext, ngettext } from "../i18n.js";
 import { prefs, setPrefs } from "../prefs.js";
+import { escapeHtml } from "../text.js";
 import {
   boardText,
   clockSpoken,

@@ -2,17 +2,18 @@
 // actions a person takes (pick a peg, choose it, take a seat, resign, change the rules). Each drop
 // carries the ply it was made on. The view draws what the controller holds (view.js).
 
-import { guestName, rememberedName, rememberName, saveName } from "../api.js";
+import { rememberedName, rememberName, saveName } from "../api.js";
 import { $ } from "../dom.js";
 import { fullPegMessage } from "../game.js";
 import { gettext } from "../i18n.js";
 import { prefs } from "../prefs.js";
+import { guestName } from "../text.js";
 import { canSit, game, isFull, isHost, isMyTurn, isPlaying, isWatching, mySeat, newState } from "./state.js";
 import { render, renderControls, renderTopView, rulesForm } from "./view.js";
 
-/** @typedef {import("../board3d.js").Board3D} Board3D */
-/** @typedef {import("../topview.js").TopView} TopView */
-/** @typedef {import("../roomsocket.js").RoomSocket} RoomSocket */
+/** @typedef {import("../board/board3d.js").Board3D} Board3D */
+/** @typedef {import("../board/topview.js").TopView} TopView */
+/** @typedef {import("./socket.js").RoomSocket} RoomSocket */
 /** @typedef {"error" | "info"} SayKind */
 
 export class RoomCtrl {

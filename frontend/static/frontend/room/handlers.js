@@ -2,10 +2,10 @@
 // has already put room and move frames in order) and with each change of the connection.
 
 import { $ } from "../dom.js";
-import { errorOutcome } from "../errors.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 import { rememberRoom } from "../recent.js";
 import { playSound } from "../sounds.js";
+import { errorOutcome } from "./errors.js";
 import { offerNote } from "./offers.js";
 import { roomSound } from "./sounds.js";
 import { isMyTurn, receiveRoom, seatName, seatOf } from "./state.js";
@@ -35,7 +35,7 @@ const GONE_TEXT = {
 /**
  * The page's answer to each of the room socket's frames and states.
  * @param {RoomCtrl} ctrl
- * @param {import("../chat.js").RoomChat} chat
+ * @param {import("./chat.js").RoomChat} chat
  */
 export function socketHandlers(ctrl, chat) {
   return {

@@ -3,9 +3,9 @@
 // error change it. Every fact reads the latest applied room frame (S.room), so quick repeated taps never
 // act on an old board.
 
-import { shownName } from "../api.js";
 import { replay, SIZE, seatColour } from "../game.js";
 import { gettext } from "../i18n.js";
+import { shownName } from "../text.js";
 
 /** @typedef {import("./types.js").Room} Room */
 /** @typedef {import("./types.js").Game} Game */

@@ -2,11 +2,12 @@
 // top view, the turn banner, the result, the seats, the buttons, the house rules, the moves and the
 // timer. It reads the state and changes nothing in it.
 
-import { escapeHtml, provisionalNote, ratingTitle, rememberedName, signedPoints } from "../api.js";
+import { rememberedName } from "../api.js";
 import { clockText } from "../clock.js";
 import { $ } from "../dom.js";
 import { abandonedText, colourWord, endText, levelName, replay, SIZE, seatColour, youPlayText } from "../game.js";
 import { gettext, ngettext, pgettext } from "../i18n.js";
+import { escapeHtml, provisionalNote, ratingTitle, signedPoints } from "../text.js";
 import { renderOffers } from "./offers.js";
 import {
   canSit,
