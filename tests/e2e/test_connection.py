@@ -13,7 +13,7 @@ from tests.livekit import LiveServer, server_env, sqlite_database
 
 pytestmark = pytest.mark.browser
 
-OUTCOME = "async ([frame, pending]) => (await import('/static/frontend/errors.js')).errorOutcome(frame, pending)"
+OUTCOME = "async ([frame, pending]) => (await import('/static/frontend/room/errors.js')).errorOutcome(frame, pending)"
 
 
 def test_the_page_offers_a_drop_that_met_a_server_error_again(new_page) -> None:  # type: ignore[no-untyped-def]

@@ -1,12 +1,14 @@
 // A websocket that reconnects with exponential backoff and jitter, pings on a timer (if given one), and
-// parses each frame as a JSON object. The room socket (roomsocket.js) and the lobby socket (lobbysocket.js) build on it; a
-// subclass says what a frame means (onFrame), what an open and a close mean (onOpened, onClosed), and
-// may stop reconnecting for good (a close code after which retrying cannot help).
+// parses each frame as a JSON object. Every socket of the pages is one: the room's (room/socket.js), the
+// lobby's (home/lobbysocket.js), the arena's (arena/socket.js, also the room page's Berserk) and the
+// player socket (notify/main.js); no other module opens a WebSocket (tests/sockets.test.js). A subclass
+// says what a frame means (onFrame), what an open and a close mean (onOpened, onClosed), and may stop
+// reconnecting for good (a close code after which retrying cannot help).
 
 const MIN_DELAY = 500;
 
 // Every `notification` frame of any socket of the page (docs/protocol.md, "Notifications"), as a
-// "notification" CustomEvent whose detail is the frame: the bell (notify.js) listens, whichever socket the
+// "notification" CustomEvent whose detail is the frame: the bell (notify/main.js) listens, whichever socket the
 // page has. A subclass's onFrame does not see them.
 export const notificationFrames = new EventTarget();
 const MAX_DELAY = 10000;
@@ -27,6 +29,9 @@ export class ReconnectingSocket {
     /** @type {ReturnType<typeof setInterval> | undefined} */
     this.pinger = undefined;
     this.closedForGood = false;
+    // Whether its `notification` frames go to `notificationFrames` (false: a second socket of the page
+    // whose player's frames the page's own socket already brings, e.g. the room page's Berserk).
+    this.forwardsNotifications = true;
   }
 
   get url() {
@@ -64,9 +69,9 @@ export class ReconnectingSocket {
         return;
       }
       if (!frame || typeof frame !== "object") return;
-      if (frame.type === "notification")
+      if (frame.type !== "notification") this.onFrame(frame);
+      else if (this.forwardsNotifications)
         notificationFrames.dispatchEvent(new CustomEvent("notification", { detail: frame }));
-      else this.onFrame(frame);
     };
     ws.onclose = (ev) => {
       if (this.ws !== ws) return;

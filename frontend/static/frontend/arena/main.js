@@ -7,8 +7,8 @@ import { ApiError, apiPost, getSession, rememberedName, saveName } from "../api.
 import { rankedText, secondsAMove } from "../clock.js";
 import { $ } from "../dom.js";
 import { gettext, ngettext, pgettext } from "../i18n.js";
-import { ReconnectingSocket } from "../socket.js";
 import { escapeHtml, guestName } from "../text.js";
+import { ArenaSocket } from "./socket.js";
 
 /** @typedef {import("../api.js").Json} Json */
 
@@ -147,28 +147,18 @@ function paired(frame) {
   location.assign(`/r/${frame.code}`);
 }
 
-class ArenaSocket extends ReconnectingSocket {
-  /** @param {Json} frame */
-  onFrame(frame) {
-    if (frame.type === "tournament") {
-      if (frame.version < S.version) return; // an older state from another server process
-      S.version = frame.version;
-      S.arena = frame;
-      render();
-    } else if (frame.type === "paired") paired(frame);
-    else if (frame.type === "error") $("#arena-error").textContent = frame.message;
-  }
-
-  /**
-   * @param {CloseEvent} ev
-   * @returns {"stop" | undefined}
-   */
-  onClosed(ev) {
-    return ev.code === 4404 ? "stop" : undefined;
-  }
+/** @param {Json} frame a frame of the arena socket */
+function onFrame(frame) {
+  if (frame.type === "tournament") {
+    if (frame.version < S.version) return; // an older state from another server process
+    S.version = frame.version;
+    S.arena = frame;
+    render();
+  } else if (frame.type === "paired") paired(frame);
+  else if (frame.type === "error") $("#arena-error").textContent = frame.message;
 }
 
-const sock = new ArenaSocket(`/ws/tournaments/${ARENA}/`, 20000);
+const sock = new ArenaSocket(ARENA, 20000, { onFrame });
 
 /** @param {"join" | "pause" | "withdraw"} action */
 async function act(action) {

@@ -3,6 +3,7 @@
 // (sent on the arena's socket, as the arena page would). docs/protocol.md, "Offers".
 
 import { apiGet } from "../api.js";
+import { sendBerserk } from "../arena/socket.js";
 import { $ } from "../dom.js";
 import { seatColour } from "../game.js";
 import { gettext } from "../i18n.js";
@@ -110,16 +111,5 @@ export function bindOffers(ctrl) {
 function berserk(/** @type {RoomCtrl} */ ctrl) {
   const g = game(ctrl.S);
   if (!g || g.tournament == null) return;
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${scheme}://${location.host}/ws/tournaments/${g.tournament}/`);
-  ws.onopen = () => ws.send(JSON.stringify({ type: "berserk", game: g.id }));
-  ws.onmessage = (ev) => {
-    const frame = JSON.parse(ev.data);
-    if (frame.type === "berserked") ws.close();
-    if (frame.type === "error") {
-      ctrl.say(frame.message || gettext("Berserk was refused."));
-      ws.close();
-    }
-  };
-  setTimeout(() => ws.close(), 10000);
+  sendBerserk(g.tournament, g.id, (message) => ctrl.say(message || gettext("Berserk was refused.")));
 }
