@@ -98,8 +98,14 @@ export async function getSession() {
  */
 export async function saveName(name) {
   const trimmed = (name || "").trim();
-  return apiPost("/api/session", { name: trimmed || guestName() });
+  const session = await apiPost("/api/session", { name: trimmed || guestName() });
+  sessionChanges.dispatchEvent(new Event("saved"));
+  return session;
 }
+
+/** A "saved" Event each time saveName made or renamed the device's player: the bell of a page opened
+ * without a player starts then (notify/main.js). */
+export const sessionChanges = new EventTarget();
 
 /** @param {string} name */
 export function rememberName(name) {

@@ -9,7 +9,8 @@ const MIN_DELAY = 500;
 
 // Every `notification` frame of any socket of the page (docs/protocol.md, "Notifications"), as a
 // "notification" CustomEvent whose detail is the frame: the bell (notify/main.js) listens, whichever socket the
-// page has. A subclass's onFrame does not see them.
+// page has. A subclass's onFrame does not see them. On a page without a socket of its own, a "live" Event
+// says that the player socket (notify/main.js) is in the player's group again: what came before it did not.
 export const notificationFrames = new EventTarget();
 const MAX_DELAY = 10000;
 

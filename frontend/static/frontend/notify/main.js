@@ -7,7 +7,7 @@
 // `notificationFrames`): the room, lobby and arena pages' own; any other page opens the player socket
 // (/ws/player/), so an idle page holds one socket.
 
-import { apiGet, apiPost, getSession } from "../api.js";
+import { apiGet, apiPost, getSession, sessionChanges } from "../api.js";
 import { $ } from "../dom.js";
 import { gettext } from "../i18n.js";
 import { notificationFrames, ReconnectingSocket } from "../socket.js";
@@ -38,6 +38,7 @@ class PlayerSocket extends ReconnectingSocket {
   onFrame(frame) {
     if (frame.type !== "pong") return;
     $("#bell").dataset.live = "true"; // notifications come live from now on (the browser tests wait for it)
+    notificationFrames.dispatchEvent(new Event("live")); // e.g. the challenge form checks what it missed
     refresh(); // what came while the socket was (re)opening
   }
 
@@ -139,9 +140,17 @@ async function refresh() {
   for (const challenge of open?.in || []) showChallenge(challenge);
 }
 
+let started = false;
+
 async function start() {
   const session = await getSession().catch(() => null);
-  if (!session) return; // no player yet: nothing to be told (the page opens no player socket)
+  if (!session) {
+    // No player yet: nothing to be told (the page opens no player socket) until the page makes one.
+    sessionChanges.addEventListener("saved", start, { once: true });
+    return;
+  }
+  if (started) return;
+  started = true;
   $("#bell").hidden = false;
   wireHeader();
   notificationFrames.addEventListener("notification", (ev) => receive(/** @type {CustomEvent} */ (ev).detail));
