@@ -3,6 +3,7 @@ paired into a room, play; a third device watches the standings change; the arena
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -78,6 +79,14 @@ def test_two_devices_play_an_arena_to_its_podium(new_page, database) -> None:  #
     assert state(ann)["game"]["tournament"] == arena_id
     expect(watcher.locator("#standings-body .tag", has_text="playing")).to_have_count(2)
     red, yellow = (ann, bob) if my_colour(ann) == "red" else (bob, ann)
+    # The loser-to-be goes berserk before their first move, over the arena's socket (arena/socket.js): the
+    # room's next frame shows it, the button lit and disabled.
+    berserk = yellow.locator("#berserk")
+    expect(berserk).to_be_visible()
+    berserk.click()
+    expect(berserk).to_be_disabled()
+    expect(berserk).to_have_class(re.compile(r"\bon\b"))
+    assert state(yellow)["game"]["berserk"][my_colour(yellow)] is True
     for ply, peg in enumerate(TEN_QUIET):
         if ply == 9:
             end_arena_now(database, arena_id)  # the game in progress finishes and counts
