@@ -1,5 +1,6 @@
-// The home page's arenas: those running now and starting soon (refreshed every 20 s), and the form that
-// creates one (an account, at most three a day; the server says why when it refuses).
+// The arenas list of the home page and of the arenas page (arenas/main.js): those running now and starting
+// soon (refreshed every 20 s), and the form that creates one (an account, at most three a day; the server
+// says why when it refuses).
 
 import { ApiError, apiGet, apiPost } from "../api.js";
 import { $ } from "../dom.js";

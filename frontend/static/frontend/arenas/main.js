@@ -1,5 +1,5 @@
 // The arenas page (/arenas, linked from the header): the arenas running, upcoming and finished, each list
-// refreshed every 20 s, and the form that creates one (arenas.js, shared with the home page).
+// refreshed every 20 s, and the form that creates one (arenas/list.js, shared with the home page).
 
 import { apiGet } from "../api.js";
 import { $ } from "../dom.js";

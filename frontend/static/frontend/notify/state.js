@@ -1,5 +1,5 @@
 // The bell's state, pure: the notifications shown (newest first, each once), the unread count, and what a
-// hidden tab's title says. The page's notify.js owns one and draws it (notify/view.js).
+// hidden tab's title says. The page's notify/main.js owns one and draws it (notify/view.js).
 
 import { rankedText, secondsAMove } from "../clock.js";
 import { youPlayText } from "../game.js";

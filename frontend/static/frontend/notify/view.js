@@ -1,6 +1,6 @@
 // The bell and the inbox, drawn: the header's count and list (from a BellState, notify/state.js), an
 // incoming challenge's card with Accept and Decline, and a short-lived card for any other notification.
-// Rendering only: what a click does is the handlers' (notify.js).
+// Rendering only: what a click does is the handlers' (notify/main.js).
 
 import { $ } from "../dom.js";
 import { formatDate, gettext, ngettext } from "../i18n.js";

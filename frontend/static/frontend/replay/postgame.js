@@ -1,6 +1,6 @@
 // The replay page's post-game analysis (GET /api/games/{id}/analysis): waiting for it, the marks on the
 // moves, the evaluation strip over the positions, each side's summary and the key moments (which show the
-// better move), and the links to the puzzles made of its missed wins. The page (replay.js) says how to
+// better move), and the links to the puzzles made of its missed wins. The page (replay/main.js) says how to
 // show a position; this module says what the analysis found.
 
 import { ApiError, apiGet } from "../api.js";

@@ -1,4 +1,4 @@
-// What the room page does with an error frame. Kept apart from room.js (which touches the page on import)
+// What the room page does with an error frame. Kept apart from room/main.js (which touches the page on import)
 // so the browser tests can check the decision on its own.
 
 import { gettext } from "../i18n.js";

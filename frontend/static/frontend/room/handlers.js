@@ -1,4 +1,4 @@
-// The room socket's handlers: what the page does with each frame the room socket hands it (roomsocket.js
+// The room socket's handlers: what the page does with each frame the room socket hands it (room/socket.js
 // has already put room and move frames in order) and with each change of the connection.
 
 import { $ } from "../dom.js";
@@ -111,7 +111,7 @@ export function socketHandlers(ctrl, chat) {
       turn.dataset.gone = String(code || 4404);
     },
 
-    /** @param {any} frame a chat frame (chat.js reads it) */
+    /** @param {any} frame a chat frame (room/chat.js reads it) */
     onChat(frame) {
       chat.add(frame);
     },

@@ -1,6 +1,6 @@
 // The room page: wires the room's controller (room/ctrl.js) to the page. The state and what follows from
 // it are room/state.js, the drawing room/view.js, the socket's frames room/handlers.js, the keys
-// room/keyboard.js; the socket itself is roomsocket.js.
+// room/keyboard.js; the socket itself is room/socket.js.
 
 import { getSession } from "../api.js";
 import { mountBoard } from "../board/board3d.js";

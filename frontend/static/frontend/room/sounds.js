@@ -1,6 +1,6 @@
 // Which sound a room frame makes for this viewer (pure: the page plays it, sounds.js): the end of a game
 // (a win, a loss, a draw), the viewer's turn come round, or a move. The low clock's tick is timed by
-// room.js (lowClock).
+// room/main.js (lowClock).
 
 /** @typedef {import("./types.js").Room} Room */
 /** @typedef {import("../sounds.js").SoundName} SoundName */
