@@ -13,7 +13,7 @@ class BotsConfig(AppConfig):
         from bots.sweep import ChallengeSweep
         from games.endings import GAME_FINISHED
         from lobby.realtime.runtime import LOOP_SERVICES
-        from notifications.texts import TEXTS
+        from notifications.kinds import KINDS
         from players.services import PLAYER_BANNED
         from players.social import BLOCKS_CHANGED
         from players.tokens import TOKEN_REVOKED
@@ -25,6 +25,6 @@ class BotsConfig(AppConfig):
         BLOCKS_CHANGED.register(challenges_blocked)
         # Every event loop expires the challenges past their time (each once, whichever loop is first).
         LOOP_SERVICES.register(ChallengeSweep)
-        # What the challenge notifications say, written when shown (in the reader's language).
+        # The challenges' notification kinds, each with its text (written when shown, in the reader's language).
         for kind, text in CHALLENGE_TEXTS.items():
-            TEXTS.register(kind, text)
+            KINDS.register(kind, text)

@@ -90,7 +90,7 @@ def _tell(line: dict[str, Any], *players: object) -> None:
         line_on_commit(player_id, line)
 
 
-# --- what the players are told (notifications.texts: written when shown, in the reader's language) ------
+# --- what the players are told (notifications.kinds: each kind's text, written when shown, in the reader's language)
 def _rules_text(shown: Mapping[str, Any]) -> str:
     days, seconds = shown.get("days_per_move"), shown["turn_seconds"]
     if days:

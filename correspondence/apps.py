@@ -9,21 +9,14 @@ class CorrespondenceConfig(AppConfig):
         # Its notification kinds; the move path tells it of every correspondence move (your_turn), the games
         # layer of every game's end (game_over); every event loop runs its loop (warnings, seek pairing).
         from correspondence.realtime import CorrespondenceLoop
-        from correspondence.services import (
-            KINDS_OF_CORRESPONDENCE,
-            TEXTS_OF_CORRESPONDENCE,
-            game_over_notify,
-            your_turn_notify,
-        )
+        from correspondence.services import TEXTS_OF_CORRESPONDENCE, game_over_notify, your_turn_notify
         from games.endings import GAME_FINISHED
         from lobby.play.moves import CORRESPONDENCE_MOVED
         from lobby.realtime.runtime import LOOP_SERVICES
-        from notifications.services import KINDS
-        from notifications.texts import TEXTS
+        from notifications.kinds import KINDS
 
-        for kind in KINDS_OF_CORRESPONDENCE:
-            KINDS.register(kind)
-            TEXTS.register(kind, TEXTS_OF_CORRESPONDENCE[kind])
+        for kind, text in TEXTS_OF_CORRESPONDENCE.items():
+            KINDS.register(kind, text)
         CORRESPONDENCE_MOVED.register(your_turn_notify)
         GAME_FINISHED.register(game_over_notify)
         LOOP_SERVICES.register(CorrespondenceLoop)

@@ -37,7 +37,6 @@ from players.models import Player
 from players.social import is_blocked
 from ratings.selectors import ratings_of
 
-KINDS_OF_CORRESPONDENCE = ("your_turn", "time_running_out", "game_over", "paired")
 DAYS = tuple(days for days in DAYS_PER_MOVE_CHOICES if days is not None)
 # A seek waits this long for an opponent.
 SEEK_LIFETIME = timedelta(days=7)
@@ -188,7 +187,7 @@ class CorrespondenceWave:
 CORRESPONDENCE_WAVE = CorrespondenceWave()
 
 
-# --- what the players are told (notifications.texts: written when shown, in the reader's language) ------
+# --- what the players are told (notifications.kinds: each kind's text, written when shown, in the reader's language)
 def paired_text(data: Mapping[str, Any]) -> str:
     days = data["days_per_move"]
     text = (ngettext("A correspondence game against %(name)s has begun: you play Red, %(days)d day a move.",

@@ -7,10 +7,10 @@ class NotificationsConfig(AppConfig):
 
     def ready(self) -> None:
         # The players layer emits the hook, never importing the notifications: a new follow tells the
-        # followed account (in the follow's transaction).
+        # followed account (in the follow's transaction), a kind of this app's own.
+        from notifications.kinds import KINDS
         from notifications.people import followed_notify, followed_text
-        from notifications.texts import TEXTS
         from players.social import FOLLOWED
 
         FOLLOWED.register(followed_notify)
-        TEXTS.register("followed", followed_text)
+        KINDS.register("followed", followed_text)

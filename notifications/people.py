@@ -14,7 +14,7 @@ from players.social import Followed
 
 
 def followed_text(data: Mapping[str, Any]) -> str:
-    """The text of ``followed`` (``notifications.texts``)."""
+    """The text of ``followed`` (``notifications.kinds``)."""
     return gettext("%(name)s follows you.") % {"name": data["player"]["name"]}
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from common.iso import iso
-from notifications.texts import TEXTS
+from notifications.kinds import KINDS
 
 if TYPE_CHECKING:  # the row's type only
     from notifications.models import Notification
@@ -16,13 +16,13 @@ PAGE_SIZE = 20
 
 def notification_json(notification: Notification) -> dict[str, Any]:
     """``{"id", "kind", "created_at", "read", "text", "url", "data"}``, ``text`` in the active language
-    (``notifications.texts``)."""
+    (its kind's text, ``notifications.kinds``)."""
     return {
         "id": notification.pk,
         "kind": notification.kind,
         "created_at": iso(notification.created_at),
         "read": notification.read_at is not None,
-        "text": TEXTS.of(notification.kind, notification.data, stored=notification.text),
+        "text": KINDS.text(notification.kind, notification.data, stored=notification.text),
         "url": notification.url or None,
         "data": notification.data,
     }

@@ -7,9 +7,8 @@ Exactly once: a notification is made by the transaction that changed what it tel
 row, locked), so it is made once when that change is; an event with no such row of its own (an arena
 about to start) names itself with a ``key``, and a player has at most one notification per key.
 
-The kinds are a registry (:data:`KINDS`): the built-in ones below, and any later part registers its own
-at start-up (``KINDS.register("your_turn")`` in its ``AppConfig.ready``), with the kind's text
-(``notifications.texts.TEXTS.register``). Services take ``now``.
+The kinds are one registry (:data:`notifications.kinds.KINDS`): each app registers the kinds it sends,
+with their texts, at start-up. Services take ``now``.
 """
 
 from __future__ import annotations
@@ -23,19 +22,12 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import translation
 
-from common.hooks import Hook, OnError, Registry, Runs
+from common.hooks import Hook, OnError, Runs
+from notifications.kinds import KINDS
 from notifications.models import KEY_LENGTH, TEXT_LENGTH, URL_LENGTH, Notification, PlayerId
 from notifications.protocol import notification_json
 from notifications.selectors import unread_count
-from notifications.texts import TEXTS
 from players.language import language_of
-
-# Every kind a notification may have. A kind is a plain name a client switches on (its text is registered
-# by whoever notifies of it: notifications.texts).
-KINDS: Registry[str] = Registry("notification kinds")
-for _kind in ("challenge", "challenge_accepted", "challenge_declined", "challenge_expired", "followed",
-              "arena_starting"):
-    KINDS.register(_kind)
 
 # Marked read at once: at most this many ids a request.
 MAX_READ_IDS = 100
@@ -62,7 +54,7 @@ def notify(*, player_id: PlayerId, kind: str, text: str | None = None, url: str 
            data: dict[str, Any] | None = None, key: str = "", now: datetime) -> Notification | None:
     """Tell ``player_id`` of something (``data`` for a client, ``url`` to open), in the caller's transaction;
     every open page of the player receives it once that commits, its text written from ``data`` in the
-    player's language (``notifications.texts``). ``text``: the stored English text, when the kind's
+    player's language (its kind's text, ``notifications.kinds``). ``text``: the stored English text, when the kind's
     registered text does not make it (by default the kind's text in English).
 
     ``key`` (optional) names the event: a second notification with the same key for the same player is
@@ -76,7 +68,7 @@ def notify(*, player_id: PlayerId, kind: str, text: str | None = None, url: str 
     data = data or {}
     if text is None:
         with translation.override(settings.LANGUAGE_CODE):
-            text = TEXTS.of(kind, data, stored="")
+            text = KINDS.text(kind, data, stored="")
     row = Notification(player_id=player_id, kind=kind, created_at=now, text=text[:TEXT_LENGTH],
                        url=url[:URL_LENGTH], data=data, key=key[:KEY_LENGTH])
     if key:

@@ -6,14 +6,15 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # The games layer tells its hook of every game's end (an arena scores its own); the realtime
-        # runtime of every event loop starts this app's loop (pairing waves, standings) with its own.
+        # The games layer tells its hook of every game's end (an arena scores its own); its notification kind
+        # (arena_starting) with its text; the realtime runtime of every event loop starts this app's loop
+        # (pairing waves, standings) with its own.
         from games.endings import GAME_FINISHED
         from lobby.realtime.runtime import LOOP_SERVICES
-        from notifications.texts import TEXTS
+        from notifications.kinds import KINDS
         from tournaments.realtime.loop import ArenaLoop
         from tournaments.services import arena_game_finished, arena_starting_text
 
         GAME_FINISHED.register(arena_game_finished)
-        TEXTS.register("arena_starting", arena_starting_text)
+        KINDS.register("arena_starting", arena_starting_text)
         LOOP_SERVICES.register(ArenaLoop)

@@ -346,7 +346,7 @@ STARTING_SOON = timedelta(minutes=5)
 
 
 def arena_starting_text(data: Mapping[str, Any]) -> str:
-    """The text of ``arena_starting`` (``notifications.texts``: written when shown, in the reader's language)."""
+    """The text of ``arena_starting`` (``notifications.kinds``: written when shown, in the reader's language)."""
     minutes = data["minutes"]
     return ngettext("%(name)s starts in %(minutes)d minute.", "%(name)s starts in %(minutes)d minutes.", minutes) % {
         "name": data["tournament"]["name"], "minutes": minutes}

@@ -49,7 +49,7 @@ from lobby.events import player_group
 from lobby.protocol import messages
 from lobby.protocol.frames import BadFrame, error_frame
 from lobby.realtime import runtime
-from notifications.texts import TEXTS
+from notifications.kinds import KINDS
 from players.identity import device_identity
 from players.language import preferred_language, visitor_language, visitor_language_of
 from players.models import Player
@@ -144,7 +144,7 @@ class Consumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is unt
             return
         frame = json.loads(message.text)
         shown = frame["notification"]
-        text = TEXTS.of(shown["kind"], shown["data"], stored=shown["text"])  # in this socket's language
+        text = KINDS.text(shown["kind"], shown["data"], stored=shown["text"])  # in this socket's language
         await self.send_frame({**frame, "notification": {**shown, "text": text}})
 
     async def command(self, parse: Callable[[str | None, bytes | None], C], text: str | None,

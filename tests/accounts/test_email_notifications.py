@@ -10,8 +10,10 @@ import pytest
 from django.test import Client
 from django.utils import timezone, translation
 
+from accounts.notices import EMAIL_KINDS
 from bots.challenges import challenge_create
 from mail.models import OutboundEmail
+from notifications.kinds import KINDS
 from notifications.services import notify
 from players.models import Player
 from tests.accounts.accountkit import account, confirmed_account, device, last_email, post
@@ -110,3 +112,7 @@ def test_an_email_is_in_its_recipients_language(django_capture_on_commit_callbac
     assert email.subject == "Cuatro en raya 3D: Ann (1500?) te desafía: 60 s por jugada, amistosa."
     assert email.body.startswith("Ann (1500?) te desafía: 60 s por jugada, amistosa.\n")
     assert "Recibes este correo porque elegiste los correos de «desafío»." in email.body
+
+
+def test_every_emailed_kind_is_a_registered_kind_so_its_email_has_its_text():
+    assert [kind for kind in EMAIL_KINDS if kind not in KINDS] == []
