@@ -52,6 +52,9 @@ class BoundedJSONParser(JSONParser):
     Both are checked before the body is parsed: Python's parser recurses once per level, and a body of
     ``[[[[...`` would exhaust the stack (a RecursionError, which would be a 500).
 
+    A view may take larger bodies: its ``max_body_bytes`` (``study.views.RecordParseView``, a record), read
+    from the parser's context, so the view declares it where it is routed and imports nothing of config.
+
     A parsed body is then held to :func:`common.text.refuse_bad_text`: no string in it (nor key) holds a
     NUL character or a lone surrogate, which no view then needs to check.
 
@@ -60,13 +63,10 @@ class BoundedJSONParser(JSONParser):
         Refused (400 ``bad_text``): a string or key of the body holds a NUL or a lone surrogate.
     """
 
-    max_bytes: int | None = None
-    """The limit of this parser's bodies, when not ``API_MAX_BODY_BYTES`` (a subclass for one route)."""
-
     def parse(  # Any: DRF's signature (the context's values vary; the body is any JSON value)
         self, stream: IO[bytes], media_type: str | None = None, parser_context: Mapping[str, Any] | None = None
     ) -> Any:
-        limit: int = self.max_bytes or settings.API_MAX_BODY_BYTES
+        limit: int = getattr((parser_context or {}).get("view"), "max_body_bytes", None) or settings.API_MAX_BODY_BYTES
         raw = stream.read(limit + 1) if stream is not None else b""
         if len(raw) > limit:
             raise BadRequestBody(_("The request body is larger than %(limit)s bytes.") % {"limit": limit})
@@ -85,10 +85,3 @@ class BoundedJSONParser(JSONParser):
             raise BadRequestBody(_("The request body is not JSON: %(reason)s") % {"reason": exc}) from None
         refuse_bad_text(value)
         return value
-
-
-class RecordBodyParser(BoundedJSONParser):
-    """``POST /api/records/parse``: a record of up to 64 KiB, which JSON's escapes may make up to six times
-    longer (``\\u0000``); the record's own limit is checked on the text (``study.recordfile``)."""
-
-    max_bytes = 6 * 64 * 1024 + 1024

@@ -18,7 +18,8 @@ from common.errors import Refused
 from games.analyses import analysis_request
 from games.models import GameStatus
 from games.selectors import game_analysis_out, game_get, game_record, player_profile
-from ratings.views import HistoryPointOut, PlayerRefOut, RatingFields
+from players.views import PlayerRefOut
+from ratings.views import HistoryPointOut, RatingFields
 
 
 def no_game() -> Refused:

@@ -13,9 +13,11 @@ class LobbyConfig(AppConfig):
         from lobby.chat.services import chat_blocks_changed
         from lobby.realtime import runtime
         from lobby.rooms.handlers import rooms_guest_replaced, rooms_player_banned, rooms_player_renamed
+        from lobby.rooms.views import SESSION_ROOMS
         from notifications.services import NOTIFIED
         from players.accounts import GUEST_REPLACED
         from players.services import PLAYER_BANNED, PLAYER_RENAMED
+        from players.session import SESSION_PARTS
         from players.social import BLOCKS_CHANGED
 
         # Every event a committed transaction queues (lobby.events) leaves through the realtime runtime.
@@ -28,3 +30,5 @@ class LobbyConfig(AppConfig):
         NOTIFIED.register(events.notification_delivered)
         # A block made or lifted: the blocker's room sockets hide (or show again) the blocked one's chat.
         BLOCKS_CHANGED.register(chat_blocks_changed)
+        # The session (players, below) answers with the rooms where the player has a seat.
+        SESSION_PARTS.register(SESSION_ROOMS)

@@ -1,5 +1,6 @@
-"""REST endpoints of accounts: register, log in, log out, and who this device is. Views only translate HTTP;
-a refusal is raised and answered by the API's handler (``config.api``).
+"""REST endpoints of accounts and the session: register, log in, log out, and who this device is (its
+player, ``/api/session``: ``players.session``). Views only translate HTTP; a refusal is raised and answered
+by the API's handler (``config.api``).
 
 Every write needs the CSRF token (``players.auth.DeviceSessionAuthentication`` checks it on every unsafe
 request, signed in or not).
@@ -26,11 +27,59 @@ from players.accounts import (
     session_sign_in,
     session_sign_out,
 )
-from players.identity import client_address, session_player
+from players.identity import client_address, session_attach, session_player
 from players.language import device_language
 from players.models import Player
 from players.preferences import language_keep, preferences_change, preferences_of
 from players.selectors import player_json
+from players.services import player_create, player_rename
+from players.session import DEFAULT_GUEST_NAME, SESSION_PARTS, in_order, session_json
+
+
+class PlayerRefOut(serializers.Serializer[Any]):
+    id = serializers.UUIDField()
+    name = serializers.CharField()
+    title = serializers.CharField(required=False, help_text='"BOT" for a bot account; absent for people.')
+
+
+class SessionIn(serializers.Serializer[Any]):
+    name = serializers.CharField(required=False, allow_blank=True, max_length=200)
+
+
+# The player's own fields, and the parts the layers above add (players.session.SESSION_PARTS); no docstring:
+# it would be the schema's description of the answer.
+class SessionOut(serializers.Serializer[Any]):
+    player = PlayerRefOut(allow_null=True, help_text="The device's player; null before it has one.")
+    username = serializers.CharField(allow_null=True, help_text="The account's username; null for a guest.")
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        return in_order(super().get_fields(), ((part.key, part.after, part.field()) for part in SESSION_PARTS))
+
+
+class SessionView(APIView):
+    """The device's player. GET also hands out the ``csrftoken`` cookie that writes need."""
+
+    @extend_schema(responses={200: SessionOut})
+    def get(self, request: Request) -> Response:
+        """This device's player, rating, account and rooms; ``player`` is null before it has one."""
+        get_token(request)
+        return Response(session_json(session_player(request.session)))
+
+    @extend_schema(request=SessionIn, responses={200: SessionOut, 201: SessionOut})
+    def post(self, request: Request) -> Response:
+        if not isinstance(request.data, dict):
+            raise Refused("bad_request", gettext('Send {"name": "..."}.'))
+        name = request.data.get("name")
+        existing = session_player(request.session)
+        if existing is None:
+            player = player_create(name=DEFAULT_GUEST_NAME if name is None else name, now=timezone.now())
+            session_attach(request.session, player)
+            code: int = status.HTTP_201_CREATED
+        else:
+            player = existing if name is None else player_rename(player=existing, name=name)
+            code = status.HTTP_200_OK
+        get_token(request)
+        return Response(session_json(player, new=existing is None), status=code)
 
 
 class CredentialsIn(serializers.Serializer[Any]):

@@ -1,4 +1,5 @@
-"""REST endpoints of ratings: the leaderboard. Views only translate HTTP (the player page is in games.views).
+"""REST endpoints of ratings: the leaderboard, and the session's part of the ratings (``rating``). Views only
+translate HTTP (the player page is in games.views).
 
 The serializers describe the answers for the OpenAPI schema and parse the query; the data come from
 :mod:`ratings.selectors`.
@@ -16,16 +17,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.params import MAX_OFFSET
-from ratings.selectors import leaderboard
+from players.models import Player
+from players.session import SessionPart
+from players.views import PlayerRefOut
+from ratings.selectors import current_rating, leaderboard, rating_json, ratings_of
 
 DEFAULT_PAGE = 50
 MAX_PAGE = 100
-
-
-class PlayerRefOut(serializers.Serializer[Any]):
-    id = serializers.UUIDField()
-    name = serializers.CharField()
-    title = serializers.CharField(required=False, help_text='"BOT" for a bot account; absent for people.')
 
 
 class RatingFields(serializers.Serializer[Any]):
@@ -33,6 +31,19 @@ class RatingFields(serializers.Serializer[Any]):
     rd = serializers.FloatField(help_text="Rating deviation now, 2 decimals.")
     provisional = serializers.BooleanField(help_text="RD is 110 or more: the rating is still uncertain.")
     display = serializers.CharField(help_text='Whole rating, with "?" while provisional, e.g. "1500?".')
+
+
+def session_rating(player: Player | None, *, new: bool) -> dict[str, Any] | None:
+    """The session's ``rating``: the player's now (a new player's is the first rating: nothing is read)."""
+    if player is None:
+        return None
+    now = timezone.now()
+    return rating_json(current_rating(None, now=now) if new else ratings_of([player.id], now=now)[player.id])
+
+
+# Registered in players.session.SESSION_PARTS by ratings.apps.
+SESSION_RATING = SessionPart("rating", session_rating, after="player", field=lambda: RatingFields(
+    allow_null=True, help_text="The player's rating now; null without a player."))
 
 
 class LeaderboardRowOut(RatingFields):

@@ -92,6 +92,11 @@ class RecordOut(serializers.Serializer[Any]):
 
 
 class RecordParseView(APIView):
+    # A record of up to MAX_RECORD_BYTES, which JSON's escapes may make up to six times longer (``\u0000``):
+    # the API's parser takes a body this long here (config.parsers); the record's own limit is checked on
+    # the text (study.recordfile).
+    max_body_bytes = 6 * MAX_RECORD_BYTES + 1024
+
     @extend_schema(operation_id="records_parse", request=RecordIn,
                    responses={200: RecordOut, 400: "bad_record: the move number and the reason"})
     def post(self, request: Request) -> Response:

@@ -1,11 +1,11 @@
-"""REST endpoints of the lobby: the device's player, rooms, taking a seat, and the live games.
-Views only translate HTTP; a refusal is raised and answered by the API's handler (``config.api``)."""
+"""REST endpoints of the lobby: rooms, taking a seat, and the live games; and the session's part of the
+rooms (``rooms``: where the player has a seat, ``players.session``). Views only translate HTTP; a refusal is
+raised and answered by the API's handler (``config.api``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.middleware.csrf import get_token
 from django.utils import timezone
 from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -25,31 +25,26 @@ from lobby.rooms.selectors import player_rooms, room_snapshot
 from lobby.rooms.services import room_create_check, room_create_shown, room_sit
 from players.identity import client_address, session_attach, session_player
 from players.models import Player
-from players.selectors import player_json
-from players.services import player_create, player_rename, refuse_bots
+from players.services import player_create, refuse_bots
+from players.session import DEFAULT_GUEST_NAME, SessionPart
 from players.social import refuse_guests
-from ratings.selectors import current_rating, rating_json, ratings_of
-from ratings.views import PlayerRefOut, RatingFields
-
-DEFAULT_GUEST_NAME = "Guest"
+from ratings.views import RatingFields
 
 
-def session_json(player: Player | None, *, new: bool = False) -> dict[str, Any]:
-    """What ``/api/session`` says of the device's player: who, their rating, account, and rooms.
+class SessionRoomOut(serializers.Serializer[Any]):
+    code = serializers.CharField()
+    seat = serializers.IntegerField()
+    playing = serializers.BooleanField(help_text="A game is being played in the room.")
 
-    A device without a player yet (a first visit, or after logging out) is a normal state: the same
-    fields, ``player``, ``rating`` and ``username`` null and no rooms. A ``new`` player (just made) has
-    the first rating and no rooms: nothing is read for them.
-    """
-    if player is None:
-        return {"player": None, "rating": None, "username": None, "rooms": []}
-    rating = current_rating(None, now=timezone.now()) if new else ratings_of([player.id], now=timezone.now())[player.id]
-    return {
-        "player": player_json(player),
-        "rating": rating_json(rating),
-        "username": player.user.username if player.user is not None else None,
-        "rooms": [] if new else player_rooms(player),
-    }
+
+def session_rooms(player: Player | None, *, new: bool) -> list[dict[str, Any]]:
+    """The session's ``rooms``: the open rooms where the player has a seat (none read for a new player)."""
+    return [] if player is None or new else player_rooms(player)
+
+
+# Registered in players.session.SESSION_PARTS by lobby.apps.
+SESSION_ROOMS = SessionPart("rooms", session_rooms, after="username", field=lambda: SessionRoomOut(
+    many=True, help_text="Open rooms where the player has a seat, most recent first."))
 
 
 def device_player(request: Request, *, create_as: str | None = None) -> Player | None:
@@ -59,49 +54,6 @@ def device_player(request: Request, *, create_as: str | None = None) -> Player |
         player = player_create(name=create_as, now=timezone.now())
         session_attach(request.session, player)
     return player
-
-
-class SessionIn(serializers.Serializer[Any]):
-    name = serializers.CharField(required=False, allow_blank=True, max_length=200)
-
-
-class SessionRoomOut(serializers.Serializer[Any]):
-    code = serializers.CharField()
-    seat = serializers.IntegerField()
-    playing = serializers.BooleanField(help_text="A game is being played in the room.")
-
-
-class SessionOut(serializers.Serializer[Any]):
-    player = PlayerRefOut(allow_null=True, help_text="The device's player; null before it has one.")
-    rating = RatingFields(allow_null=True, help_text="The player's rating now; null without a player.")
-    username = serializers.CharField(allow_null=True, help_text="The account's username; null for a guest.")
-    rooms = SessionRoomOut(many=True, help_text="Open rooms where the player has a seat, most recent first.")
-
-
-class SessionView(APIView):
-    """The device's player. GET also hands out the ``csrftoken`` cookie that writes need."""
-
-    @extend_schema(responses={200: SessionOut})
-    def get(self, request: Request) -> Response:
-        """This device's player, rating, account and rooms; ``player`` is null before it has one."""
-        get_token(request)
-        return Response(session_json(session_player(request.session)))
-
-    @extend_schema(request=SessionIn, responses={200: SessionOut, 201: SessionOut})
-    def post(self, request: Request) -> Response:
-        if not isinstance(request.data, dict):
-            raise Refused("bad_request", gettext('Send {"name": "..."}.'))
-        name = request.data.get("name")
-        existing = session_player(request.session)
-        if existing is None:
-            player = player_create(name=DEFAULT_GUEST_NAME if name is None else name, now=timezone.now())
-            session_attach(request.session, player)
-            code: int = status.HTTP_201_CREATED
-        else:
-            player = existing if name is None else player_rename(player=existing, name=name)
-            code = status.HTTP_200_OK
-        get_token(request)
-        return Response(session_json(player, new=existing is None), status=code)
 
 
 class RulesIn(serializers.Serializer[Any]):

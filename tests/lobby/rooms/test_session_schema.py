@@ -1,4 +1,4 @@
-"""What the OpenAPI schema says of the session and of the rooms' limits."""
+"""What the OpenAPI schema says of the rooms' limits."""
 
 from __future__ import annotations
 
@@ -14,15 +14,6 @@ def schema(django_db_blocker):
         response = Client().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
     assert response.status_code == 200
     return response.json()
-
-
-def test_a_device_without_a_player_is_a_200_with_a_null_player(schema):
-    get = schema["paths"]["/api/session"]["get"]
-    assert set(get["responses"]) == {"200"}
-    session = schema["components"]["schemas"]["SessionOut"]
-    assert set(session["required"]) == {"player", "rating", "username", "rooms"}
-    assert session["properties"]["player"]["nullable"] is True
-    assert session["properties"]["rating"]["nullable"] is True
 
 
 @pytest.mark.parametrize(("path", "method"), [("/api/rooms", "post"), ("/api/rooms/{code}", "get")])

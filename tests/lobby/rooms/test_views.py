@@ -1,4 +1,4 @@
-"""The REST API of the lobby and games: sessions, rooms, game records, CSRF."""
+"""The REST API of the lobby and games: rooms, game records, CSRF (the session: tests/players/test_session.py)."""
 
 from __future__ import annotations
 
@@ -18,36 +18,6 @@ def device():
 
 def post(client, url, data):
     return client.post(url, data, content_type="application/json", HTTP_X_CSRFTOKEN=client.cookies["csrftoken"].value)
-
-
-NO_PLAYER = {"player": None, "rating": None, "username": None, "rooms": []}
-
-
-def test_session_lifecycle(device):
-    first = device.get("/api/session")
-    assert first.status_code == 200 and first.json() == NO_PLAYER  # a new device is no error
-    created = post(device, "/api/session", {"name": "  Ann  "})
-    assert created.status_code == 201
-    player = created.json()["player"]
-    assert player["name"] == "Ann"
-    again = device.get("/api/session").json()
-    assert again["player"] == player and again["rooms"] == [] and again["username"] is None
-    assert again["rating"] == {"rating": 1500.0, "rd": 350.0, "provisional": True, "display": "1500?"}
-    renamed = post(device, "/api/session", {"name": "Annie"})
-    assert renamed.status_code == 200 and renamed.json()["player"] == {"id": player["id"], "name": "Annie"}
-
-
-def test_writes_without_csrf_token_are_refused(device):
-    response = device.post("/api/session", {"name": "Ann"}, content_type="application/json")
-    assert response.status_code == 403 and response.json()["code"] == "permission_denied"
-    assert device.get("/api/session").json() == NO_PLAYER
-
-
-@pytest.mark.parametrize("name", ["", "   ", "x" * 25, "a\u0000b", 7])
-def test_bad_names_are_refused_clearly(device, name):
-    response = post(device, "/api/session", {"name": name})
-    assert response.status_code == 400
-    assert response.json()["code"] in {"bad_name", "bad_request", "bad_text"}  # a NUL: bad_text, as in any text
 
 
 def test_create_room_with_defaults(device):
