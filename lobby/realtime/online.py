@@ -1,5 +1,7 @@
-"""This loop's part of who is online: the players it holds a page socket of, published in the shared cache
-(:mod:`lobby.rooms.people` reads it for the friends list).
+"""Online presence, this loop's part: the players it holds a page socket of, published in the shared cache
+(:mod:`lobby.rooms.people` reads it for the friends list). The second of two presences (docs/architecture.md,
+"Two presences"): any page of a player, as cache keys that lapse, never a database row and never a seat's
+state; which sockets are in a room is room presence (``lobby.rooms.connections``, ``lobby.realtime.presence``).
 
 Every page socket (room, lobby, arena, player) joins its player's group as it opens and leaves it as it
 closes (``lobby.realtime.socket.Consumer``); those two calls :meth:`Online.hold` and :meth:`Online.release`
@@ -23,7 +25,8 @@ log = logging.getLogger(__name__)
 
 
 class Online:
-    """The players this loop holds a page socket of (see the module docstring)."""
+    """This loop's online presence: the players it holds a page socket of (see the module docstring; which
+    sockets are in a room is :class:`lobby.realtime.presence.Presence`)."""
 
     def __init__(self) -> None:
         self.held: Counter[str] = Counter()

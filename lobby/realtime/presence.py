@@ -1,6 +1,8 @@
-"""This process's side of presence: its heartbeat, the sockets it holds, and the spectator counts it
-has made stale. One :class:`Presence` per event loop (one per server process in production), part of
-the loop's runtime and run by its ticker (:mod:`lobby.realtime.ticker`).
+"""This process's side of room presence (the rows of ``lobby.rooms.connections``: which sockets are in a
+room, a seat connected or not; not who is online for the friends list, ``lobby.realtime.online``): its
+heartbeat, the sockets it holds, and the spectator counts it has made stale. One :class:`Presence` per
+event loop (one per server process in production), part of the loop's runtime and run by its ticker
+(:mod:`lobby.realtime.ticker`).
 
 - **Liveness without a frame through the consumer.** A socket is alive while it is open: daphne's own
   websocket pings (``config.serve``) close a socket that stops answering them, so one gone silent or
@@ -76,7 +78,8 @@ def beat_every() -> float:
 
 
 class Presence:
-    """One event loop's heartbeat, sockets and stale spectator counts (see the module docstring)."""
+    """One event loop's room presence: its heartbeat, sockets and stale spectator counts (see the module
+    docstring; who is online is :class:`lobby.realtime.online.Online`)."""
 
     def __init__(self) -> None:
         self.process = new_process_id()

@@ -1,4 +1,7 @@
-"""Presence: the connections to each room and the server processes that hold them, one transaction each.
+"""Room presence: the connections to each room and the server processes that hold them, one transaction each.
+It is the first of two presences (docs/architecture.md, "Two presences"): which sockets are in a room and
+whether a seat's player is connected, as database rows that outlive a crashed process until a live one
+sweeps them; the other, who is online for the friends list, is cache keys (``lobby.realtime.online``).
 
 A connection is a row naming the server process that holds its socket; it is live while
 that process renews its heartbeat (:class:`lobby.models.ServerProcess`). Pings cost no database write.

@@ -8,7 +8,9 @@ deleted when the last one closes (``lobby.realtime.online``), so nothing is writ
 key a dead process left lapses after ``ONLINE_LAPSE_SECONDS``. A bot's game stream is a connection as
 presence records it (:class:`lobby.models.Connection` of a live process). Playing means a seat in a game
 being played; the list gives its room to watch. Three queries for the whole list (the follows, the
-connections, the games), one for the ratings and one read of the cache.
+connections, the games), one for the ratings and one read of the cache. So online reads both presences
+(docs/architecture.md, "Two presences"): the cache keys of online presence, and the rows of room
+presence for the bots' streams, which open no page socket.
 """
 
 from __future__ import annotations
