@@ -1,5 +1,6 @@
-"""The engine imports nothing but the standard library and itself: every module of games/engine, read
-(each import statement, wherever it is) and imported (in a clean interpreter)."""
+"""Each rules engine (games/engine: Four in a Row; arcade/engine: 2048 and 3D 2048) imports nothing but the
+standard library and itself: every module of it read (each import statement, wherever it is) and imported
+(in a clean interpreter), and its import-linter contract forbids every library the project installs."""
 
 from __future__ import annotations
 
@@ -12,8 +13,15 @@ import sys
 import tomllib
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[3]
-ENGINE = ROOT / "games" / "engine"
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+# Each engine, and modules that must be among those found (a check that the walk saw the package whole).
+ENGINES = {
+    "games.engine": {"games.engine", "games.engine.cpu", "games.engine.cpu.search", "games.engine.cli",
+                     "games.engine.puzzle"},
+    "arcade.engine": {"arcade.engine", "arcade.engine.slide", "arcade.engine.run", "arcade.engine.record"},
+}
 
 
 def module_name(path: Path) -> str:
@@ -25,8 +33,8 @@ def package_of(path: Path) -> str:
     return ".".join(path.relative_to(ROOT).parent.parts)
 
 
-def foreign_imports(source: str, package: str) -> list[str]:
-    """What ``source`` (a module of ``package``) imports beyond the standard library and games.engine,
+def foreign_imports(source: str, package: str, *, engine: str = "games.engine") -> list[str]:
+    """What ``source`` (a module of ``package``) imports beyond the standard library and ``engine``,
     and any import made by name at run time (``__import__``, ``importlib.import_module``), which
     reading cannot follow."""
     here = package.split(".")
@@ -50,7 +58,7 @@ def foreign_imports(source: str, package: str) -> list[str]:
             continue
         for name in names:
             if name.split(".")[0] not in sys.stdlib_module_names and not (
-                name == "games.engine" or name.startswith("games.engine.")
+                name == engine or name.startswith(f"{engine}.")
             ):
                 found.append(name)
     return found
@@ -68,14 +76,20 @@ def test_the_check_catches_a_foreign_import_anywhere() -> None:
     assert foreign_imports("import importlib\nimportlib.import_module('redis')\n", "games.engine") == [
         "import_module(...)"
     ]
+    assert foreign_imports("from arcade.engine.slide import slide\n", "arcade.engine", engine="arcade.engine") == []
+    assert foreign_imports("from games.engine import Peg\n", "arcade.engine", engine="arcade.engine") == [
+        "games.engine"
+    ]
 
 
-def test_every_engine_module_imports_only_the_standard_library() -> None:
-    paths = sorted(ENGINE.rglob("*.py"))
+@pytest.mark.parametrize("engine", ENGINES)
+def test_every_engine_module_imports_only_the_standard_library(engine: str) -> None:
+    paths = sorted(ROOT.joinpath(*engine.split(".")).rglob("*.py"))
     modules = {module_name(path): path for path in paths}
-    assert {"games.engine", "games.engine.cpu", "games.engine.cpu.search", "games.engine.cli"} <= set(modules)
+    assert ENGINES[engine] <= set(modules)
     foreign = {
-        name: found for name, path in modules.items() if (found := foreign_imports(path.read_text(), package_of(path)))
+        name: found for name, path in modules.items()
+        if (found := foreign_imports(path.read_text(), package_of(path), engine=engine))
     }
     assert foreign == {}
 
@@ -84,8 +98,8 @@ PROBE = """
 import importlib, json, pkgutil, sys
 sys.path.insert(0, sys.argv[1])
 before = set(sys.modules)
-import games.engine
-for info in pkgutil.walk_packages(games.engine.__path__, "games.engine."):
+engine = importlib.import_module(sys.argv[2])
+for info in pkgutil.walk_packages(engine.__path__, sys.argv[2] + "."):
     if not info.name.endswith("__main__"):  # running it would start the CLI
         importlib.import_module(info.name)
 new = sorted(set(sys.modules) - before)
@@ -93,18 +107,19 @@ print(json.dumps(new))
 """
 
 
-def test_importing_every_engine_module_loads_only_the_standard_library() -> None:
+@pytest.mark.parametrize("engine", ENGINES)
+def test_importing_every_engine_module_loads_only_the_standard_library(engine: str) -> None:
     done = subprocess.run(
-        [sys.executable, "-I", "-c", PROBE, str(ROOT)], capture_output=True, text=True, check=True, timeout=30
+        [sys.executable, "-I", "-c", PROBE, str(ROOT), engine], capture_output=True, text=True, check=True, timeout=30
     )
     loaded = json.loads(done.stdout)
-    assert {"games.engine", "games.engine.cli", "games.engine.cpu.search", "games.engine.puzzle"} <= set(loaded)
+    assert ENGINES[engine] <= set(loaded)
     # __mp_main__: multiprocessing's second name for __main__ (games.engine.match plays on a process pool).
-    own = {"games", "games.engine", "__mp_main__"}
+    own = {engine.split(".")[0], engine, "__mp_main__"}
     foreign = [
         name for name in loaded
         if name.split(".")[0] not in sys.stdlib_module_names and name not in own
-        and not name.startswith("games.engine.")
+        and not name.startswith(f"{engine}.")
     ]
     assert foreign == []
 
@@ -122,7 +137,8 @@ def import_names(distributions: list[str]) -> set[str]:
     }
 
 
-def test_the_engine_contract_forbids_every_library_the_project_installs() -> None:
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_engine_contract_forbids_every_library_the_project_installs(engine: str) -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     declared = [*project["project"]["dependencies"], *project["project"]["optional-dependencies"]["dev"]]
     distributions = [re.split(r"[\[=<>!~ ;]", spec, maxsplit=1)[0] for spec in declared]
@@ -130,5 +146,9 @@ def test_the_engine_contract_forbids_every_library_the_project_installs() -> Non
     libraries = import_names(distributions)
     assert {"django", "rest_framework", "channels_redis", "networkx", "pytest", "xdist", "importlinter"} <= libraries
     contracts = project["tool"]["importlinter"]["contracts"]
-    (contract,) = [c for c in contracts if c.get("source_modules") == ["games.engine"]]
+    (contract,) = [c for c in contracts if c.get("source_modules") == [engine]]
     assert sorted(libraries - set(contract["forbidden_modules"])) == []
+    # Nor any app: every other root package of the project.
+    others = set(project["tool"]["importlinter"]["root_packages"]) - {engine.split(".")[0]}
+    forbidden = set(contract["forbidden_modules"])
+    assert sorted(others - forbidden) == []
