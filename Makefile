@@ -13,7 +13,7 @@ CATALOGS := $(wildcard */locale/*/LC_MESSAGES/*.po)
 MO_STAMP := .messages-compiled
 JSBIN := node_modules/.bin
 
-.PHONY: run test test-suite checks lint lint-js test-js typecheck bench bench-engine bench-cpu bench-analysis bench-pairing bench-server bench-puzzles bench-bots bench-streams bench-arena bench-study deps messages compilemessages clean
+.PHONY: run test test-suite checks lint lint-js test-js typecheck bench bench-engine bench-cpu bench-analysis bench-pairing bench-server bench-puzzles bench-bots bench-streams bench-arena bench-study bench-arcade-engine deps messages compilemessages clean
 
 deps: $(STAMP) $(NPM_STAMP) $(MO_STAMP)
 
@@ -84,6 +84,10 @@ bench: bench-engine bench-analysis
 
 bench-engine: $(STAMP)
 	$(BIN)/python scripts/bench_engine.py
+
+# The arcade's engine: slides, moves and replays per second on each mode (about 30 s; docs/arcade.md).
+bench-arcade-engine: $(STAMP)
+	$(BIN)/python scripts/bench_arcade.py
 
 # Post-game analysis of 40- and 64-ply games (part of `make bench`'s 70 s).
 bench-analysis: $(STAMP)

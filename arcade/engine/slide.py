@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from arcade.engine.board import Board
 from arcade.engine.geometry import Direction, Shape
@@ -42,23 +43,8 @@ def slide_line(values: Sequence[int]) -> LineSlide:
     tiles merge into one of double value nearest the wall, the walk steps past both, and so on: a tile
     made by a merge never merges again in the same move.
     """
-    tiles = [value for value in values if value]
-    out: list[int] = []
-    merged: list[int] = []
-    gained = 0
-    i = 0
-    while i < len(tiles):
-        value = tiles[i]
-        if i + 1 < len(tiles) and tiles[i + 1] == value:
-            value *= 2
-            gained += value
-            merged.append(len(out))
-            i += 2
-        else:
-            i += 1
-        out.append(value)
-    out.extend([0] * (len(values) - len(out)))
-    return LineSlide(values=tuple(out), gained=gained, merged=tuple(merged))
+    after, gained, merged = _slide_line(tuple(values))
+    return LineSlide(values=after, gained=gained, merged=merged)
 
 
 def slide(board: Board, *, shape: Shape, direction: Direction) -> Slide:
@@ -71,14 +57,37 @@ def slide(board: Board, *, shape: Shape, direction: Direction) -> Slide:
     gained = 0
     merged: list[int] = []
     for line in shape.lines(direction):
-        values = [board[index] for index in line]
-        if not any(values):
+        values = tuple([board[index] for index in line])
+        after, line_gained, positions = _slide_line(values)
+        if after == values:
             continue
-        done = slide_line(values)
-        gained += done.gained
-        merged.extend(line[position] for position in done.merged)
-        for index, value in zip(line, done.values, strict=True):
+        gained += line_gained
+        merged.extend(line[position] for position in positions)
+        for index, value in zip(line, after, strict=True):
             cells[index] = value
-    after = tuple(cells)
+    result = tuple(cells)
     # Tiles keep their order along a line: the board is unchanged exactly when no tile changed cell.
-    return Slide(board=after, gained=gained, moved=after != board, merged=tuple(sorted(merged)))
+    return Slide(board=result, gained=gained, moved=result != board, merged=tuple(sorted(merged)))
+
+
+# Lines repeat (a run's boards hold few distinct values): each distinct line is worked out once.
+@lru_cache(maxsize=1 << 16)
+def _slide_line(values: tuple[int, ...]) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
+    """The line after the slide, the score of its merges, the positions of the tiles they made."""
+    tiles = [value for value in values if value]
+    out: list[int] = []
+    merged: list[int] = []
+    gained = 0
+    i, count = 0, len(tiles)
+    while i < count:
+        value = tiles[i]
+        if i + 1 < count and tiles[i + 1] == value:
+            value += value
+            gained += value
+            merged.append(len(out))
+            i += 2
+        else:
+            i += 1
+        out.append(value)
+    out.extend([0] * (len(values) - len(out)))
+    return tuple(out), gained, tuple(merged)

@@ -44,7 +44,7 @@ class Spawn:
 def spawn_count(board: Board, *, mode: Mode) -> int:
     """How many tiles a move that changed the board (``board``: after its slide) spawns: the mode's count
     (2 on Hard), or fewer when fewer cells are empty."""
-    return min(mode.spawns, len(empty_cells(board)))
+    return min(mode.spawns, board.count(0))
 
 
 def deal_spawns(board: Board, *, mode: Mode, count: int, rng: RandomSource) -> tuple[Spawn, ...]:
