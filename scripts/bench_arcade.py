@@ -12,14 +12,14 @@ from __future__ import annotations
 import argparse
 import platform
 import random
-import statistics
 import sys
-import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench_engine import median_rate
 
 from arcade.engine import (
     MODES,
@@ -78,17 +78,6 @@ def replays(records: list[Record], moves: int) -> int:
     return moves
 
 
-def rate(work: Callable[[], int], seconds: float) -> float:
-    """Units of ``work`` per second, running it repeatedly for about ``seconds``."""
-    done = 0
-    start = time.perf_counter()
-    elapsed = 0.0
-    while elapsed < seconds:
-        done += work()
-        elapsed = time.perf_counter() - start
-    return done / elapsed
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--repeats", type=int, default=5, help="repetitions per figure (median reported)")
@@ -108,8 +97,8 @@ def main() -> None:
             ("replays", "moves/s", partial(replays, records, moves)),
         )
         for label, unit, work in benchmarks:
-            rates = [rate(work, args.seconds) for _ in range(args.repeats)]
-            figure = f"{statistics.median(rates):>10,.0f} {unit}  ({min(rates):,.0f}..{max(rates):,.0f})"
+            median, rates = median_rate(work, args.repeats, args.seconds)
+            figure = f"{median:>10,.0f} {unit}  ({min(rates):,.0f}..{max(rates):,.0f})"
             print(f"{mode.id:<11} {label:<29} {figure}")
 
 
