@@ -74,7 +74,7 @@ class Record:
                 mode=mode,
                 opening=_spawns(fields.get("opening")),
                 steps=tuple(_step(step, mode) for step in _list(fields.get("steps", []))),
-                move_cap=None if cap is None else _int(cap),
+                move_cap=None if cap is None else _cap(cap),
             )
         except BadRecord:
             raise
@@ -181,6 +181,13 @@ def _str(data: object) -> str:
     if not isinstance(data, str):
         raise _malformed("string")
     return data
+
+
+def _cap(data: object) -> int:
+    cap = _int(data)
+    if cap < 1:
+        raise _malformed("move cap")
+    return cap
 
 
 def _int(data: object) -> int:

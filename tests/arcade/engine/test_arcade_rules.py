@@ -218,6 +218,7 @@ def test_a_live_run_and_its_replay_agree() -> None:
     {"mode": "classic", "opening": [], "steps": [{"op": "jump"}]},
     {"mode": "classic", "opening": [], "steps": [{"op": "move", "dir": "forward", "spawned": []}]},
     {"mode": "classic", "opening": [{"cell": True, "value": 2}]},
+    {"mode": "classic", "move_cap": 0, "opening": []},
 ])
 def test_a_malformed_record_is_refused(data: object) -> None:
     with pytest.raises(BadRecord) as caught:
