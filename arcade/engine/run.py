@@ -108,6 +108,7 @@ def open_run(*, mode: Mode, opening: Sequence[Spawn], move_cap: int | None = Non
 
     Raises:
         BadSpawn: not two tiles, or not on two distinct cells of the board, or a value not 2 or 4.
+        ValueError: ``move_cap`` below 1 (the caller's mistake, not the player's).
     """
     if len(opening) != OPENING_TILES:
         raise BadSpawn(gettext_noop("A run opens with two tiles."))
