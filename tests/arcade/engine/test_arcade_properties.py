@@ -43,6 +43,7 @@ def boards(draw: st.DrawFn) -> tuple[Shape, tuple[int, ...]]:
     return shape, tuple(draw(st.lists(TILES, min_size=shape.cells, max_size=shape.cells)))
 
 
+@settings(deadline=None)  # a loaded machine must not fail a property
 @given(boards(), st.data())
 def test_a_slide_keeps_the_sum_and_scores_its_merges(drawn: tuple[Shape, tuple[int, ...]], data: st.DataObject) -> None:
     shape, board = drawn
@@ -57,6 +58,7 @@ def test_a_slide_keeps_the_sum_and_scores_its_merges(drawn: tuple[Shape, tuple[i
         assert not again.moved
 
 
+@settings(deadline=None)
 @given(st.lists(TILES, min_size=1, max_size=6))
 def test_a_line_holds_at_most_half_its_length_in_merges(line: list[int]) -> None:
     done = slide_line(line)
@@ -83,6 +85,7 @@ def mapped(shape: Shape, perm: tuple[int, ...], flips: tuple[bool, ...], directi
     return next(Direction(name) for name, value in AXES[shape.dims].items() if value == wanted)
 
 
+@settings(deadline=None)
 @given(boards(), st.data())
 def test_a_move_and_its_image_agree_under_the_boards_symmetries(drawn: tuple[Shape, tuple[int, ...]],
                                                                 data: st.DataObject) -> None:
