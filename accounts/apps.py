@@ -10,7 +10,7 @@ class AccountsConfig(AppConfig):
         # a committed notification of a kind the account chose is emailed.
         from accounts.loop import MailLoop
         from accounts.notices import notification_email
-        from lobby.realtime.runtime import LOOP_SERVICES
+        from live.runtime import LOOP_SERVICES
         from notifications.services import NOTIFIED
 
         LOOP_SERVICES.register(MailLoop)

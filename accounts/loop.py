@@ -1,4 +1,4 @@
-"""Each event loop's mail loop: a service of its runtime (``lobby.realtime.runtime.LOOP_SERVICES``).
+"""Each event loop's mail loop: a service of its runtime (``live.runtime.LOOP_SERVICES``).
 
 Every ``POLL_SECONDS`` it sends the outbox's due emails (:func:`mail.outbox.emails_send_due`: leased, so
 each email goes out once whichever process sends it) on a thread of its own, so that a slow or unreachable
@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING
 from channels.db import DatabaseSyncToAsync
 
 from accounts.deletion import names_free
-from lobby.realtime.waves import run_every
+from live.periodic import run_every
 from mail.outbox import emails_send_due
 
 if TYPE_CHECKING:
-    from lobby.realtime.runtime import Runtime
+    from live.runtime import Runtime
 
 log = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ from accounts.export import SECTIONS, export_head, export_page
 from accounts.notices import preferences, preferences_set
 from accounts.reset import RESET_SENT, reset_confirm, reset_request
 from common.errors import Refused, status_for
-from lobby.realtime.offload import offload
+from live.offload import offload
 from players import views as player_views
 from players.identity import client_address, session_player
 from players.models import Player

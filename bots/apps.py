@@ -12,7 +12,7 @@ class BotsConfig(AppConfig):
         from bots.events import game_finished, player_banned, token_revoked
         from bots.sweep import ChallengeSweep
         from games.endings import GAME_FINISHED
-        from lobby.realtime.runtime import LOOP_SERVICES
+        from live.runtime import LOOP_SERVICES
         from notifications.kinds import KINDS
         from players.services import PLAYER_BANNED
         from players.social import BLOCKS_CHANGED

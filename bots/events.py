@@ -1,15 +1,15 @@
 """What the bot API tells accounts once a transaction commits: lines for their event streams, and the end
-of the streams whose token was revoked or whose account was banned, through the rooms' one outlet
-(``lobby.events``), to the account's channel-layer group in whatever process holds them."""
+of the streams whose token was revoked or whose account was banned, through the platform's one outlet
+(``live.events``), to the account's channel-layer group in whatever process holds them."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from bots import protocol
+from bots.messages import AccountLine, AccountStreamsEnd
 from games.endings import GameFinished
-from lobby import events
-from lobby.protocol.messages import AccountLine, AccountStreamsEnd
+from live import events
 from lobby.rooms.services import room_code
 from players.services import PlayerBanned
 from players.tokens import TokenRevoked

@@ -1,8 +1,8 @@
-"""Each event loop's challenge sweep: a service of its runtime (``lobby.realtime.runtime.LOOP_SERVICES``).
+"""Each event loop's challenge sweep: a service of its runtime (``live.runtime.LOOP_SERVICES``).
 
 Every ``SWEEP_SECONDS`` it expires the challenges past ``CHALLENGE_TTL_SECONDS``
 (:func:`bots.challenges.challenges_expire`: each once, whichever process gets there first). Database work
-goes through :func:`lobby.realtime.offload.offload`.
+goes through :func:`live.offload.offload`.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from bots.challenges import challenges_expire
-from lobby.realtime.offload import offload
-from lobby.realtime.waves import run_every
+from live.offload import offload
+from live.periodic import run_every
 
 if TYPE_CHECKING:
-    from lobby.realtime.runtime import Runtime
+    from live.runtime import Runtime
 
 SWEEP_SECONDS = 1.0
 

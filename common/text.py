@@ -5,7 +5,7 @@ UTF-8), and Python's UTF-8 encoder refuses a lone surrogate too, so either would
 stored, compared with a row, logged or echoed back. Bytes decoded as UTF-8 never hold a lone surrogate; JSON's
 ``\\ud800`` escape and the percent-escape ``%00`` are how they arrive. The JSON bodies (``config.parsers``),
 the path and query of every request (``config.inputs``) and every websocket frame
-(``lobby.protocol.frames.decode_frame``) are checked here, before any view, serializer or consumer sees them.
+(``live.frames.decode_frame``) are checked here, before any view, serializer or consumer sees them.
 """
 
 from __future__ import annotations

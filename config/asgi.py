@@ -1,6 +1,6 @@
 """ASGI entry point: HTTP goes to Django, websockets to the room consumers. Routing only.
 
-Every request also makes sure this process's runtime runs (:mod:`lobby.realtime.runtime`: timers and CPU
+Every request also makes sure this process's runtime runs (:mod:`live.runtime`: timers and CPU
 moves fire from any server process; a restarted process resumes as soon as a load balancer's health
 check reaches it).
 A websocket path with no route is refused with close code 4404, like an unknown room.
@@ -27,7 +27,7 @@ from django.core.signals import request_finished  # noqa: E402
 from common.asgi import Receive, Scope, Send  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.websocket import OriginCheck, ProtocolRouter, SessionKeyMiddleware  # noqa: E402
-from lobby.realtime import runtime  # noqa: E402
+from live import runtime  # noqa: E402
 
 router = ProtocolRouter(
     {

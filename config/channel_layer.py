@@ -22,7 +22,7 @@ A channel that will not be received from again (the health check's) is dropped w
 :meth:`PubSubLayer.discard_channel`; the layer otherwise frees a channel only when a receive on it is
 cancelled, as Channels does when a consumer ends.
 
-A socket's consumer (``lobby.realtime.socket.Consumer``) takes its channel with
+A socket's consumer (``live.socket.Socket``) takes its channel with
 :meth:`PubSubLayer.new_channel_into` instead: the channel's messages go into the socket's own inbox,
 beside its frames, undecoded, and the consumer reads both with one task (none of its own for the
 channel, no receive to cancel); it drops the channel with :meth:`PubSubLayer.release_channel` when it

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
+from dataclasses import dataclass
+from typing import ClassVar
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
@@ -12,12 +14,20 @@ from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 
-from lobby.protocol import messages
-from lobby.realtime.offload import offload
+from live.messages import Message, encode, kind
+from live.offload import offload
 
 log = logging.getLogger(__name__)
 
 CHANNEL_LAYER_TIMEOUT_SECONDS = 2.0
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class HealthPing(Message):
+    """The health check's message to itself, through Redis."""
+
+    TYPE: ClassVar[str] = "health.ping"
 
 
 def _check_database() -> None:
@@ -45,13 +55,13 @@ async def _check_channel_layer() -> None:
     # would keep listening on it otherwise).
     channel = await layer.new_channel()
     try:
-        await layer.send(channel, messages.encode(messages.HealthPing()))
+        await layer.send(channel, encode(HealthPing()))
         message = await asyncio.wait_for(layer.receive(channel), CHANNEL_LAYER_TIMEOUT_SECONDS)
     finally:
         discard = getattr(layer, "discard_channel", None)
         if discard is not None:
             await discard(channel)
-    if message.get("type") != messages.HealthPing.TYPE:
+    if message.get("type") != HealthPing.TYPE:
         raise RuntimeError("the channel layer returned another message")
 
 

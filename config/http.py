@@ -15,7 +15,7 @@ A bot's NDJSON stream lives for hours and waits on the channel layer almost all 
 takes none of those threads: :class:`StreamsApart` hands it to :class:`AsyncHandler`, Django's handler
 with no middleware and no thread of the request's own (a stream authenticates by its bearer token and
 answers GET only, so no session, CSRF or message middleware has anything to do). Its database work is
-short calls in the database lanes (``lobby.realtime.offload``), whose few threads hold the process's few
+short calls in the database lanes (``live.offload``), whose few threads hold the process's few
 connections: an open stream holds no thread and no database connection while it waits.
 """
 

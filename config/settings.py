@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "common",  # no models: its catalogs (common.translation)
+    "live",  # no models: the live platform's delivery (live.apps) and its catalogs
     "players",
     "ratings",
     "notifications",
@@ -162,7 +163,7 @@ else:
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
-# The lanes that take database work off the event loop (lobby/realtime/offload.py). DB_THREADS: the
+# The lanes that take database work off the event loop (live/offload.py). DB_THREADS: the
 # websockets', the ticker's and the lobby feed's work: one on SQLite, whose writers queue for the file
 # lock anyway; on PostgreSQL several transactions run at once. PAIRING_THREADS: the seek pool's short
 # transactions on PostgreSQL, apart so that they never queue behind the rest (SQLite: the one thread).

@@ -9,7 +9,7 @@ The websocket's way in (:class:`ProtocolRouter`, :class:`OriginCheck`, :class:`S
 hands on the next application's coroutine rather than awaiting it in a coroutine of its own: an open
 socket is served by one chain of coroutines, each frame of which (with the scope it was given, the parsed
 ``Origin``) lives as long as the socket; these add none to it. The scope the consumer gets has a headers
-list of its own, emptied once the consumer has handled its connect (``lobby.realtime.socket``).
+list of its own, emptied once the consumer has handled its connect (``live.socket``).
 """
 
 from __future__ import annotations

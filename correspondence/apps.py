@@ -11,8 +11,8 @@ class CorrespondenceConfig(AppConfig):
         from correspondence.realtime import CorrespondenceLoop
         from correspondence.services import TEXTS_OF_CORRESPONDENCE, game_over_notify, your_turn_notify
         from games.endings import GAME_FINISHED
+        from live.runtime import LOOP_SERVICES
         from lobby.play.moves import CORRESPONDENCE_MOVED
-        from lobby.realtime.runtime import LOOP_SERVICES
         from notifications.kinds import KINDS
 
         for kind, text in TEXTS_OF_CORRESPONDENCE.items():

@@ -1,4 +1,4 @@
-"""Each event loop's correspondence loop (a service of its runtime, ``lobby.realtime.runtime.LOOP_SERVICES``):
+"""Each event loop's correspondence loop (a service of its runtime, ``live.runtime.LOOP_SERVICES``):
 every few seconds it tells the players whose time runs out (:func:`correspondence.services.warnings_send`)
 and runs the correspondence seeks' pairing wave if this process wins it (the one wave runner,
 :func:`lobby.realtime.waves.pair_wave`). A game's deadline itself is the ticker's, as every turn timer."""
@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING
 
 from correspondence.selectors import seeks_waiting
 from correspondence.services import CORRESPONDENCE_WAVE, warnings_send
-from lobby.realtime.offload import offload
-from lobby.realtime.waves import pair_wave, run_every
+from live.offload import offload
+from live.periodic import run_every
+from lobby.realtime.waves import pair_wave
 
 if TYPE_CHECKING:
-    from lobby.realtime.runtime import Runtime
+    from live.runtime import Runtime
 
 log = logging.getLogger(__name__)
 

@@ -9,9 +9,10 @@ class LobbyConfig(AppConfig):
         # The players layer emits these hooks, never importing the rooms: a renamed player is shown anew
         # in the rooms that seat them, a banned player's sockets close, and a guest replaced by an
         # account on login hands its rooms over (each inside the players' transaction).
+        from live.runtime import LOOP_SERVICES
         from lobby import events
         from lobby.chat.services import chat_blocks_changed
-        from lobby.realtime import runtime
+        from lobby.realtime.loop import LobbyLoop
         from lobby.rooms.handlers import rooms_guest_replaced, rooms_player_banned, rooms_player_renamed
         from lobby.rooms.views import SESSION_ROOMS
         from notifications.services import NOTIFIED
@@ -20,8 +21,9 @@ class LobbyConfig(AppConfig):
         from players.session import SESSION_PARTS
         from players.social import BLOCKS_CHANGED
 
-        # Every event a committed transaction queues (lobby.events) leaves through the realtime runtime.
-        events.deliver_with(runtime.deliver)
+        # Every event loop's presence, ticker, matchmaker and lobby lists: the lobby's loop service (its
+        # signals, ListsChanged and WakeUp, with it).
+        LOOP_SERVICES.register(LobbyLoop)
 
         PLAYER_RENAMED.register(rooms_player_renamed)
         PLAYER_BANNED.register(rooms_player_banned)

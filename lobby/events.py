@@ -1,27 +1,25 @@
-"""What a service has to tell once its transaction commits: the events, and the one outlet they leave by.
+"""What the rooms' and the lobby's services have to tell once their transaction commits: a room's new
+snapshot or move, a notice, a chat message, a socket to refuse, a seek paired or ended, the lobby's lists
+changed, a timer due now. Each helper here builds its message and queues it with the platform's
+:func:`live.events.on_commit` (nothing is sent before the commit; the platform's one delivery takes it
+to the sockets in commit order).
 
-A service changes the database in one transaction and, through the functions here, queues what its
-change means for the sockets: a room's new snapshot or move, a notice, a chat message, a socket to
-refuse, a seek paired or ended, the lobby's lists changed, a timer due now. Nothing is sent before the
-commit (``transaction.on_commit``), and everything is handed to one delivery function, registered at
-start-up by the realtime layer above (:func:`lobby.realtime.runtime.deliver`, by ``lobby.apps``): it
-takes the event to the server loop's outbox, which sends each target's events in commit order.
-
-The messages are :mod:`lobby.protocol.messages`' dataclasses (encoded for the channel layer there, when
-the runtime takes them); the frames they carry are built by :mod:`lobby.protocol`.
+The messages are :mod:`lobby.protocol.messages`' dataclasses; the frames they carry are built by
+:mod:`lobby.protocol`.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
 from django.utils.translation import gettext
 
 from common.errors import Refused
+from live.events import Signal, ToGroup, ToSockets, deliver, on_commit
+from live.frames import error_frame
+from live.messages import encode
 from lobby.protocol import frames, messages
 from lobby.protocol import room as room_protocol
 from notifications.protocol import notification_frame
@@ -40,70 +38,19 @@ def player_group(player_id: object) -> str:
     return f"player.{player_id}"
 
 
-# --- the events --------------------------------------------------------------------------------------
+# --- the lobby's signals to its loop service (lobby.realtime.loop.LobbyLoop) ----------------------------
 @dataclass(frozen=True, slots=True)
-class ToGroup:
-    """A message for every socket of a channel-layer group (a room's, the lobby's)."""
-
-    group: str
-    message: messages.Message
-
-
-@dataclass(frozen=True, slots=True)
-class ToSockets:
-    """A message for each of these sockets, by channel name, in whatever process holds them."""
-
-    channels: tuple[str, ...]
-    message: messages.Message
-
-
-@dataclass(frozen=True, slots=True)
-class ToGroupSoon:
-    """A message for a group that may wait a little: each process sends it at most once per ``delay``
-    seconds per group (the first one queued in that time; use it for "something changed, look again")."""
-
-    group: str
-    message: messages.Message
-    delay: float
-
-
-@dataclass(frozen=True, slots=True)
-class ListsChanged:
+class ListsChanged(Signal):
     """The lobby's lists (open rooms, live games) may have changed: debounced by each process's feed."""
 
+    def unheard(self) -> ToGroup:
+        """No loop of this process runs (a script, a synchronous test): the lobby group hears it at once."""
+        return ToGroup(LOBBY_GROUP, messages.LobbyChanged())
+
 
 @dataclass(frozen=True, slots=True)
-class WakeUp:
+class WakeUp(Signal):
     """Something is due now: the process's tickers look at once instead of at their next tick."""
-
-
-Event = ToGroup | ToSockets | ToGroupSoon | ListsChanged | WakeUp
-Deliver = Callable[[Event], None]
-
-
-_delivery: list[Deliver] = []  # the one registered delivery (a list: set once, read from any thread)
-
-
-def deliver_with(deliver: Deliver) -> None:
-    """Register the function that takes every committed event to the sockets (once, at start-up)."""
-    _delivery[:] = [deliver]
-
-
-def deliver(event: Event) -> None:
-    """Hand ``event`` to the registered delivery now (an on-commit callback, or a caller outside any
-    transaction that has nothing to wait for).
-
-    Raises:
-        RuntimeError: nothing registered a delivery (Django's app registry is not ready).
-    """
-    if not _delivery:
-        raise RuntimeError("no event delivery is registered: lobby.apps registers it at start-up")
-    _delivery[0](event)
-
-
-def on_commit(event: Event) -> None:
-    """Deliver ``event`` once the current transaction commits (at once outside a transaction)."""
-    transaction.on_commit(lambda: deliver(event))
 
 
 # --- a room's events ----------------------------------------------------------------------------------
@@ -136,6 +83,11 @@ def offer_on_commit(code: str, kind: str, seat: int, action: str) -> None:
     on_commit(ToGroup(room_group(code), messages.RoomOffer(kind, seat, action)))
 
 
+def blocks_changed_on_commit(channels: tuple[str, ...]) -> None:
+    """Once committed, these room sockets read their chat again (whom their player blocked changed)."""
+    on_commit(ToSockets(channels, messages.RoomBlocks()))
+
+
 def chat_on_commit(code: str, message: dict[str, Any], *, game_number: int | None) -> None:
     """Once committed, send a chat message to the room's group; each connection decides whether its
     reader may see it. ``game_number``: the game being played when it was written (None between games)."""
@@ -161,7 +113,7 @@ def refusal(refused: Refused, *, snapshot: dict[str, Any] | None = None) -> mess
     close = CLOSE_CODES.get(refused.code)
     if close is None:
         return messages.RoomRefuse(frames.CLOSE_UNKNOWN_ROOM)
-    return messages.RoomRefuse(close, snapshot=snapshot, error=frames.error_frame(refused.code, refused.message))
+    return messages.RoomRefuse(close, snapshot=snapshot, error=error_frame(refused.code, refused.message))
 
 
 def room_closed_refusal(code: str) -> Refused:
@@ -179,7 +131,7 @@ def room_closed_on_commit(code: str, snapshot: dict[str, Any]) -> None:
 def sockets_refuse_on_commit(channel_names: list[str], refused: Refused) -> None:
     """Once committed, these sockets get an error frame for ``refused`` and are closed with its code."""
     if channel_names:
-        message = messages.RoomRefuse(CLOSE_CODES[refused.code], error=frames.error_frame(refused.code,
+        message = messages.RoomRefuse(CLOSE_CODES[refused.code], error=error_frame(refused.code,
                                                                                           refused.message))
         on_commit(ToSockets(tuple(channel_names), message))
 
@@ -201,7 +153,7 @@ def lists_changed_on_commit() -> None:
 
 
 # Encoded, for a sender straight to the channel layer (the lobby feed).
-LISTS_CHANGED_MESSAGE: dict[str, Any] = messages.encode(messages.LobbyChanged())
+LISTS_CHANGED_MESSAGE: dict[str, Any] = encode(messages.LobbyChanged())
 
 
 # --- a player's pages ----------------------------------------------------------------------------------------

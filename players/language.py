@@ -4,7 +4,7 @@ In order: the player's ``language`` preference (an account's follows it to every
 with the guest's player), else the language cookie (Django's ``set_language``, the footer's switcher),
 else the browser's ``Accept-Language``, else English. The URL never says it. :func:`visitor_language`
 chooses for an HTTP request or a websocket's scope; ``config.language`` activates it for every request,
-``lobby.realtime.socket.Consumer`` around every message a socket handles. Texts for somebody else (an
+``live.socket.Socket`` around every message a socket handles. Texts for somebody else (an
 email, a notification) take :func:`language_of` their recipient, which is why an account registered
 keeps the language its device asked for then (:func:`device_language`) unless its player chose one.
 """

@@ -29,7 +29,7 @@ from games.engine import Position
 from games.engine.verdicts import Verdict
 from games.selectors import game_get
 from games.views import game_id_checked, no_game
-from lobby.realtime.offload import offload
+from live.offload import offload
 from players.identity import client_address
 from players.models import Player
 from study.board import analysis_answer

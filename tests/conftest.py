@@ -200,7 +200,7 @@ def _one_database_thread(settings):
 async def runtime_cleanup():
     """Stop this test loop's runtime (ticker, matchmaker, presence, feed, outbox) before the loop closes."""
     yield
-    from lobby.realtime import runtime
+    from live import runtime
 
     await runtime.stop_this_loop()
 

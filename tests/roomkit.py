@@ -11,8 +11,8 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.utils import timezone
 
 from config.asgi import application
+from live.offload import offload
 from lobby.protocol.room import apply_move, apply_spectators
-from lobby.realtime.offload import offload
 from lobby.rooms.services import room_create
 from players.identity import session_attach
 from players.models import Player

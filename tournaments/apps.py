@@ -10,7 +10,7 @@ class TournamentsConfig(AppConfig):
         # (arena_starting) with its text; the realtime runtime of every event loop starts this app's loop
         # (pairing waves, standings) with its own.
         from games.endings import GAME_FINISHED
-        from lobby.realtime.runtime import LOOP_SERVICES
+        from live.runtime import LOOP_SERVICES
         from notifications.kinds import KINDS
         from tournaments.realtime.loop import ArenaLoop
         from tournaments.services import arena_game_finished, arena_starting_text

@@ -1,11 +1,11 @@
-"""What an arena's changes tell its sockets once committed, through the lobby's one outlet
-(:mod:`lobby.events`): "look again" to everyone on the arena's page (at most every ``NUDGE_DELAY`` per
+"""What an arena's changes tell its sockets once committed, through the platform's one outlet
+(:mod:`live.events`): "look again" to everyone on the arena's page (at most every ``NUDGE_DELAY`` per
 process), and "paired" to the two players of a new game."""
 
 from __future__ import annotations
 
-from lobby import events
-from lobby.protocol import messages
+from live import events
+from tournaments import messages
 
 NUDGE_DELAY = 0.25
 

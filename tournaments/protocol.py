@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from common.iso import iso
 from common.translation import gettext
-from lobby.protocol.frames import BadFrame, Ping, decode_frame
+from live.frames import BadFrame, Ping, decode_frame
 from lobby.protocol.rows import PlayerRow
 from tournaments.scoring import Tally
 
@@ -181,7 +181,7 @@ def parse_tournament_frame(text: str | None, data: bytes | None = None) -> Tourn
     """Parse one client frame of the arena socket.
 
     Raises:
-        BadFrame: as :func:`lobby.protocol.frames.decode_frame`, an unknown type, or a berserk without a
+        BadFrame: as :func:`live.frames.decode_frame`, an unknown type, or a berserk without a
             game id (``bad_frame``).
     """
     kind, frame = decode_frame(text, data)

@@ -33,11 +33,12 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from bots import limits, protocol
+from bots.messages import AccountStreamsEnd
 from common.asgi import STREAM_MARK
 from common.errors import RateLimited, Refused, status_for
 from common.layer import ChannelLayer
-from lobby.protocol import messages
-from lobby.realtime.offload import offload
+from live import messages
+from live.offload import offload
 from players.language import visitor_language
 from players.models import AccessToken
 from players.tokens import bearer_secret, token_authenticate
@@ -101,7 +102,7 @@ class StreamEnded(Exception):
 class Listener:
     """A channel of this process's channel layer, read by a task of its own into a queue (a receive is
     never cancelled halfway, which channels-redis does not take well), and the groups it joined (its
-    account's first); what it hears comes out decoded (:mod:`lobby.protocol.messages`)."""
+    account's first); what it hears comes out decoded (:mod:`live.messages`)."""
 
     def __init__(self, token: AccessToken) -> None:
         self.layer: ChannelLayer = get_channel_layer()
@@ -137,7 +138,7 @@ class Listener:
             message = messages.decode(await asyncio.wait_for(self.queue.get(), timeout))
         except TimeoutError:
             return None
-        if isinstance(message, messages.AccountStreamsEnd) and message.token in (None, self.token_id):
+        if isinstance(message, AccountStreamsEnd) and message.token in (None, self.token_id):
             raise StreamEnded("the token was revoked" if message.token else "the account was banned")
         return message
 

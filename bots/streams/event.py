@@ -11,10 +11,10 @@ from django.http import HttpRequest
 from django.http.response import HttpResponseBase
 from django.utils import timezone
 
+from bots.messages import AccountLine
 from bots.selectors import event_stream_opening
 from bots.streams.base import KEEP_ALIVE_SECONDS, Lines, Listener, ndjson, open_slot, stream_token, stream_view
-from lobby.protocol.messages import AccountLine
-from lobby.realtime.offload import offload
+from live.offload import offload
 from players.models import Player
 
 

@@ -24,10 +24,11 @@ from bots.play import MyGame, my_game
 from bots.selectors import game_full_line, game_row, state_of
 from bots.streams.base import KEEP_ALIVE_SECONDS, Lines, Listener, ndjson, open_slot, stream_token, stream_view
 from games.models import GameStatus
+from live.messages import Message
+from live.offload import offload
 from lobby.chat.visibility import ChatView
 from lobby.protocol import messages
-from lobby.realtime import runtime
-from lobby.realtime.offload import offload
+from lobby.realtime.loop import lobby_loop
 from lobby.realtime.presence import RoomPresence
 from players.models import AccessToken
 from players.social import hidden_by
@@ -52,8 +53,8 @@ class GameStream:
         self.red_seat = mine.game.red_seat
         self.my_seat = mine.game.seat_of_colour(mine.colour)
         self.listener = Listener(token)
-        loop_runtime = runtime.of_this_loop()
-        self.room_presence = RoomPresence(self, presence=loop_runtime.presence, outbox=loop_runtime.outbox,
+        lobby = lobby_loop()
+        self.room_presence = RoomPresence(self, presence=lobby.presence, outbox=lobby.outbox,
                                           layer=self.listener.layer)
         self.channel_name = ""
         self.state: dict[str, Any] = {}
@@ -94,7 +95,7 @@ class GameStream:
             for line in await self._translate(message):
                 yield line
 
-    async def _translate(self, message: messages.Message) -> list[dict[str, Any]]:
+    async def _translate(self, message: Message) -> list[dict[str, Any]]:
         match message:
             case messages.RoomMove(text=text):
                 frame = json.loads(text)

@@ -26,7 +26,6 @@ from common.errors import Refused
 from common.hooks import Registry
 from lobby import events
 from lobby.models import CHAT_MAX_CHARS, ChatMessage, Connection, Room, Seat
-from lobby.protocol import messages
 from lobby.protocol.room import CHATS, PHRASES, PLAYERS, SPECTATORS, message_json
 from lobby.rooms.selectors import current_game_playing
 from players.models import Player
@@ -140,7 +139,7 @@ def chat_blocks_changed(changed: BlocksChanged) -> None:
     chat's history anew (without the blocked player's messages, or with them back)."""
     channels = tuple(Connection.objects.filter(player=changed.blocker).values_list("channel_name", flat=True))
     if channels:
-        events.on_commit(events.ToSockets(channels, messages.RoomBlocks()))
+        events.blocks_changed_on_commit(channels)
 
 
 # --- retention -------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """The lobby websocket's protocol: its inbound frames parsed into commands, its outbound frames built here.
 
-Frames are decoded as on the room socket (:func:`lobby.protocol.frames.decode_frame`: JSON objects with a
+Frames are decoded as on the room socket (:func:`live.frames.decode_frame`: JSON objects with a
 ``type``, at most 4 KiB); errors use the room socket's ``error`` frame. ``docs/protocol.md`` documents
 every frame.
 """
@@ -13,7 +13,8 @@ from typing import Any
 
 from common.iso import iso
 from common.translation import gettext
-from lobby.protocol.frames import TURN_SECONDS_CHOICES, BadFrame, Ping, decode_frame
+from live.frames import BadFrame, Ping, decode_frame
+from lobby.protocol.frames import TURN_SECONDS_CHOICES
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +37,7 @@ def parse_lobby_frame(text: str | None, data: bytes | None = None) -> LobbyComma
     """Parse one client frame of the lobby socket.
 
     Raises:
-        BadFrame: as :func:`lobby.protocol.frames.decode_frame`, an unknown type, or a seek whose
+        BadFrame: as :func:`live.frames.decode_frame`, an unknown type, or a seek whose
             ``turn_seconds`` or ``ranked`` is missing or out of range (``bad_frame``).
     """
     kind, frame = decode_frame(text, data)

@@ -11,7 +11,7 @@ from typing import Any
 
 from common.iso import iso
 from common.translation import gettext, ngettext
-from lobby.protocol.frames import BadFrame, Ping, decode_frame
+from live.frames import BadFrame, Ping, decode_frame
 from lobby.protocol.rows import MessageRow
 
 # The house rules a room's host may set (``rules`` frames, the snapshot's ``rules``).

@@ -1,2 +1,2 @@
-"""Everything live: the websocket consumers, the one way off the event loop, and each loop's runtime
+"""The rooms' and the lobby's live side: their websocket consumers and the lobby's loop service
 (outbox, presence, ticker, matchmaker, lobby feed)."""

@@ -1,15 +1,15 @@
 """The lobby's lists (open rooms, live games) kept fresh on every lobby socket, across processes.
 
-One :class:`LobbyFeed` per event loop (one per server process in production), part of the loop's
-runtime (:mod:`lobby.realtime.runtime`). It has two jobs, both debounced, because a busy server
+One :class:`LobbyFeed` per event loop (one per server process in production), part of the loop's lobby
+service (:class:`lobby.realtime.loop.LobbyLoop`). It has two jobs, both debounced, because a busy server
 changes rooms many times a second:
 
-- out: a room changed in this process (a committed ``ListsChanged`` event reaches :meth:`LobbyFeed.changed`
-  through the runtime) -> at most one ``lobby.changed`` message per ``NUDGE_DELAY`` to the channel-layer
-  group ``lobby``, which every lobby socket of every process belongs to;
+- out: a room changed in this process (a committed ``ListsChanged`` signal reaches :meth:`LobbyFeed.changed`
+  through the runtime and the lobby service) -> at most one ``lobby.changed`` message per ``NUDGE_DELAY``
+  to the channel-layer group ``lobby``, which every lobby socket of every process belongs to;
 - in: a lobby socket here received ``lobby.changed`` -> the lists are rebuilt once for the whole
   process (not once per socket) and handed to every subscribed socket, which sends what changed: the
-  one debounced feed (:class:`lobby.realtime.debounce.DebouncedFeed`), its one key the group ``lobby``.
+  one debounced feed (:class:`live.debounce.DebouncedFeed`), its one key the group ``lobby``.
 
 A rebuild reads the database after the message arrived, so it sees every change committed before it:
 the last change reaches every socket within about ``NUDGE_DELAY`` and the feed's ``REFRESH_GAP`` plus a
@@ -28,8 +28,8 @@ from typing import Any, Protocol
 from channels.layers import get_channel_layer
 from django.utils import timezone
 
+from live.debounce import DebouncedFeed
 from lobby.events import LISTS_CHANGED_MESSAGE, LOBBY_GROUP
-from lobby.realtime.debounce import DebouncedFeed
 from lobby.rooms.listings import LobbyLists, lobby_lists
 
 log = logging.getLogger(__name__)

@@ -18,6 +18,9 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from common.errors import Refused
+from live import runtime
+from live.frames import Ping, pong_frame
+from live.offload import offload
 from lobby.events import LOBBY_GROUP
 from lobby.pairing.matching import DEFAULT_POLICY, Pool, RatingRange, Seeker, rating_range, waited_seconds
 from lobby.pairing.seeks import (
@@ -31,9 +34,7 @@ from lobby.pairing.seeks import (
 )
 from lobby.protocol import lobby as lobby_protocol
 from lobby.protocol import messages
-from lobby.protocol.frames import Ping, pong_frame
-from lobby.realtime import runtime
-from lobby.realtime.offload import offload
+from lobby.realtime.loop import LobbyLoop
 from lobby.realtime.socket import Consumer
 from lobby.rooms.listings import LobbyLists, lobby_lists
 from players.models import Player
@@ -57,7 +58,7 @@ class LobbyConsumer(Consumer):
         # the server's connect timeout. Frames wait until connect() returns.
         await self.accept()
         self.player = await offload(self.identify)()
-        running = runtime.ensure_running()
+        running = runtime.ensure_running().service(LobbyLoop)
         self.matchmaker = running.matchmaker
         self.feed = running.feed
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)

@@ -20,9 +20,10 @@ import logging
 from datetime import datetime
 from typing import Protocol
 
+from live.offload import offload
+from live.periodic import run_every
 from lobby.pairing.seeks import HEARTBEAT, SEEK_WAVE, SeekStatus, seeks_keep_alive
-from lobby.realtime.offload import offload
-from lobby.realtime.waves import pair_wave, run_every
+from lobby.realtime.waves import pair_wave
 
 log = logging.getLogger(__name__)
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from django.utils.translation import gettext
 
-from lobby.protocol.frames import CLOSE_UNKNOWN_ROOM, Ping, parse_ping_frame, pong_frame
-from lobby.realtime.offload import offload
+from live.frames import Ping, parse_ping_frame, pong_frame
+from live.offload import offload
+from lobby.protocol.frames import CLOSE_UNKNOWN_ROOM
 from lobby.realtime.socket import Consumer
 
 

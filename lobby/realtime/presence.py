@@ -37,9 +37,9 @@ from django.utils import timezone
 
 from common.layer import ChannelLayer
 from common.logcontext import one_line
+from live.offload import offload
+from live.outbox import Outbox
 from lobby.events import room_group
-from lobby.realtime.offload import offload
-from lobby.realtime.outbox import Outbox
 from lobby.rooms import connections
 from players.models import Player
 

@@ -32,6 +32,8 @@ from common import logcontext, metrics
 from common.asgi import Receive, Scope, Send
 from common.errors import Refused
 from common.logcontext import one_line as _one_line
+from live.frames import CLOSE_RETRY, SERVER_ERROR_MESSAGE, Ping, error_frame, pong_frame
+from live.offload import offload
 from lobby import events
 from lobby.chat import selectors as chat_selectors
 from lobby.chat import services as chat
@@ -40,8 +42,7 @@ from lobby.play import moves, offers
 from lobby.play.held import HELD
 from lobby.protocol import frames, messages
 from lobby.protocol import room as protocol
-from lobby.realtime import runtime
-from lobby.realtime.offload import offload
+from lobby.realtime.loop import lobby_loop
 from lobby.realtime.presence import RoomPresence
 from lobby.realtime.socket import Consumer
 from lobby.rooms import connections
@@ -93,8 +94,8 @@ class RoomConsumer(Consumer):
         self.code = str(self.scope["url_route"]["kwargs"]["code"]).upper()
         self.player = None
         self.last_version = 0
-        loop_runtime = runtime.of_this_loop()
-        self.room_presence = RoomPresence(self, presence=loop_runtime.presence, outbox=loop_runtime.outbox,
+        lobby = lobby_loop()
+        self.room_presence = RoomPresence(self, presence=lobby.presence, outbox=lobby.outbox,
                                           layer=self.channel_layer)
         try:
             await self._join(self.room_presence)
@@ -159,10 +160,10 @@ class RoomConsumer(Consumer):
         try:
             await super().__call__(scope, receive, send)
         except Exception as exc:
-            log.warning("closing the room socket (%s) after a failure: %s", frames.CLOSE_RETRY,
+            log.warning("closing the room socket (%s) after a failure: %s", CLOSE_RETRY,
                         _one_line(exc), exc_info=exc if log.isEnabledFor(logging.DEBUG) else None)
             with contextlib.suppress(Exception):  # the socket may be closed already
-                await self.close(code=frames.CLOSE_RETRY)
+                await self.close(code=CLOSE_RETRY)
             await self._leave()
 
     # --- presence (called by this process's presence loop) ----------------------------------------------
@@ -188,7 +189,7 @@ class RoomConsumer(Consumer):
         except Exception as exc:  # the database is down, say: its transaction rolled back
             log.warning("a %s frame failed: %s", protocol.frame_type(command), _one_line(exc),
                         exc_info=exc if log.isEnabledFor(logging.DEBUG) else None)
-            await self.refuse("server_error", gettext(frames.SERVER_ERROR_MESSAGE))
+            await self.refuse("server_error", gettext(SERVER_ERROR_MESSAGE))
             await self._resync()
 
     async def _handle(self, command: protocol.Command) -> None:
@@ -197,8 +198,8 @@ class RoomConsumer(Consumer):
         Raises:
             Refused: the service refused the command (nothing changed).
         """
-        if isinstance(command, frames.Ping):  # answered from memory: liveness is the open socket itself
-            await self.send_frame(frames.pong_frame())
+        if isinstance(command, Ping):  # answered from memory: liveness is the open socket itself
+            await self.send_frame(pong_frame())
             return
         if isinstance(command, protocol.Sync):
             snapshot = await offload(room_snapshot)(self.code)
@@ -303,7 +304,7 @@ class RoomConsumer(Consumer):
             await self._send_snapshot(refuse.snapshot)
         if refuse.error is not None and refuse.error.get("code") == "room_closed":
             # Sent to the whole room: its sentence again, in this socket's reader's language.
-            await self.send_frame(frames.error_frame("room_closed", events.room_closed_refusal(self.code).message))
+            await self.send_frame(error_frame("room_closed", events.room_closed_refusal(self.code).message))
         elif refuse.error is not None:
             await self.send_frame(refuse.error)
         await self.close(code=refuse.close)

@@ -13,8 +13,8 @@ Once an hour it deletes the chat of rooms closed more than ``CHAT_RETENTION_DAYS
 deleting twice deletes nothing more).
 
 The same ticker runs this process's presence (:mod:`lobby.realtime.presence`): its heartbeat, the retry
-of failed clean-ups, and the sweep of dead processes' connections. It is part of its loop's runtime
-(:mod:`lobby.realtime.runtime`), which starts and stops it.
+of failed clean-ups, and the sweep of dead processes' connections. It is part of its loop's lobby service
+(:class:`lobby.realtime.loop.LobbyLoop`), which starts and stops it.
 """
 
 from __future__ import annotations
@@ -31,9 +31,9 @@ from django.utils import timezone
 from common import logcontext
 from games import cpu_pool
 from games.analyses import AnalysisJob, analyses_claim, analysis_release, analysis_store
+from live.offload import offload
 from lobby.chat.services import chat_delete_expired
 from lobby.play.automatic import CpuJob, game_cpu_move, game_due_job
-from lobby.realtime.offload import offload
 from lobby.realtime.presence import Presence
 from lobby.timers import DueReason, games_due
 

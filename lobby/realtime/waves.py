@@ -5,7 +5,7 @@ read who waits, pair them off the loop (the pairing is pure CPU work: a thread),
 The pairs of a wave share nobody, so they are dealt to ``PAIR_WRITERS`` writers that work at once on
 PostgreSQL, each writing its share pair by pair on one connection; every pair is its own transaction
 that re-checks both under row locks, and its two players are told as soon as it commits. SQLite allows
-one writer at a time. The database work goes through :func:`lobby.realtime.offload.offload`, lane
+one writer at a time. The database work goes through :func:`live.offload.offload`, lane
 ``pairing`` (whose short transactions never queue behind the sockets' work).
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol, TypeVar
@@ -22,8 +22,8 @@ from typing import Protocol, TypeVar
 from django.db import connection
 from django.utils import timezone
 
+from live.offload import offload
 from lobby.pairing.waves import WaveLease, wave_claim, wave_end
-from lobby.realtime.offload import offload
 
 log = logging.getLogger(__name__)
 
@@ -90,22 +90,3 @@ async def _write(wave: Wave[W, P], pairs: Sequence[P]) -> int:
     write = offload(wave.write, lane="pairing")
     written = await asyncio.gather(*(write(share, now=timezone.now()) for share in shares))
     return sum(len(made) for made in written)
-
-
-class Step(Protocol):
-    """One round of a loop, given the time."""
-
-    def __call__(self, *, now: datetime) -> Awaitable[object]: ...
-
-
-async def run_every(seconds: float, step: Step, *, name: str) -> None:
-    """Call ``step`` with the time every ``seconds`` until cancelled; a step that fails is logged and the
-    next one runs (a database hiccup must not stop pairing for good)."""
-    while True:
-        await asyncio.sleep(seconds)
-        try:
-            await step(now=timezone.now())
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("%s failed", name)

@@ -12,9 +12,10 @@ from django.utils import timezone
 
 from bots.play import my_game
 from bots.streams.game import GameStream
+from live.offload import offload
 from lobby.models import Connection
-from lobby.realtime import presence, runtime
-from lobby.realtime.offload import offload
+from lobby.realtime import presence
+from lobby.realtime.loop import lobby_loop
 from lobby.rooms import connections
 from players.models import AccessToken, Player
 from players.social import block_add
@@ -53,7 +54,7 @@ async def test_a_game_stream_joins_hears_and_leaves_its_room_like_a_room_socket(
     lines = stream.lines()
     assert (await anext(lines))["type"] == "gameFull"
     assert await anext(lines) == {"type": "opponentGone", "gone": True}  # Bobo has no stream open
-    held = runtime.of_this_loop().presence.held
+    held = lobby_loop().presence.held
     assert held[stream.channel_name] is stream and await connections_of(stream.channel_name) == 1
 
     assert (await sync_to_async(red.post)(f"/api/bot/game/{game_id}/move/a1")).status_code == 200

@@ -16,7 +16,7 @@ from django.utils.dateparse import parse_datetime
 from common.errors import Refused
 from common.params import parse_int
 from common.text import text_fault, value_fault
-from lobby.protocol.frames import BadFrame, decode_frame
+from live.frames import BadFrame, decode_frame
 from players.services import player_create
 from tests.bots.botkit import Api, account, bot, session_post, signed_in
 from tests.puzzles.puzzlekit import pool_puzzle

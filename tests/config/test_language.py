@@ -13,7 +13,7 @@ from django.urls import path
 from django.utils import timezone, translation
 
 from config.websocket import SessionKeyMiddleware
-from lobby.realtime.offload import offload
+from live.offload import offload
 from lobby.realtime.socket import Consumer
 from players.language import choose_language, language_of
 from players.models import Preferences

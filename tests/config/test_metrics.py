@@ -18,6 +18,7 @@ from common.errors import Refused
 from games import cpu_pool
 from games.engine import Peg
 from games.services import game_play
+from live import events as live_events
 from lobby import events
 from lobby.play.moves import game_drop, game_start
 from lobby.protocol import messages
@@ -213,7 +214,7 @@ def test_a_failed_channel_layer_send_is_counted():
         with override_settings(CHANNEL_LAYERS=broken):
             # logs and carries on: a broadcast never undoes a change
             snapshot = messages.RoomSnapshot(room_snapshot(code))
-            events.deliver(events.ToGroup(events.room_group(code), snapshot))
+            live_events.deliver(live_events.ToGroup(events.room_group(code), snapshot))
     finally:
         channel_layers.backends.clear()
     assert value("fourinarow_channel_layer_send_failures_total") - before == 1

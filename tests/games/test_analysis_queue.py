@@ -19,9 +19,9 @@ from games.analyses import (
 )
 from games.engine.analyse import ANALYSIS_VERSION
 from games.models import AnalysisStatus, EndReason, Game, GameAnalysis, GameStatus
+from live import runtime
+from live.offload import offload
 from lobby.play.moves import game_drop, game_resign, game_start
-from lobby.realtime import runtime
-from lobby.realtime.offload import offload
 from lobby.rooms.connections import connection_open, process_register
 from lobby.rooms.services import room_close, room_create
 from players.services import player_create

@@ -8,8 +8,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from live.offload import offload
 from lobby.models import Seat
-from lobby.realtime.offload import offload
 from moderation.models import Action
 from tests.roomkit import seated_pair
 

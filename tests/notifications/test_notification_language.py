@@ -14,7 +14,7 @@ from django.utils import timezone, translation
 
 from bots.challenges import challenge_create
 from config.asgi import application
-from lobby.realtime.offload import offload
+from live.offload import offload
 from notifications.models import Notification
 from players.models import Player
 from players.preferences import preferences_change

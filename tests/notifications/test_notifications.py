@@ -12,7 +12,7 @@ from django.db import transaction
 from django.test import Client as HttpClient
 
 from config.asgi import application
-from lobby.realtime.offload import offload
+from live.offload import offload
 from notifications.models import Notification
 from notifications.services import notify
 from tests.lobbykit import LobbyClient

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lobby.realtime.offload import offload
+from live.offload import offload
 from ratings import glicko2
 from ratings.models import PlayerRating, RatingChange
 from tests.ratings.ratingkit import RED_WINS

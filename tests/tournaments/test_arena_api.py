@@ -11,7 +11,7 @@ from django.test import Client as HttpClient
 from django.utils import timezone
 
 from config.asgi import application
-from lobby.realtime.offload import offload
+from live.offload import offload
 from tests.arenakit import PASSWORD, account, arena
 from tests.roomkit import make_player_async
 from tournaments.models import ArenaGame

@@ -4,7 +4,7 @@ An arena's change reaches the group of its sockets as ``tournament.changed`` (ea
 most every ``tournaments.events.NUDGE_DELAY``); a socket that hears it calls
 :meth:`StandingsFeed.refresh_soon` with its arena's id, and the arena is read once for the whole process
 (not once per socket) and handed to every socket on its page, each of which adds its own row. It is the
-one debounced feed (:class:`lobby.realtime.debounce.DebouncedFeed`, as the lobby's lists), keyed by arena:
+one debounced feed (:class:`live.debounce.DebouncedFeed`, as the lobby's lists), keyed by arena:
 while changes keep coming, reads are ``REFRESH_GAP`` apart, so a socket gets at most about two frames a
 second however busy the arena is.
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 from typing import Protocol
 
-from lobby.realtime.debounce import REFRESH_GAP, DebouncedFeed
+from live.debounce import REFRESH_GAP, DebouncedFeed
 from tournaments.selectors import ArenaView, arena_view
 
 STANDINGS_DELAY = 0.05

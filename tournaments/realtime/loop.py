@@ -1,11 +1,11 @@
-"""Each event loop's arena loop: a service of its runtime (``lobby.realtime.runtime.LOOP_SERVICES``).
+"""Each event loop's arena loop: a service of its runtime (``live.runtime.LOOP_SERVICES``).
 
 Every ``TICK_SECONDS`` it moves arenas on with the clock and scores ends no hook scored
 (:func:`tournaments.services.arenas_sweep`), then runs each running arena's wave
 (:class:`tournaments.waves.ArenaWave`) with the one wave runner, :func:`lobby.realtime.waves.pair_wave`,
 as quick pairing's: for the arenas it wins it reads who waits, pairs them off the loop and writes the
 pairs. It also owns the loop's :class:`StandingsFeed`. Database work goes through
-:func:`lobby.realtime.offload.offload` (lane ``pairing``, as quick pairing's).
+:func:`live.offload.offload` (lane ``pairing``, as quick pairing's).
 """
 
 from __future__ import annotations
@@ -16,14 +16,15 @@ from collections import deque
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from lobby.realtime.offload import offload
-from lobby.realtime.waves import pair_wave, run_every
+from live.offload import offload
+from live.periodic import run_every
+from lobby.realtime.waves import pair_wave
 from tournaments.realtime.feed import StandingsFeed
 from tournaments.services import arenas_sweep
 from tournaments.waves import ArenaWave
 
 if TYPE_CHECKING:
-    from lobby.realtime.runtime import Runtime
+    from live.runtime import Runtime
 
 log = logging.getLogger(__name__)
 

@@ -16,13 +16,13 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from common.errors import Refused
-from lobby.protocol import messages
-from lobby.protocol.frames import CLOSE_UNKNOWN_ROOM, Ping, pong_frame
-from lobby.realtime import runtime
-from lobby.realtime.offload import offload
+from live import runtime
+from live.frames import Ping, pong_frame
+from live.offload import offload
+from lobby.protocol.frames import CLOSE_UNKNOWN_ROOM
 from lobby.realtime.socket import Consumer
 from players.models import Player
-from tournaments import events, protocol
+from tournaments import events, messages, protocol
 from tournaments.realtime.loop import ArenaLoop
 from tournaments.selectors import ArenaView, arena_view
 from tournaments.services import arena_berserk

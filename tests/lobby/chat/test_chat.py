@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from common.errors import Refused
+from live.messages import decode
 from lobby.chat.selectors import HISTORY_SIZE, chat_history
 from lobby.chat.services import MAX_CHARS, chat_say, clean_text
 from lobby.chat.visibility import ChatView
@@ -287,7 +288,7 @@ def test_a_spectators_message_remembers_the_game_it_was_written_in(room, django_
             chat_say(code=code, player=cy, chat="spectators", text="after", now=T0 + timedelta(seconds=3))
         found = []
         while len(found) < 3:
-            message = messages.decode(listener.receive())
+            message = decode(listener.receive())
             if isinstance(message, messages.RoomChat):
                 found.append((message.message["text"], message.game))
     finally:

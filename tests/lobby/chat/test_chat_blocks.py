@@ -6,7 +6,7 @@ import pytest
 from django.contrib.sessions.backends.db import SessionStore
 from django.utils import timezone
 
-from lobby.realtime.offload import offload
+from live.offload import offload
 from players.identity import session_attach
 from players.models import Player
 from players.social import block_add, block_remove

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from channels.layers import get_channel_layer
 
+from live.offload import offload
 from lobby.chat.services import RATE_MESSAGES
 from lobby.models import Connection, Room
-from lobby.realtime.offload import offload
 from tests.roomkit import Client, make_player_async, seated_pair
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("runtime_cleanup")]

@@ -12,6 +12,8 @@ from django.test.utils import CaptureQueriesContext
 
 from games.engine import Peg
 from games.models import Game, Move
+from live import events as live_events
+from live.messages import decode
 from lobby import events
 from lobby.models import Room
 from lobby.play.automatic import CpuJob, game_cpu_move
@@ -161,7 +163,7 @@ def test_a_process_follows_a_move_it_heard_and_moves_from_it_in_one_statement():
     try:
         HELD.clear()  # Ann's move is made by another process, from nothing held
         game_drop(code=code, player=ann, peg="a1", ply=0, now=at(1))
-        heard = messages.decode(listener.receive())
+        heard = decode(listener.receive())
     finally:
         listener.close()
     assert isinstance(heard, messages.RoomMove)
@@ -197,14 +199,14 @@ def test_the_room_is_held_before_its_frame_leaves_under_the_lock_and_at_a_games_
     code, ann, bob = connected_pair()
     held_when_sent: list[bool] = []
 
-    def deliver(event: events.Event) -> None:
-        if isinstance(event, events.ToGroup) and event.group == events.room_group(code):
+    def deliver(event: live_events.Event) -> None:
+        if isinstance(event, live_events.ToGroup) and event.group == events.room_group(code):
             found = HELD.take(code)
             held_when_sent.append(found is not None)
             if found is not None:
                 HELD.put(found)
 
-    monkeypatch.setattr(events, "_delivery", [deliver])
+    monkeypatch.setattr(live_events, "_delivery", [deliver])
     HELD.clear()  # as after another process's change: the drop takes the locked path
     game_drop(code=code, player=ann, peg="a1", ply=0, now=at(1))
     game_resign(code=code, player=bob, now=at(2))

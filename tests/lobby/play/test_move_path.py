@@ -21,7 +21,8 @@ from lobby.models import Room
 from lobby.play.held import HELD
 from lobby.play.moves import game_drop, game_start
 from lobby.protocol import room as protocol
-from lobby.realtime import presence, runtime
+from lobby.realtime import presence
+from lobby.realtime.loop import lobby_loop
 from lobby.rooms.connections import connection_open, process_register
 from lobby.rooms.services import ACTIVITY_GRANULARITY, room_create, room_sit
 from players.services import player_create
@@ -159,7 +160,7 @@ async def synced(client: Client) -> dict:
 async def test_a_move_frame_applied_to_the_last_room_frame_is_the_room_the_server_sends(rules):
     code, a, b = await seated_pair(**rules)
     watcher = await Client(code, None).connect()
-    await runtime.of_this_loop().presence.settle()
+    await lobby_loop().presence.settle()
     await a.send(type="start")
     await watcher.wait_room(at_ply(0))
     rng = random.Random(11)
@@ -230,7 +231,7 @@ async def test_frames_sent_to_a_room_grow_linearly_with_joins(monkeypatch):
     code, a, b = await seated_pair(ranked=False)
     before = {id(a): len(a.log), id(b): len(b.log)}
     spectators = [await Client(code, None).connect() for _ in range(joins)]
-    await runtime.of_this_loop().presence.settle()
+    await lobby_loop().presence.settle()
     everyone = [a, b, *spectators]
     for client in everyone:
         await client.wait_room(lambda r: r["spectators"] == joins)
@@ -256,7 +257,7 @@ async def test_a_spectator_who_sits_down_stops_counting_as_one():
     code = await make_room_async(ann)
     a = await Client(code, ann_key).connect()
     c = await Client(code, carl_key).connect()
-    await runtime.of_this_loop().presence.settle()
+    await lobby_loop().presence.settle()
     await a.wait_room(lambda r: r["spectators"] == 1)
     await c.send(type="sit")
     room = await a.wait_room(lambda r: r["seats"][1]["player"] is not None)

@@ -9,12 +9,12 @@ import pytest
 
 from common.errors import Refused
 from games.models import EndReason, Game, GameStatus, Move
+from live.frames import BadFrame
 from lobby import events
 from lobby.play.automatic import CpuJob, game_cpu_move
 from lobby.play.moves import game_drop, game_start
 from lobby.play.offers import game_offer
 from lobby.protocol import room as protocol
-from lobby.protocol.frames import BadFrame
 from lobby.rooms.selectors import room_snapshot
 from lobby.rooms.services import room_create, room_sit
 from lobby.timers import DueReason

@@ -16,14 +16,15 @@ from django.db import OperationalError
 from config.asgi import application
 from config.logformat import TextFormatter
 from games.models import Move
+from live.offload import offload
 from lobby import timers
 from lobby.chat import services as chat
 from lobby.models import Connection
 from lobby.play import moves as play
 from lobby.play.held import HELD
-from lobby.realtime import presence, runtime
+from lobby.realtime import presence
 from lobby.realtime import room as consumers
-from lobby.realtime.offload import offload
+from lobby.realtime.loop import lobby_loop
 from lobby.rooms import connections
 from lobby.rooms import services as lobby_services
 from tests.roomkit import Client, at_ply, make_player_async, make_room_async, seated_pair
@@ -197,7 +198,7 @@ async def test_a_close_that_cannot_be_recorded_is_left_to_the_presence_loop(monk
     bob = b.room["you"]["player"]
     assert await offload(Connection.objects.filter(room__code=code, player_id=bob).count)() == 1
     # The presence loop's next sweep (every few seconds) records the close: Bob's seat disconnects.
-    await runtime.of_this_loop().presence.close_unclosed()
+    await lobby_loop().presence.close_unclosed()
     assert await offload(Connection.objects.filter(room__code=code, player_id=bob).count)() == 0
     room = await a.wait_room(lambda r: not r["seats"][1]["connected"])
     assert room["seats"][0]["connected"] is True

@@ -10,7 +10,7 @@ import pytest
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from lobby.realtime import runtime
+from lobby.realtime.loop import lobby_loop
 from tests.records import DRAWN_RECORD
 from tests.roomkit import Client, at_ply, make_player_async, make_room_async, seated_pair
 
@@ -347,7 +347,7 @@ async def test_spectators_count_people_not_tabs():
     c1 = await Client(code, carl_key).connect()
     c2 = await Client(code, carl_key).connect()
     anon = await Client(code, None).connect()
-    await runtime.of_this_loop().presence.settle()  # the coalesced refresh of the count, now rather than in a second
+    await lobby_loop().presence.settle()  # the coalesced refresh of the count, now rather than in a second
     room = await a.wait_room(lambda r: r["spectators"] == 2)  # Carl in two tabs, and one anonymous viewer
     await a.send(type="ping")
     await a.wait("pong")

@@ -6,8 +6,8 @@ import pytest
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
+from live.offload import offload
 from lobby.models import Room, Seek
-from lobby.realtime.offload import offload
 from ratings.models import PlayerRating
 from tests.lobbykit import LobbyClient
 from tests.roomkit import Client, make_player_async, make_room_async

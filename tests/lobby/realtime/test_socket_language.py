@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from lobby.realtime.offload import offload
+from live.offload import offload
 from lobby.rooms.services import room_close
 from players.preferences import preferences_change
 from tests.roomkit import Client, make_player_async, make_room

@@ -7,8 +7,8 @@ import pytest
 from django.contrib.sessions.backends.db import SessionStore
 from django.utils import timezone
 
-from lobby.realtime import runtime
-from lobby.realtime.offload import offload
+from live.offload import offload
+from lobby.realtime.loop import lobby_loop
 from lobby.rooms.people import friends_of
 from notifications.models import Notification
 from players.identity import session_attach
@@ -39,13 +39,13 @@ async def test_a_friend_is_online_while_a_page_of_theirs_is_open():
     await offload(follow_add)(follower=ann, followed_id=bob.pk, now=timezone.now())
     assert await online_friends(ann) == [False]
     phone, laptop = await player_socket(await signed_in_device(bob)), await player_socket(await signed_in_device(bob))
-    await runtime.of_this_loop().online.settle()
+    await lobby_loop().online.settle()
     assert await online_friends(ann) == [True]
     await phone.disconnect()
-    await runtime.of_this_loop().online.settle()
+    await lobby_loop().online.settle()
     assert await online_friends(ann) == [True]  # the laptop's page is still open
     await laptop.disconnect()
-    await runtime.of_this_loop().online.settle()
+    await lobby_loop().online.settle()
     assert await online_friends(ann) == [False]
 
 

@@ -1,12 +1,14 @@
 """One runtime per event loop (one per server process in production): everything live that the loop runs.
 
-A :class:`Runtime` owns the loop's outbox (events to the channel layer, in commit order), its presence
-(heartbeat and held sockets), its ticker (timers, CPU moves, analyses), its matchmaker (quick-pairing
-waves) and its lobby feed (the lobby's lists). It is made on first use in its loop and started by the
-first request or socket (``config.asgi`` calls :func:`ensure_running`).
+A :class:`Runtime` owns the loop's outbox (events to the channel layer, in commit order) and the loop
+services the apps register (``LOOP_SERVICES``, each app's ``AppConfig.ready``): the lobby's presence,
+ticker, matchmaker and lists (``lobby.realtime.loop.LobbyLoop``), the arenas' loop, the challenge sweep,
+the mail loop, the correspondence loop. It is made on first use in its loop and started by the first
+request or socket (``config.asgi`` calls :func:`ensure_running`). A socket reaches its loop's service of
+a type with :meth:`Runtime.service` (a dictionary's lookup once found).
 
-:func:`deliver` is the one delivery path of the server: :mod:`lobby.events` hands it every event a
-committed transaction queued (it is registered there by ``lobby.apps``). From a worker thread of a
+:func:`deliver` is the one delivery path of the server: :mod:`live.events` hands it every event a
+committed transaction queued (it is registered there by ``live.apps``). From a worker thread of a
 running server it crosses into the loop that handed the thread its work; anywhere else (a script, a
 synchronous test) it sends at once, blocking.
 """
@@ -19,28 +21,22 @@ import logging
 import os
 import threading
 from collections.abc import Callable
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, cast, runtime_checkable
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
 from common.hooks import Registry
-from lobby import events
-from lobby.protocol import messages
-from lobby.realtime.feed import LobbyFeed
-from lobby.realtime.matchmaker import Matchmaker
-from lobby.realtime.online import Online
-from lobby.realtime.outbox import Outbox, send_now
-from lobby.realtime.presence import Presence
-from lobby.realtime.ticker import Ticker
+from live import events
+from live.messages import Message, encode
+from live.outbox import Outbox, send_now
 
 log = logging.getLogger(__name__)
 S = TypeVar("S")
 
 
 class LoopService(Protocol):
-    """A task of a higher app that runs in every event loop beside the runtime's own, started and
-    stopped with it."""
+    """A task of an app that runs in every event loop, started and stopped with the loop's runtime."""
 
     def start(self) -> None:
         """Start (or restart, after a failure) in the running loop."""
@@ -49,25 +45,42 @@ class LoopService(Protocol):
     async def stop(self) -> None: ...
 
 
-# Factories of the loop services, registered at start-up by the apps above (an AppConfig.ready); each
-# runtime calls each one once, with itself, when it is made.
+@runtime_checkable
+class Hearer(Protocol):
+    """A loop service that hears the signals (:class:`live.events.Signal`) of the types in ``hears``."""
+
+    hears: tuple[type[events.Signal], ...]
+
+    def hear(self, signal: events.Signal) -> None:
+        """Act on ``signal`` (in the loop's thread)."""
+        ...
+
+    def covers(self, signal: events.Signal) -> bool:
+        """Whether a signal heard earlier and not yet acted on covers ``signal`` too (read from any
+        thread): then the loop is not woken for it."""
+        ...
+
+
+# Factories of the loop services, registered at start-up by the apps (an AppConfig.ready); each runtime
+# calls each one once, with itself, when it is made, and starts them in this order (stops them in reverse).
 LOOP_SERVICES: Registry[Callable[[Runtime], LoopService]] = Registry("loop services")
 
 
 class Runtime:
-    """One event loop's outbox, presence, ticker, matchmaker and lobby feed (see the module docstring)."""
+    """One event loop's outbox and loop services (see the module docstring)."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
         self.outbox = Outbox()
-        self.presence = Presence()
-        self.online = Online()
-        self.feed = LobbyFeed(loop)
-        self.matchmaker = Matchmaker()
-        self.ticker = Ticker(self.presence)
         # The ToGroupSoon messages waiting, by group.
-        self._soon: dict[str, tuple[asyncio.TimerHandle, messages.Message]] = {}
+        self._soon: dict[str, tuple[asyncio.TimerHandle, Message]] = {}
         self.services: list[LoopService] = [factory(self) for factory in LOOP_SERVICES]
+        self._by_type: dict[type[Any], LoopService] = {}  # service(): each type's, once found
+        self.hearers: dict[type[events.Signal], Hearer] = {}
+        for service in self.services:
+            if isinstance(service, Hearer):
+                for kind in service.hears:
+                    self.hearers[kind] = service
         self.started = False
 
     def service(self, kind: type[S]) -> S:
@@ -76,64 +89,61 @@ class Runtime:
         Raises:
             LookupError: no such service is registered.
         """
-        for service in self.services:
-            if isinstance(service, kind):
-                return service
-        raise LookupError(f"no loop service {kind.__name__} is registered")
+        found = self._by_type.get(kind)
+        if found is None:
+            for service in self.services:
+                if isinstance(service, kind):
+                    found = self._by_type[kind] = service
+                    break
+            else:
+                raise LookupError(f"no loop service {kind.__name__} is registered")
+        return cast(S, found)
 
     @property
     def running(self) -> bool:
-        return self.ticker.task is not None and not self.ticker.task.done()
+        return self.started
 
     def start(self) -> None:
-        """Start (or restart, after a failure) the ticker and the matchmaker in this loop."""
-        self.ticker.start()
-        self.matchmaker.start()
-        self.online.start()
+        """Start (or restart, after a failure) every loop service in this loop."""
         for service in self.services:
             service.start()
         self.started = True
 
     async def stop(self) -> None:
-        """Stop every task, drop what is pending, and send what waits in the outbox."""
+        """Stop every service, drop what is pending, and send what waits in the outbox."""
         self.started = False
-        for service in self.services:
+        for service in reversed(self.services):
             try:
                 await service.stop()
             except Exception:  # one service failing to stop must not keep the others running
                 log.exception("could not stop the loop service %r", service)
-        await self.ticker.stop()
-        await self.matchmaker.stop()
-        await self.online.stop()
-        await self.feed.close()
         for group, (handle, message) in list(self._soon.items()):  # sent now rather than lost
             handle.cancel()
-            self.outbox.put(group, messages.encode(message))
+            self.outbox.put(group, encode(message))
         self._soon.clear()
-        await self.presence.stop()
         await self.outbox.flush()
 
     def _send_soon(self, group: str) -> None:
         _, message = self._soon.pop(group)
-        self.outbox.put(group, messages.encode(message))
+        self.outbox.put(group, encode(message))
 
     def receive(self, event: events.Event) -> None:
         """Take one committed event (in the loop's thread): its message is encoded here, once for all its
         targets."""
         match event:
             case events.ToGroup(group=group, message=message):
-                self.outbox.put(group, messages.encode(message))
+                self.outbox.put(group, encode(message))
             case events.ToSockets(channels=channels, message=message):
-                encoded = messages.encode(message)
+                encoded = encode(message)
                 for channel in channels:
                     self.outbox.put(channel, encoded, group=False)
             case events.ToGroupSoon(group=group, message=message, delay=delay):
                 if group not in self._soon:
                     self._soon[group] = (self.loop.call_later(delay, self._send_soon, group), message)
-            case events.ListsChanged():
-                self.feed.changed()
-            case events.WakeUp():
-                self.ticker.wake()
+            case events.Signal():
+                hearer = self.hearers.get(type(event))
+                if hearer is not None:
+                    hearer.hear(event)
 
 
 # Read from worker threads (deliver), written in the loops: guarded by the lock.
@@ -182,11 +192,11 @@ def _started() -> list[Runtime]:
 def deliver(event: events.Event) -> None:
     """Take a committed ``event`` to the sockets (called from any thread; see the module docstring).
 
-    Room and socket messages go through the outbox of the loop that handed this thread its work, so
-    each target hears them in commit order. The lobby's lists and the wake-ups concern every started
-    runtime of the process (one in production).
+    Messages to groups and sockets go through the outbox of the loop that handed this thread its work, so
+    each target hears them in commit order. A signal concerns every started runtime of the process (one
+    in production) that hears its type.
     """
-    if isinstance(event, events.ToGroup | events.ToSockets | events.ToGroupSoon):
+    if not isinstance(event, events.Signal):
         loop = _server_loop()
         if loop is not None:
             with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: send it here instead
@@ -197,14 +207,19 @@ def deliver(event: events.Event) -> None:
         return
     told = False
     for runtime in _started():
-        if isinstance(event, events.ListsChanged) and runtime.feed.nudging:
-            told = True  # its nudge, not yet sent, tells of this change too: no wake-up of the loop for it
+        hearer = runtime.hearers.get(type(event))
+        if hearer is None:
+            continue
+        if hearer.covers(event):
+            told = True  # what it heard before, not yet acted on, covers this one: no wake-up of the loop for it
             continue
         with contextlib.suppress(RuntimeError):  # a loop closing right now
-            runtime.loop.call_soon_threadsafe(runtime.receive, event)
+            runtime.loop.call_soon_threadsafe(hearer.hear, event)
             told = True
-    if not told and isinstance(event, events.ListsChanged):
-        _send_blocking(events.ToGroup(events.LOBBY_GROUP, messages.LobbyChanged()))
+    if not told:
+        instead = event.unheard()
+        if instead is not None:
+            _send_blocking(instead)
 
 
 def _receive(loop: asyncio.AbstractEventLoop, event: events.Event) -> None:
@@ -225,7 +240,7 @@ def _send_blocking(event: events.ToGroup | events.ToSockets) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    message = messages.encode(event.message)
+    message = encode(event.message)
     if isinstance(event, events.ToGroup):
         async_to_sync(send_now)(layer, event.group, message)
         return

@@ -19,7 +19,7 @@ import logging
 from collections.abc import Awaitable, Callable, Hashable
 from typing import Generic, TypeVar
 
-from lobby.realtime.offload import offload
+from live.offload import offload
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +34,7 @@ S = TypeVar("S")  # a subscriber (a socket)
 class DebouncedFeed(Generic[K, V, S]):
     """One loop's debounced reads, one at a time per key, for every subscriber of that key.
 
-    ``read`` runs in a database thread (:func:`lobby.realtime.offload.offload`) and returns None when there
+    ``read`` runs in a database thread (:func:`live.offload.offload`) and returns None when there
     is nothing to show any more (the subscribers keep what they had); ``send`` hands a value to one
     subscriber. ``delay``: how long after the first change a read starts, so that the changes a burst
     makes are read once.

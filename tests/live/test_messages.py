@@ -1,16 +1,19 @@
-"""The channel layer's messages (``lobby.protocol.messages``): each kind encoded and decoded back to itself,
-through msgpack as Redis carries it, no bigger than the dicts sent before, and a bad dict refused."""
+"""The channel layer's messages (the bus, ``live.messages``, and every app's kinds on it): each kind encoded
+and decoded back to itself, through msgpack as Redis carries it, no bigger than the dicts sent before, a bad
+dict refused, and two kinds of one type refused."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
 
 import msgpack
 import pytest
 
-from lobby.protocol import messages
+from bots.messages import AccountLine, AccountStreamsEnd
+from config.health import HealthPing
+from live import messages
 from lobby.protocol.messages import (
-    AccountLine,
-    AccountStreamsEnd,
-    HealthPing,
     LobbyChanged,
     LobbyEnded,
     LobbyPaired,
@@ -23,9 +26,8 @@ from lobby.protocol.messages import (
     RoomRefuse,
     RoomSnapshot,
     RoomSpectators,
-    TournamentChanged,
-    TournamentPaired,
 )
+from tournaments.messages import TournamentChanged, TournamentPaired
 
 SNAPSHOT = {"code": "ABC123", "version": 7, "seats": [{"seat": 1, "player": None}], "game": None}
 ERROR = {"type": "error", "code": "room_closed", "message": "Room ABC123 was closed."}
@@ -91,3 +93,13 @@ def test_the_same_dict_is_decoded_once_for_every_socket_it_reaches():
 def test_a_dict_that_is_no_message_is_refused(bad):
     with pytest.raises(messages.UnknownMessage):
         messages.decode(bad)
+
+
+def test_a_second_kind_of_a_type_already_taken_is_refused():
+    @dataclass(frozen=True, slots=True)
+    class Clash(messages.Message):
+        TYPE: ClassVar[str] = RoomMove.TYPE
+
+    with pytest.raises(ValueError, match="two message kinds"):
+        messages.kind(Clash)
+    assert messages.KINDS[RoomMove.TYPE][0] is RoomMove

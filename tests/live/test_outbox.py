@@ -1,4 +1,4 @@
-"""lobby.realtime.outbox.Outbox: a loop's messages to the channel layer, sent in commit order per target."""
+"""live.outbox.Outbox: a loop's messages to the channel layer, sent in commit order per target."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import asyncio
 
 from channels.layers import get_channel_layer
 
+from live.outbox import Outbox
 from lobby import events
-from lobby.realtime.outbox import Outbox
 
 
 async def test_a_cancelled_waiter_does_not_cancel_what_the_others_send():

@@ -1,0 +1,82 @@
+"""live.runtime: a loop's services, looked up by type; a signal heard by the service that hears its type,
+not again while what it heard is pending, and sent at once instead when no loop of the process hears it."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from common.hooks import Registry
+from live import events, runtime
+from live.messages import encode
+from lobby.protocol.messages import LobbyChanged
+
+
+@dataclass(frozen=True, slots=True)
+class Ding(events.Signal):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Shout(events.Signal):
+    def unheard(self) -> events.ToGroup:
+        return events.ToGroup("shouts", LobbyChanged())
+
+
+class Bell:
+    hears = (Ding,)
+
+    def __init__(self, loop_runtime: runtime.Runtime) -> None:
+        self.heard: list[events.Signal] = []
+        self.pending = False
+        self.starts = 0
+
+    def start(self) -> None:
+        self.starts += 1
+
+    async def stop(self) -> None:
+        pass
+
+    def hear(self, signal: events.Signal) -> None:
+        self.heard.append(signal)
+
+    def covers(self, signal: events.Signal) -> bool:
+        return self.pending
+
+
+@pytest.fixture
+def only_a_bell(monkeypatch):
+    services = Registry("loop services")
+    services.register(Bell)
+    monkeypatch.setattr(runtime, "LOOP_SERVICES", services)
+
+
+@pytest.mark.usefixtures("only_a_bell", "runtime_cleanup")
+async def test_a_signal_reaches_the_service_that_hears_it_unless_it_is_pending():
+    running = runtime.ensure_running()
+    bell = running.service(Bell)
+    assert running.service(Bell) is bell and bell.starts == 1
+    assert runtime.ensure_running() is running and bell.starts == 1
+    with pytest.raises(LookupError):
+        running.service(int)
+    runtime.deliver(Ding())
+    await asyncio.sleep(0)
+    assert bell.heard == [Ding()]
+    bell.pending = True  # what it heard is not acted on yet: the next one is covered by it
+    runtime.deliver(Ding())
+    await asyncio.sleep(0)
+    assert bell.heard == [Ding()]
+
+
+@pytest.mark.usefixtures("only_a_bell")
+def test_a_signal_no_loop_hears_sends_what_it_says_instead():
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)("shouts", channel)
+    runtime.deliver(Ding())  # heard by nobody, nothing instead
+    runtime.deliver(Shout())
+    assert async_to_sync(layer.receive)(channel) == encode(LobbyChanged())
