@@ -1,4 +1,4 @@
-"""The per-process task of quick pairing, part of its loop's runtime (started and stopped with it).
+"""The per-process task of quick pairing, part of its loop's lobby service (started and stopped with it).
 
 Every ``HEARTBEAT`` it
 1. keeps this process's waiting seeks alive in the shared pool, in one query for all of its lobby

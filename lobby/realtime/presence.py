@@ -1,8 +1,8 @@
 """This process's side of room presence (the rows of ``lobby.rooms.connections``: which sockets are in a
 room, a seat connected or not; not who is online for the friends list, ``lobby.realtime.online``): its
 heartbeat, the sockets it holds, and the spectator counts it has made stale. One :class:`Presence` per
-event loop (one per server process in production), part of the loop's runtime and run by its ticker
-(:mod:`lobby.realtime.ticker`).
+event loop (one per server process in production), part of the loop's lobby service
+(:class:`lobby.realtime.loop.LobbyLoop`) and run by its ticker (:mod:`lobby.realtime.ticker`).
 
 - **Liveness without a frame through the consumer.** A socket is alive while it is open: daphne's own
   websocket pings (``config.serve``) close a socket that stops answering them, so one gone silent or

@@ -57,7 +57,7 @@ STORE_RETRY_SECONDS = 1.0
 CHAT_PURGE_SECONDS = 3600.0
 
 class Ticker:
-    """One per running event loop (one per server process in production), owned by its runtime."""
+    """One per running event loop (one per server process in production), owned by its loop's lobby service."""
 
     def __init__(self, presence: Presence) -> None:
         self.event = asyncio.Event()
