@@ -11,6 +11,8 @@ import pytest
 from live import offload as offload_module
 from live.offload import offload
 
+# A lane's thread closes its stale connections around each call (Channels' wrapper): database access.
+pytestmark = pytest.mark.django_db
 
 def thread_name() -> str:
     return threading.current_thread().name
