@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-from games.engine.cpu.search import Weights
+from games.engine.cpu.evaluation import Weights
 
 
 class Level(IntEnum):

@@ -15,8 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from games.engine.bitboard import CELLS, iter_bits
+from games.engine.cpu.evaluation import INFINITY, MATE_BOUND, Node, gain, safe_moves
 from games.engine.cpu.levels import Level, LevelSettings
-from games.engine.cpu.search import INFINITY, MATE_BOUND, Node, Searcher, SearchTimeout, gain, safe_moves
+from games.engine.cpu.search import Searcher, SearchTimeout
 from games.engine.cpu.tables import LINE_COUNT, REST, playable
 from games.engine.position import Position
 from games.engine.values import Colour, Peg

@@ -1,38 +1,37 @@
 """Negamax alpha-beta over raw bitboards: the heuristic search and the exact endgame solver.
 
-A search node is the side to move's beads ``own``, the other side's ``opp``, both sides' threat
-cells ``t_own`` / ``t_opp`` (empty cells that would complete one of their lines, gravity ignored) and
-``score``, the line part of the evaluation from the mover's point of view. Playing a bead only
-changes the lines through its cell, so a child's threats and score are updated from :data:`REST`
-instead of rescanning the 76 lines.
+The nodes, their incremental update (:func:`~games.engine.cpu.evaluation.gain`), the evaluation and
+the scores are :mod:`games.engine.cpu.evaluation`'s; here is the search over them, its
+transposition and history tables and its move ordering, written out in one loop per search for speed
+(a function call per child would cost more than the ordering itself). The heuristic search returns
+a score (``WIN - p`` for a win at ply ``p``); the solver 1 / 0 / -1 (win / draw / loss for the side
+to move).
 
-Scores: a win ending the game at ply ``p`` (counted from the root) is ``WIN - p``, a loss
-``p - WIN``, a draw 0; anything in between is the heuristic evaluation. The solver returns
-1 / 0 / -1 (win / draw / loss for the side to move).
-
-Before any move is searched, a node applies the *forced-move shortcuts*: a playable threat of its
-own is a win; two playable threats of the opponent are a loss; one must be blocked (and that single
-reply is searched without spending depth); a bead dropped directly beneath an opponent's threat cell
-hands them the win, so such moves are never searched.
+Before any move is searched, a node applies the forced-move shortcuts
+(:func:`~games.engine.cpu.evaluation.safe_moves`, inlined): a playable threat of its own is a win;
+two playable threats of the opponent are a loss; one must be blocked (and that single reply is
+searched without spending depth); a bead dropped directly beneath an opponent's threat cell hands
+them the win, so such moves are never searched.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
-from games.engine.bitboard import BOTTOM, FULL, LINES, PEG_MASKS
-from games.engine.cpu.tables import EVEN_LEVELS, MAPS_BACK, ODD_LEVELS, REST, above, canonical
+from games.engine.bitboard import BOTTOM, FULL, PEG_MASKS
+from games.engine.cpu.evaluation import (
+    INFINITY,
+    MATE_BOUND,
+    WIN,
+    Weights,
+    deltas_of,
+    evaluate_bits,
+    gain,
+    kills_of,
+)
+from games.engine.cpu.tables import MAPS_BACK, REST, canonical
 from games.engine.symmetry import PEG_PERMUTATIONS
-
-WIN = 1_000_000
-"""Score of a win on the spot; a win at ply ``p`` scores ``WIN - p``."""
-
-MATE_BOUND = WIN - 1000
-"""Scores beyond +/-MATE_BOUND are decided games, not evaluations."""
-
-INFINITY = WIN + 1
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _CHECK_INTERVAL = 256
@@ -45,137 +44,6 @@ _HISTORY_LIMIT = 1 << 20
 
 class SearchTimeout(Exception):
     """Raised inside the search when the time or node budget is spent; the caller keeps what it has."""
-
-
-@dataclass(frozen=True, slots=True)
-class Weights:
-    """The evaluation's parameters (all scores are from the side to move's point of view)."""
-
-    lines: tuple[int, int, int, int] = (0, 1, 4, 12)
-    """Value of a line still open for one side holding 0, 1, 2 or 3 of its beads."""
-    threat_good: int = 30
-    """A threat cell on a level that parity favours for its owner (odd for Red, even for Yellow)."""
-    threat_bad: int = 12
-    """A threat cell on the other levels."""
-    stacked: int = 60
-    """A threat cell with another of the same side's threat cells directly above it."""
-
-    @property
-    def uses_threats(self) -> bool:
-        """True when the threat terms are on (Hard and Master); Medium counts lines only."""
-        return bool(self.threat_good or self.threat_bad or self.stacked)
-
-
-@dataclass(frozen=True, slots=True)
-class Node:
-    """A position as the search sees it (see the module docstring)."""
-
-    own: int
-    opp: int
-    t_own: int
-    t_opp: int
-    score: int
-
-    @classmethod
-    def from_bits(cls, own: int, opp: int, weights: Weights) -> Node:
-        """Build a node from the two bitboards with a full scan of the lines (done once, at the root)."""
-        occupied = own | opp
-        t_own = t_opp = 0
-        score = 0
-        for line in LINES:
-            mine, theirs = (line & own).bit_count(), (line & opp).bit_count()
-            if not theirs:
-                score += weights.lines[mine]
-                if mine == 3 and line & ~occupied:
-                    t_own |= line & ~own
-            elif not mine:
-                score -= weights.lines[theirs]
-                if theirs == 3 and line & ~occupied:
-                    t_opp |= line & ~opp
-        return cls(own, opp, t_own, t_opp, score)
-
-    def child(self, bit: int, weights: Weights) -> Node:
-        """The node after the side to move fills cell ``bit`` (which must not win the game)."""
-        low = 1 << bit
-        delta, threats = gain(REST[bit], self.own, self.opp, _deltas(weights), _kills(weights))
-        return Node(self.opp, self.own | low, self.t_opp & ~low, self.t_own | threats, -(self.score + delta))
-
-    @property
-    def occupied(self) -> int:
-        return self.own | self.opp
-
-
-def _deltas(weights: Weights) -> tuple[int, int, int, int]:
-    w = weights.lines
-    return (w[1] - w[0], w[2] - w[1], w[3] - w[2], 0)
-
-
-def _kills(weights: Weights) -> tuple[int, int, int, int]:
-    w = weights.lines
-    return (0, w[1], w[2], w[3])
-
-
-def gain(
-    rests: tuple[int, ...], own: int, opp: int, deltas: tuple[int, ...], kills: tuple[int, ...]
-) -> tuple[int, int]:
-    """``(score change, new threat cells)`` when the side owning ``own`` fills the cell whose lines' other
-    cells are ``rests``: its open lines grow, the opponent's lines through the cell die."""
-    delta = threats = 0
-    for rest in rests:
-        theirs = rest & opp
-        if theirs:
-            if not rest & own:
-                delta += kills[theirs.bit_count()]
-        else:
-            mine = (rest & own).bit_count()
-            delta += deltas[mine]
-            if mine == 2:
-                threats |= rest & ~own
-    return delta, threats
-
-
-def evaluate(node: Node, weights: Weights) -> int:
-    """The static evaluation of ``node`` for the side to move (see :meth:`Searcher.negamax`)."""
-    return _evaluate(node.own | node.opp, node.t_own, node.t_opp, node.score, weights)
-
-
-def _evaluate(occupied: int, t_own: int, t_opp: int, score: int, weights: Weights) -> int:
-    if not weights.uses_threats:
-        return score
-    # Under gravity the lower of two threats on a peg is met first; the higher one only counts if
-    # the lower is somehow defused, so it is ignored here. Red moves when an even number of beads
-    # is down, and in a filled-up ending Red gets the odd levels, Yellow the even ones.
-    own_live = t_own & ~above(t_opp)
-    opp_live = t_opp & ~above(t_own)
-    if occupied.bit_count() & 1:
-        own_good, opp_good = EVEN_LEVELS, ODD_LEVELS
-    else:
-        own_good, opp_good = ODD_LEVELS, EVEN_LEVELS
-    return (
-        score
-        + weights.threat_good * ((own_live & own_good).bit_count() - (opp_live & opp_good).bit_count())
-        + weights.threat_bad * ((own_live & ~own_good).bit_count() - (opp_live & ~opp_good).bit_count())
-        + weights.stacked * ((own_live & (t_own >> 16)).bit_count() - (opp_live & (t_opp >> 16)).bit_count())
-    )
-
-
-def safe_moves(node: Node) -> tuple[int, str]:
-    """``(cells, why)``: the cells worth searching at ``node`` and which shortcut chose them.
-
-    ``why`` is ``"win"`` (the cells are the mover's playable threats), ``"block"`` (the opponent's
-    single playable threat, which must be filled), ``"lost"`` (the opponent has two playable threats,
-    which are the cells, or every playable cell lies directly beneath an opponent's threat), or
-    ``"safe"`` (the playable cells not directly beneath an opponent's threat cell).
-    """
-    occupied = node.own | node.opp
-    play = ((occupied << 16) | BOTTOM) & ~occupied & FULL
-    if play & node.t_own:
-        return play & node.t_own, "win"
-    forced = play & node.t_opp
-    if forced:
-        return (forced, "lost") if forced & (forced - 1) else (forced, "block")
-    safe = play & ~(node.t_opp >> 16)
-    return (safe, "safe") if safe else (play, "lost")
 
 
 class Searcher:
@@ -201,8 +69,8 @@ class Searcher:
         self.solved: dict[int, tuple[int, int, int]] = {}
         self.history = [0] * 64
         self._check_at = _CHECK_INTERVAL
-        self.deltas = _deltas(weights)
-        self.kills = _kills(weights)
+        self.deltas = deltas_of(weights)
+        self.kills = kills_of(weights)
 
     def check(self) -> None:
         """Raise :class:`SearchTimeout` once the clock passes the deadline or the node budget is spent."""
@@ -261,7 +129,7 @@ class Searcher:
                 opp, own | moves, t_opp & ~moves, t_own | threats, -(score + delta), depth, -beta, -alpha, ply + 1
             )
         if depth <= 0:
-            return _evaluate(occupied, t_own, t_opp, score, self.weights)
+            return evaluate_bits(occupied, t_own, t_opp, score, self.weights)
 
         table_move = -1
         key = symmetry = 0

@@ -11,7 +11,8 @@ import pytest
 from test_engine_rules import DRAWN_RECORD
 
 from games.engine import Colour, Peg, Position, canonical_form, threat_cells
-from games.engine.cpu.search import INFINITY, MATE_BOUND, Node, Searcher, Weights, evaluate, safe_moves
+from games.engine.cpu.evaluation import INFINITY, MATE_BOUND, Node, Weights, evaluate, safe_moves
+from games.engine.cpu.search import Searcher
 from games.engine.cpu.tables import canonical
 
 WEIGHTS = Weights()
