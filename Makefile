@@ -45,9 +45,11 @@ run: deps
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python -m config.serve -b $(HOST) -p $(PORT) config.asgi:application
 
+# ruff, the import contracts (pyproject.toml), and every module at most 400 lines (tests/test_sizes.py).
 lint: $(STAMP) lint-js
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
+	$(BIN)/pytest -q -p no:cacheprovider tests/test_sizes.py
 
 # The pages' ES modules, as the browser loads them (no build step): biome lints them and checks their
 # format (`cd frontend && npx biome check --write` fixes it), tsc checks their JSDoc types.

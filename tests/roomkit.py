@@ -1,24 +1,22 @@
-"""Test kit for rooms: players with real sessions, websocket clients on the real ASGI application."""
+"""Test kit for rooms: players with real sessions, room websocket clients (``tests.socketkit``'s) on the real ASGI
+application."""
 
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
-from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 from django.utils import timezone
 
-from config.asgi import application
 from live.offload import offload
 from lobby.protocol.room import apply_move, apply_spectators
 from lobby.rooms.services import room_create
 from players.identity import session_attach
 from players.models import Player
 from players.services import player_create
+from tests.socketkit import SocketClient
 
-ORIGIN = (b"origin", b"http://localhost")
 ROOM_CHANGES = ("room", "move", "spectators")  # the frames that change the room a client shows
 
 
@@ -36,7 +34,7 @@ def make_room(host: Player, **rules: Any) -> str:
     return room_create(host=host, rules=rules, now=timezone.now()).code
 
 
-class Client:
+class Client(SocketClient):
     """A websocket client in a room: sends frames, and waits for the frames it wants.
 
     It keeps the room as the page does: the last ``room`` frame with every ``move`` frame applied since
@@ -44,30 +42,16 @@ class Client:
     """
 
     def __init__(self, code: str, session_key: str | None, *, origin: bytes = b"http://localhost") -> None:
-        headers = [(b"origin", origin), (b"host", b"localhost")]
-        if session_key is not None:
-            headers.append((b"cookie", f"sessionid={session_key}".encode()))
-        self.comm = WebsocketCommunicator(application, f"/ws/rooms/{code}/", headers=headers)
-        self.session_key = session_key
+        super().__init__(f"/ws/rooms/{code}/", session_key, origin=origin)
         self.room: dict[str, Any] | None = None
         self.rooms: list[dict[str, Any]] = []
-        self.log: list[dict[str, Any]] = []
 
     async def connect(self) -> Client:
-        connected, _ = await self.comm.connect(timeout=5)
-        assert connected
+        await super().connect()
         await self.wait_room(lambda room: True)
         return self
 
-    async def send(self, **frame: Any) -> None:
-        await self.comm.send_to(text_data=json.dumps(frame))
-
-    async def send_raw(self, text: str) -> None:
-        await self.comm.send_to(text_data=text)
-
-    async def next_frame(self, timeout: float = 10) -> dict[str, Any]:
-        frame: dict[str, Any] = json.loads(await self.comm.receive_from(timeout=timeout))
-        self.log.append(frame)
+    def kept(self, frame: dict[str, Any]) -> None:
         if frame["type"] == "room":
             assert self.room is None or frame["version"] >= self.room["version"], "snapshots arrive in order"
             self.room = frame
@@ -78,16 +62,6 @@ class Client:
             assert applied is not None, f"{frame} does not follow version {self.room['version']}"
             self.room = applied
             self.rooms.append(applied)
-        return frame
-
-    async def wait(self, kind: str, predicate: Any = None, timeout: float = 10) -> dict[str, Any]:
-        """The next frame of ``kind`` that satisfies ``predicate`` (frames before it are kept in log)."""
-        loop = asyncio.get_running_loop()
-        end = loop.time() + timeout
-        while True:
-            frame = await self.next_frame(timeout=max(0.01, end - loop.time()))
-            if frame["type"] == kind and (predicate is None or predicate(frame)):
-                return frame
 
     async def wait_room(self, predicate: Any, timeout: float = 10) -> dict[str, Any]:
         """The room once it satisfies ``predicate`` (after a room, a move or a spectators frame)."""
@@ -98,17 +72,9 @@ class Client:
                 pass
         return self.room
 
-    async def error(self, timeout: float = 10) -> dict[str, Any]:
-        return await self.wait("error", timeout=timeout)
-
     async def drop(self, peg: str) -> None:
         assert self.room is not None and self.room["game"] is not None
         await self.send(type="drop", peg=peg, ply=self.room["game"]["ply"])
-
-    async def close(self) -> None:
-        # The consumer closes its connection in the database as it leaves: give it time on a busy
-        # machine (the communicator's default second cancels it half-way).
-        await self.comm.disconnect(timeout=10)
 
 
 make_player_async = offload(make_player)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.cache import cache
 
-from tests.accounts.smtpkit import SmtpServer
+from tests.mail.smtpkit import smtp  # noqa: F401  (the fixture: a real SMTP server)
 
 
 @pytest.fixture(autouse=True)
@@ -18,13 +18,3 @@ def _no_counted_requests():
     cache.clear()
     yield
     cache.clear()
-
-
-@pytest.fixture
-def smtp(settings):
-    server = SmtpServer().up()
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_TIMEOUT = "127.0.0.1", server.port, 5
-    yield server
-    server.down()
-

@@ -3,15 +3,9 @@ the side to move wins in exactly the stored plies and no faster; one puzzle per 
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "engine"))
-
-from brute_force import BruteForce
-
 from games.engine import Position
 from puzzles.pool import read_pool
+from tests.games.engine.brute_force import BruteForce
 
 ENTRIES = list(read_pool())
 

@@ -6,14 +6,13 @@ import json
 from datetime import timedelta
 
 import pytest
-from channels.testing import WebsocketCommunicator
 from django.test import Client as HttpClient
 from django.utils import timezone
 
-from config.asgi import application
 from live.offload import offload
 from tests.arenakit import PASSWORD, account, arena
 from tests.roomkit import make_player_async
+from tests.socketkit import SocketClient
 from tournaments.models import ArenaGame
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -83,28 +82,11 @@ def quick_waves(settings):
     settings.ARENA_WAVE_SECONDS = 0.5
 
 
-class ArenaSocket:
+class ArenaSocket(SocketClient):
+    wait_s = 15.0
+
     def __init__(self, arena_id, session_key):
-        headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
-        if session_key:
-            headers.append((b"cookie", f"sessionid={session_key}".encode()))
-        self.comm = WebsocketCommunicator(application, f"/ws/tournaments/{arena_id}/", headers=headers)
-        self.log = []
-
-    async def connect(self):
-        connected, _ = await self.comm.connect(timeout=5)
-        assert connected
-        return self
-
-    async def wait(self, kind, predicate=lambda frame: True, timeout=15):
-        while True:
-            frame = json.loads(await self.comm.receive_from(timeout=timeout))
-            self.log.append(frame)
-            if frame["type"] == kind and predicate(frame):
-                return frame
-
-    async def send(self, **frame):
-        await self.comm.send_to(text_data=json.dumps(frame))
+        super().__init__(f"/ws/tournaments/{arena_id}/", session_key)
 
 
 @pytest.mark.usefixtures("runtime_cleanup", "quick_waves")

@@ -205,4 +205,4 @@ def analyse_position(
         EngineError: ``record`` breaks a rule.
     """
     position = Position.from_record(record)
-    return GameAnalyser([position], node_budget, time_budget_s, clock).evaluation(0)
+    return Evaluator([position], node_budget, time_budget_s, clock).evaluation(0)

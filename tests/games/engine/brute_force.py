@@ -11,7 +11,7 @@ Depths count plies from the position: the side to move plays plies 1, 3, 5, ...
 
 from __future__ import annotations
 
-from engine_reference import all_lines, parse_peg, peg_name
+from tests.games.engine.engine_reference import all_lines, parse_peg, peg_name
 
 _LINES = [sum(1 << (16 * column + 4 * row + level) for column, row, level in line) for line in all_lines()]
 assert len(_LINES) == 76

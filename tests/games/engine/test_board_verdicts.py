@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import random
 
-from brute_force import BruteForce
 from test_engine_rules import DRAWN_RECORD
 
 from games.engine import Peg, Position
 from games.engine.verdicts import Verdict, board_verdict
+from tests.games.engine.brute_force import BruteForce
 
 
 def brute_move(brute: BruteForce, mover: int, other: int, cell: int, empties: int) -> tuple[str, int | None]:

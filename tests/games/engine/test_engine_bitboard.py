@@ -5,9 +5,9 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from engine_reference import all_lines
 
 from games.engine import bitboard as bb
+from tests.games.engine.engine_reference import all_lines
 
 
 def cells_of(mask: int) -> list[tuple[int, int, int]]:

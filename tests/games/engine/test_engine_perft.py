@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from engine_reference import RefGame
-from engine_reference import perft as reference_perft
 
 from games.engine import Position, drop_bit, is_win_at, legal_pegs_mask
+from tests.games.engine.engine_reference import RefGame
+from tests.games.engine.engine_reference import perft as reference_perft
 
 # No line can be completed before ply 7, so only full pegs prune the tree: 16 ** depth for depth <= 4,
 # and at depth 5 the 16 games that put their first four beads on one peg have 15 moves, not 16.

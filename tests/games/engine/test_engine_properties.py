@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from engine_reference import RefGame
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine import Cell, Colour, Peg, Position, Symmetry
+from tests.games.engine.engine_reference import RefGame
 
 # 64 picks always play a game to its end (a win or the full board); every prefix is checked on the way.
 choices = st.lists(st.integers(min_value=0, max_value=63), min_size=64, max_size=64)

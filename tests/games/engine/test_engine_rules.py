@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from engine_reference import RefGame
 
 from games.engine import (
     LINES,
@@ -21,6 +20,7 @@ from games.engine import (
     Threat,
     iter_bits,
 )
+from tests.games.engine.engine_reference import RefGame
 
 # Found by a randomised search that never completes a line; checked below against the reference.
 DRAWN_RECORD = (

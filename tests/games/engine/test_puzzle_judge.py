@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-from brute_force import BruteForce
 
 from games.engine import PegFull, Position
 from games.engine.puzzle import (
@@ -19,6 +18,7 @@ from games.engine.puzzle import (
     winning_line,
 )
 from games.engine.values import Peg
+from tests.games.engine.brute_force import BruteForce
 
 POOL = Path(__file__).resolve().parents[3] / "puzzles" / "data" / "pool.jsonl"
 ENTRIES = [json.loads(line) for line in POOL.read_text().splitlines() if line.strip()]

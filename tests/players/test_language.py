@@ -19,7 +19,8 @@ from players.language import choose_language, language_of
 from players.models import Preferences
 from players.preferences import preferences_change
 from tests.players.test_preferences import guest, patch
-from tests.roomkit import ORIGIN, make_player
+from tests.roomkit import make_player
+from tests.socketkit import ORIGIN
 
 COOKIE = settings.LANGUAGE_COOKIE_NAME
 

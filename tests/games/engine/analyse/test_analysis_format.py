@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from brute_force import BruteForce
 
 from games.engine import PegFull
 from games.engine.analyse import (
@@ -19,8 +18,9 @@ from games.engine.analyse import (
     analyse_position,
     main,
 )
+from tests.games.engine.brute_force import BruteForce
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[4]
 WON = "a1 a4 b1 b4 c1 c4 b2 d4"  # Yellow wins with its last move
 UNFINISHED = "a1 a4 b1"
 # A drawn ending with 14 cells left (the brute force agrees below); settling it needs the optional proofs.

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from tests.accounts.accountkit import PASSWORD
-from tests.accounts.smtpkit import SmtpServer
 from tests.livekit import Device, LiveServer, postgres_database, running, server_env, sqlite_database
+from tests.mail.smtpkit import SmtpServer
 
 pytestmark = pytest.mark.slow
 

@@ -14,11 +14,11 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
-from brute_force import BruteForce
-from engine_reference import RefGame, peg_name
 from test_engine_rules import DRAWN_RECORD
 
 from games.engine.analyse import LOSS_PLIES, WIN_PLIES, EvalKind, analyse_position
+from tests.games.engine.brute_force import BruteForce
+from tests.games.engine.engine_reference import RefGame, peg_name
 
 SEED = 20261130
 GAMES = 50

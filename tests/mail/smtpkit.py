@@ -10,9 +10,11 @@ import email
 import email.policy
 import logging
 import threading
+from collections.abc import Iterator
 from email.message import EmailMessage
 from typing import Any
 
+import pytest
 from aiosmtpd.controller import Controller
 
 from harness.ports import free_port
@@ -53,3 +55,13 @@ class SmtpServer:
     def received(self, kind: str | None = None) -> list[EmailMessage]:
         with self.lock:
             return [m for m in self.messages if kind is None or m["X-Email-Kind"] == kind]
+
+
+@pytest.fixture
+def smtp(settings: Any) -> Iterator[SmtpServer]:
+    """A real SMTP server, up, with Django's SMTP backend pointed at it (a conftest imports this fixture)."""
+    server = SmtpServer().up()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_TIMEOUT = "127.0.0.1", server.port, 5
+    yield server
+    server.down()

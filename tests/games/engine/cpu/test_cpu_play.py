@@ -34,7 +34,7 @@ def test_every_level_has_a_player_paragraph() -> None:
 
 
 def test_docs_show_each_level_paragraph() -> None:
-    text = (Path(__file__).resolve().parents[3] / "docs" / "cpu.md").read_text(encoding="utf-8")
+    text = (Path(__file__).resolve().parents[4] / "docs" / "cpu.md").read_text(encoding="utf-8")
     for level, settings in LEVELS.items():
         assert f"### {int(level)} {settings.title}\n\n{settings.description}\n" in text
 
