@@ -9,8 +9,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 LIMIT = 400
-FRONTEND = {".js", ".mjs", ".ts", ".css", ".svg", ".html", ".json"}
-"""The frontend's text files counted (under ``frontend/``; its ``node_modules`` is not the project's)."""
+SCRIPTS = {".js", ".mjs", ".ts", ".css"}
+"""The frontend's modules counted wherever they are under ``frontend/`` (its ``node_modules`` is not the project's)."""
+STATIC = "frontend/static/frontend/"
+SERVED = {".svg", ".html", ".json"}
+"""And the other text files the pages load from :data:`STATIC` (not the tools' configuration and lock files)."""
 
 
 def project_files() -> list[str]:
@@ -27,7 +30,9 @@ def counted(name: str) -> bool:
     path = Path(name)
     if path.suffix == ".py":
         return "migrations" not in path.parts
-    return path.parts[0] == "frontend" and "node_modules" not in path.parts and path.suffix in FRONTEND
+    if path.parts[0] != "frontend" or "node_modules" in path.parts:
+        return False
+    return path.suffix in SCRIPTS or (name.startswith(STATIC) and path.suffix in SERVED)
 
 
 def over_limit(root: Path, names: list[str]) -> dict[str, int]:
@@ -43,11 +48,12 @@ def test_what_is_counted() -> None:
     assert not counted("games/migrations/0001_initial.py")
     assert not counted("frontend/node_modules/three/build/three.module.js")
     assert not counted("docs/architecture.md") and not counted("frontend/static/frontend/sounds/drop.ogg")
+    assert counted("frontend/static/frontend/icons/site.svg") and not counted("frontend/package-lock.json")
 
 
 def test_each_module_over_the_limit_is_named_with_its_count(tmp_path: Path) -> None:
     sizes = {"app/long.py": 401, "app/full.py": 400, "frontend/big.js": 512, "app/migrations/0001.py": 900,
-             "docs/long.md": 900}
+             "docs/long.md": 900, "frontend/package-lock.json": 900}
     for name, lines in sizes.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text("x = 1\n" * lines)

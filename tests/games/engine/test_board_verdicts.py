@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import random
 
-from test_engine_rules import DRAWN_RECORD
-
 from games.engine import Peg, Position
 from games.engine.verdicts import Verdict, board_verdict
 from tests.games.engine.brute_force import BruteForce
+from tests.records import DRAWN_RECORD
 
 
 def brute_move(brute: BruteForce, mover: int, other: int, cell: int, empties: int) -> tuple[str, int | None]:

@@ -21,11 +21,10 @@ from __future__ import annotations
 import functools
 import itertools
 
-from test_engine_rules import DRAWN_RECORD
-
 from games.engine.analyse import Analysis, EvalKind, Mark, analyse_game
 from games.engine.values import Colour
 from tests.games.engine.brute_force import BruteForce
+from tests.records import DRAWN_RECORD
 
 THREE_IN_A_ROW = "a1 a4 b1 b4 c1 c4 b2 d4"
 BLOCKED = "a1 a4 b1 b4 c1 d1"

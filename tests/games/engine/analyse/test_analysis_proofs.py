@@ -14,11 +14,10 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
-from test_engine_rules import DRAWN_RECORD
-
 from games.engine.analyse import LOSS_PLIES, WIN_PLIES, EvalKind, analyse_position
 from tests.games.engine.brute_force import BruteForce
 from tests.games.engine.engine_reference import RefGame, peg_name
+from tests.records import DRAWN_RECORD
 
 SEED = 20261130
 GAMES = 50

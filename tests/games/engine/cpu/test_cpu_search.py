@@ -8,12 +8,12 @@ import random
 import time
 
 import pytest
-from test_engine_rules import DRAWN_RECORD
 
 from games.engine import Colour, Peg, Position, canonical_form, threat_cells
 from games.engine.cpu.evaluation import INFINITY, MATE_BOUND, Node, Weights, evaluate, safe_moves
 from games.engine.cpu.search import Searcher
 from games.engine.cpu.tables import canonical
+from tests.records import DRAWN_RECORD
 
 WEIGHTS = Weights()
 
