@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
-from django.http import HttpRequest, HttpResponseBase, JsonResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponseBase, StreamingHttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
@@ -20,7 +20,7 @@ from accounts.deletion import account_delete
 from accounts.export import SECTIONS, export_head, export_page
 from accounts.notices import preferences, preferences_set
 from accounts.reset import RESET_SENT, reset_confirm, reset_request
-from common.errors import Refused, status_for
+from common.errors import Refused
 from live.offload import offload
 from players import views as player_views
 from players.identity import client_address, session_player
@@ -139,18 +139,18 @@ class MeView(player_views.MeView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-def _refusal(refused: Refused) -> JsonResponse:
-    return JsonResponse({"code": refused.code, "message": refused.message}, status=status_for(refused.code))
-
-
 async def export(request: HttpRequest) -> HttpResponseBase:
     """``GET /api/accounts/me/export``: everything kept about this device's account, one JSON document
-    streamed a page of rows at a time (``accounts.export``); 403 ``no_account`` without an account."""
+    streamed a page of rows at a time (``accounts.export``); 403 ``no_account`` without an account.
+
+    Raises:
+        Refused: method_not_allowed, no_account (``config.api`` answers them).
+    """
     if request.method != "GET":
-        return _refusal(Refused("method_not_allowed", gettext("Only GET is allowed here.")))
+        raise Refused("method_not_allowed", gettext("Only GET is allowed here."))
     player = await offload(session_player, lane="request")(request.session)
     if player is None or player.user_id is None:
-        return _refusal(Refused("no_account", gettext("Sign in to an account first.")))
+        raise Refused("no_account", gettext("Sign in to an account first."))
     head = await offload(export_head)(player, now=timezone.now())
 
     async def body() -> AsyncIterator[str]:

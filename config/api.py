@@ -2,17 +2,20 @@
 
 Set as Django REST framework's ``EXCEPTION_HANDLER`` in ``config.settings``, so no view repeats it: a view
 raises (a service's :class:`~common.errors.Refused`, a serializer's ``ValidationError``, DRF's own
-exceptions) and this answers, a refusal's status by its code from ``common.errors.STATUS_OF_CODE``.
+exceptions) and this answers, a refusal's status by its code from ``common.errors.STATUS_OF_CODE``. A plain
+Django view (an async stream, which DRF cannot serve) raises its refusal too: :class:`RefusalMiddleware`
+answers it with the same body, status and headers.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, TypeAlias
 
 from django.conf import settings
 from django.core.exceptions import BadRequest, PermissionDenied, RequestDataTooBig, SuspiciousOperation
-from django.http import Http404
+from django.http import Http404, HttpRequest, JsonResponse
+from django.http.response import HttpResponseBase
 from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.response import Response
@@ -57,10 +60,37 @@ def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Respons
         return None  # not a refusal: Django answers 500 and logs the traceback, as it should
     response = exception_handler(refusal, dict(context))  # status, headers, and the transaction's rollback
     assert response is not None
-    response.data = {"code": _code(refusal), "message": _message(refusal.detail)}
+    response.data = _body(refusal)
+    _retry_after(exc, response)
+    return response
+
+
+class RefusalMiddleware:
+    """A :class:`~common.errors.Refused` raised by a view outside DRF (a plain or async Django view), answered
+    as :func:`api_exception_handler` answers it in a REST view: the same body, status and ``Retry-After``."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponseBase | None:
+        if not isinstance(exc, Refused):
+            return None  # anything else is Django's to answer (a page's 404, a bug's 500)
+        refusal = Refusal(exc)
+        response = JsonResponse(_body(refusal), status=refusal.status_code)
+        _retry_after(exc, response)
+        return response
+
+
+def _body(refusal: exceptions.APIException) -> dict[str, str]:
+    return {"code": _code(refusal), "message": _message(refusal.detail)}
+
+
+def _retry_after(exc: Exception, response: HttpResponseBase) -> None:
     if isinstance(exc, RateLimited):
         response["Retry-After"] = str(exc.retry_after)
-    return response
 
 
 def _as_api_exception(exc: Exception) -> exceptions.APIException | None:

@@ -95,6 +95,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "moderation.middleware.WarningMiddleware",  # a warned player's next page is the warning
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.api.RefusalMiddleware",  # a refusal raised by a view outside DRF: the API's one body
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -1,6 +1,6 @@
 """REST endpoints of the study tools' records and game lists. Views only translate HTTP; a refusal is raised
-and answered by the API's handler (``config.api``) as ``{"code", "message"}``; the one async view (the
-records stream) answers its refusals with the same body itself."""
+and answered by the API's handler (``config.api``) as ``{"code", "message"}``, the one async view's (the
+records stream, outside DRF) by its middleware for such views."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.timezone import make_aware
@@ -22,7 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from common.errors import Refused, status_for
+from common.errors import Refused
 from common.params import query_int
 from common.translation import render
 from games.engine import Position
@@ -186,26 +186,19 @@ def _stream_args(request: HttpRequest, player_id: str) -> tuple[datetime | None,
     return since, until, most
 
 
-def _refusal(refused: Refused) -> JsonResponse:
-    response = JsonResponse({"code": refused.code, "message": refused.message}, status=status_for(refused.code))
-    retry = getattr(refused, "retry_after", None)
-    if retry is not None:
-        response["Retry-After"] = str(retry)
-    return response
-
-
 async def player_games_text(request: HttpRequest, player_id: str) -> HttpResponseBase:
     """``GET /api/players/{id}/games.txt``: every finished game's record, newest first, separated by blank
     lines, streamed a page of games at a time; ``since``/``until`` (dates or date-times, until excluded)
-    and ``max``; one such stream at a time per client address (429 while one is open)."""
+    and ``max``; one such stream at a time per client address (429 while one is open).
+
+    Raises:
+        Refused: method_not_allowed, bad_request, no_player, rate_limited (``config.api`` answers them).
+    """
     if request.method != "GET":
-        return _refusal(Refused("method_not_allowed", gettext("Only GET is allowed here.")))
+        raise Refused("method_not_allowed", gettext("Only GET is allowed here."))
     address, holder = client_address(request), secrets.token_hex(8)
-    try:
-        since, until, most = await offload(_stream_args, lane="request")(request, player_id)
-        await offload(records_stream_take, lane="request")(address=address, holder=holder)
-    except Refused as refused:
-        return _refusal(refused)
+    since, until, most = await offload(_stream_args, lane="request")(request, player_id)
+    await offload(records_stream_take, lane="request")(address=address, holder=holder)
     url = base_url(request)
 
     async def body() -> AsyncIterator[str]:

@@ -1,6 +1,6 @@
 """The one path from a refusal to HTTP: the table from code to status (``common.errors``), the REST API's
-handler (``config.api``) and the bot streams' answer (``bots.streams.base``) that read it, and the schema
-that documents it."""
+handler (``config.api``) with its middleware for the views outside DRF, and the bot streams' answer
+(``bots.streams.base``) that read it, and the schema that documents it."""
 
 from __future__ import annotations
 
@@ -10,12 +10,13 @@ import re
 from pathlib import Path
 
 import pytest
+from django.http import HttpRequest
 from django.test import Client
 from rest_framework import serializers
 
 from bots.streams.base import refusal
 from common.errors import CODES_BY_STATUS, DEFAULT_STATUS, STATUS_OF_CODE, RateLimited, Refused, status_for
-from config.api import api_exception_handler
+from config.api import RefusalMiddleware, api_exception_handler
 
 ROOT = Path(__file__).resolve().parents[2]
 APPS = ["bots", "common", "config", "games", "lobby", "players", "puzzles", "ratings", "tournaments"]
@@ -28,6 +29,12 @@ def answered(exc: Exception) -> tuple[int, dict[str, str], dict[str, str]]:
     return response.status_code, response.data, dict(response.items())
 
 
+def plain(exc: Exception) -> tuple[int, dict[str, str], dict[str, str]] | None:
+    """(status, body, headers) of the answer to ``exc`` raised in a plain (or async) Django view; None: Django's."""
+    response = RefusalMiddleware(lambda request: None).process_exception(HttpRequest(), exc)
+    return None if response is None else (response.status_code, json.loads(response.content), dict(response.items()))
+
+
 def streamed(exc: Refused) -> tuple[int, dict[str, str], dict[str, str]]:
     """(status, body, headers) of a bot stream's answer to ``exc`` raised before it opens."""
     response = refusal(exc)
@@ -37,7 +44,7 @@ def streamed(exc: Refused) -> tuple[int, dict[str, str], dict[str, str]]:
 @pytest.mark.parametrize("code", sorted(STATUS_OF_CODE))
 def test_every_code_in_the_table_answers_its_status_over_rest_and_streams(code):
     exc = Refused(code, "A sentence.")
-    for status, body, _ in (answered(exc), streamed(exc)):
+    for status, body, _ in (answered(exc), plain(exc), streamed(exc)):
         assert status == STATUS_OF_CODE[code]
         assert body == {"code": code, "message": "A sentence."}
 
@@ -46,17 +53,22 @@ def test_a_code_the_table_does_not_list_is_a_400_not_a_500():
     assert "no_such_code_anywhere" not in STATUS_OF_CODE
     exc = Refused("no_such_code_anywhere", "Something was refused.")
     assert DEFAULT_STATUS == 400
-    for status, body, _ in (answered(exc), streamed(exc)):
+    for status, body, _ in (answered(exc), plain(exc), streamed(exc)):
         assert (status, body) == (400, {"code": "no_such_code_anywhere", "message": "Something was refused."})
 
 
 @pytest.mark.parametrize("seconds", [0, 42])
 def test_a_rate_limit_is_a_429_with_retry_after(seconds):
     exc = RateLimited(seconds, message="Slow down.")
-    for status, body, headers in (answered(exc), streamed(exc)):
+    for status, body, headers in (answered(exc), plain(exc), streamed(exc)):
         assert status == 429 and headers["Retry-After"] == str(seconds)
         assert body == {"code": "rate_limited", "message": f"Slow down. Try again in {seconds} seconds."}
     assert "Retry-After" not in answered(Refused("rate_limited", "A chat's own limit."))[2]
+
+
+def test_outside_drf_only_a_refusal_is_answered_anything_else_is_django_s():
+    assert plain(ValueError("a bug")) is None
+    assert plain(PermissionError("not a refusal either")) is None
 
 
 def test_a_validation_error_is_the_one_body_with_every_field_named():
