@@ -113,3 +113,22 @@ async def test_the_records_stream_holds_every_game_newest_first_one_stream_at_a_
         records_stream_release(address="127.0.0.1", holder="other")
     assert (await client.get(f"/api/players/{ann.pk}/games.txt", {"since": "yesterday"})).status_code == 400
     assert cache.get("study:records-stream:127.0.0.1") is None
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_records_stream_refuses_with_the_api_s_one_body_status_and_retry_after(games):
+    ann = games[0]
+    client = AsyncClient()
+    posted = await client.post(f"/api/players/{ann.pk}/games.txt")
+    assert posted.status_code == 405 and posted.json() == {"code": "method_not_allowed",
+                                                           "message": "Only GET is allowed here."}
+    nobody = await client.get("/api/players/nobody/games.txt")
+    assert nobody.status_code == 404 and nobody.json()["code"] == "no_player"
+    records_stream_take(address="127.0.0.1", holder="other")
+    try:
+        refused = await client.get(f"/api/players/{ann.pk}/games.txt")
+    finally:
+        records_stream_release(address="127.0.0.1", holder="other")
+    assert refused.status_code == 429 and refused["Retry-After"] == "5"
+    assert refused.json() == {"code": "rate_limited",
+                              "message": "One download of game records at a time. Try again in 5 seconds."}
