@@ -72,7 +72,7 @@ def test_won_game_and_threats() -> None:
 
 
 def test_drawn_game() -> None:
-    from test_engine_rules import DRAWN_RECORD
+    from tests.records import DRAWN_RECORD
 
     (line,) = run_cli(DRAWN_RECORD + "\n")
     payload = json.loads(line)
