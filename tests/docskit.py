@@ -3,13 +3,14 @@
 The docs are README.md and docs/*.md. A claim is one of these, and nothing else:
 
 - a **path**: an inline code span without spaces holding a ``/`` that ends with ``/`` or whose last part has
-  a known extension (``lobby/play/moves.py``, ``harness/bench/``); or a bare file name with a known
-  extension (``room.js``). A path resolves from the repository's root, from one of its top-level folders
-  (``room/blind.js`` is the frontend's, ``streams/`` the bots') or from the frontend's static and template
-  roots; ``<x>``, ``{x}`` and ``*`` match any name; a test id's ``::name`` must be a function of the file;
-  a bare file name must be some file's name. Not a path: a span holding ``://``, ``=``, ``,`` or starting
-  with ``/``, ``.``, ``@`` or ``~`` (URLs and site paths, other repositories, settings, lists, packages of
-  npm); a markdown link's target is a path relative to its document;
+  a known extension (``lobby/play/moves.py``, ``harness/bench/``); or a bare file name with an extension of
+  code or text (``room.js``; not ``Runtime.service``). A path resolves from the repository's root, from one
+  of its top-level folders (``room/blind.js`` is the frontend's, ``streams/`` the bots') or from the
+  frontend's static and template roots; ``<x>``, ``{x}`` and ``*`` match any name; a test id's ``::name``
+  must be a function of the file; a bare file name must be some file's name. Not a path: a span holding
+  ``://``, ``=``, ``,`` or starting with ``/``, ``.``, ``@`` or ``~`` (URLs and site paths, other
+  repositories, settings, lists, packages of npm); a markdown link's target is a path relative to its
+  document;
 - a **module or symbol**: a span that is a dotted name (a call's ``(...)`` or a type's ``[...]`` after it
   ignored) whose first part is a project package (``lobby.realtime.offload``,
   ``lobby.play.moves.game_drop``) or a class the project defines (``Consumer.dispatch``); in a fenced
@@ -39,6 +40,7 @@ STATIC = ROOT / "frontend/static/frontend"
 TEMPLATES = ROOT / "frontend/templates/frontend"
 EXTENSIONS = {"py", "js", "css", "html", "md", "json", "jsonl", "toml", "txt", "po", "svg", "sh", "lock", "yml",
               "yaml", "ini", "service", "conf", "example", "png", "ico"}
+BARE_EXTENSIONS = {"py", "js", "css", "html", "md", "json", "jsonl", "toml", "txt", "po", "svg", "sh", "lock"}
 SKIPPED_DIRS = {".git", ".venv", "node_modules", "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache"}
 METHODS = r"(?:GET|POST|PUT|PATCH|DELETE|HEAD)"
 ENDPOINT = re.compile(rf"^>?\s*({METHODS}(?:/{METHODS})*) (/[^\s`]*)")
@@ -203,7 +205,8 @@ def is_path(span: str) -> bool:
     extension = last.rsplit(".", 1)[-1] if "." in last else ""
     if span.endswith("/"):
         return bool(span.rstrip("/"))
-    return extension in EXTENSIONS and re.fullmatch(r"[\w.*<>{}/\-]+", last) is not None
+    known = EXTENSIONS if "/" in span else BARE_EXTENSIONS  # `Runtime.service` is a name, not a unit file
+    return extension in known and re.fullmatch(r"[\w.*<>{}/\-]+", last) is not None
 
 
 # --- what a claim finds ------------------------------------------------------------------------------------
