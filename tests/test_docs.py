@@ -223,12 +223,25 @@ def test_the_modules_of_common_said_to_use_django_are_those_its_contract_leaves_
 
 
 # --- the layers -------------------------------------------------------------------------------------------------
+def layers_of_the_contract() -> list[set[str]]:
+    """The apps' layers as import-linter's first layers contract has them, top down."""
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    [layers] = [c["layers"] for c in contracts if c["type"] == "layers" and "containers" not in c]
+    return [{name.strip() for name in layer.split("|")} for layer in layers]
+
+
+def test_the_architectures_drawing_of_the_layers_is_the_contracts():
+    text = (ROOT / "docs/architecture.md").read_text()
+    drawing = text.split("```")[1]  # the first fenced block
+    bands = re.split(r"\n\s*─+\n", drawing)
+    drawn = [{name for name in re.findall(r"(?<![\w/.])(\w+)/", band) if name in docskit.packages()} for band in bands]
+    assert drawn == layers_of_the_contract()
+
+
 def test_the_readmes_chain_of_layers_is_the_contracts():
     lines = section("README.md", "How it works")
     start = next(i for i, line in enumerate(lines) if line.startswith("- The apps are layers"))
     end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("- "))
     chain = " ".join(lines[start:end]).split("→")
     told = [{name for name in re.findall(r"`(\w+)/`", part) if name in docskit.packages()} for part in chain]
-    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
-    [layers] = [c["layers"] for c in contracts if c["type"] == "layers" and "containers" not in c]
-    assert told == [{name.strip() for name in layer.split("|")} for layer in reversed(layers)]
+    assert told == layers_of_the_contract()[::-1]
