@@ -292,13 +292,14 @@ def command_missing(name: str) -> str | None:
     return None if name in get_commands() else "no such management command"
 
 
-def claims() -> list[Claim]:
+@functools.cache
+def claims() -> tuple[Claim, ...]:
     """Every claim of every document, in order."""
     found: list[Claim] = []
     for doc in docs():
         for number, line, fence in lines(doc):
             found += claims_of_line(line, f"{doc.relative_to(ROOT)}:{number}", fence)
-    return found
+    return tuple(found)
 
 
 # A placeholder's sample values: a room code, else a whole number, a UUID or a name (the first that resolves).
