@@ -6,17 +6,18 @@ class CorrespondenceConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # Its notification kinds; the move path tells it of every correspondence move (your_turn), the games
-        # layer of every game's end (game_over); every event loop runs its loop (warnings, seek pairing).
+        # Its notification kinds; the move path tells it of every move under a room's lock (your_turn, in
+        # correspondence games), the games layer of every game's end (game_over); every event loop runs its
+        # loop (warnings, seek pairing).
         from correspondence.realtime import CorrespondenceLoop
         from correspondence.services import TEXTS_OF_CORRESPONDENCE, game_over_notify, your_turn_notify
         from games.endings import GAME_FINISHED
         from live.runtime import LOOP_SERVICES
-        from lobby.play.moves import CORRESPONDENCE_MOVED
+        from lobby.play.moves import MOVE_PLAYED
         from notifications.kinds import KINDS
 
         for kind, text in TEXTS_OF_CORRESPONDENCE.items():
             KINDS.register(kind, text)
-        CORRESPONDENCE_MOVED.register(your_turn_notify)
+        MOVE_PLAYED.register(your_turn_notify)  # (it picks out the correspondence games' moves)
         GAME_FINISHED.register(game_over_notify)
         LOOP_SERVICES.register(CorrespondenceLoop)

@@ -28,7 +28,7 @@ from lobby.models import PairingWave
 from lobby.pairing.matching import DEFAULT_POLICY, Pool, Seeker, pair_seekers
 from lobby.pairing.seeks import seekers_apart
 from lobby.pairing.waves import WaveLease
-from lobby.play.moves import CorrespondenceMoved
+from lobby.play.moves import MovePlayed
 from lobby.play.pairs import GameSettings, TwoSeated, room_for_two
 from lobby.protocol.frames import DAYS_PER_MOVE_CHOICES
 from notifications.models import Notification
@@ -232,18 +232,25 @@ TEXTS_OF_CORRESPONDENCE = {"your_turn": your_turn_text, "time_running_out": time
                            "game_over": game_over_text, "paired": paired_text}
 
 
-def your_turn_notify(moved: CorrespondenceMoved) -> None:
-    """The opponent moved in a correspondence game: the player to move is told, at most one unread
-    ``your_turn`` a game (a newer one replaces it)."""
+def your_turn_notify(moved: MovePlayed) -> None:
+    """A move in a room (:data:`lobby.play.moves.MOVE_PLAYED`, inside its transaction): when it is a
+    correspondence game's and the game goes on, the person to move is told, at most one unread
+    ``your_turn`` a game (a newer one replaces it). The CPU answers at once: nobody to tell."""
     game = moved.game
+    if game.days_per_move is None or game.status != GameStatus.PLAYING:
+        return
+    red = game.to_move_colour == "red"
+    to_move, mover = (game.red_player_id, game.yellow_player_id) if red else (game.yellow_player_id, game.red_player_id)
+    if to_move is None or (game.red_cpu if red else game.yellow_cpu):
+        return
     now = game.turn_started_at
-    stale = Notification.objects.filter(player_id=moved.to_move_id, kind="your_turn", read_at__isnull=True,
+    stale = Notification.objects.filter(player_id=to_move, kind="your_turn", read_at__isnull=True,
                                         key__startswith=f"your_turn:{game.pk}:")
     stale.delete()
-    name = Player.objects.filter(pk=moved.mover_id).values_list("name", flat=True).first()
-    notify(player_id=moved.to_move_id, kind="your_turn", now=now, url=_room_url(moved.code),
+    name = Player.objects.filter(pk=mover).values_list("name", flat=True).first()
+    notify(player_id=str(to_move), kind="your_turn", now=now, url=_room_url(moved.code),
            key=f"your_turn:{game.pk}:{game.ply}",
-           data={"room": moved.code, "game": str(game.pk), "ply": game.ply, "last_move": moved.peg,
+           data={"room": moved.code, "game": str(game.pk), "ply": game.ply, "last_move": str(moved.played.peg),
                  "opponent_name": name, "deadline": None if game.deadline is None else game.deadline.isoformat()})
 
 

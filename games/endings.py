@@ -60,8 +60,9 @@ def game_is_ranked(*, ranked: bool, red_cpu: bool, yellow_cpu: bool) -> bool:
     return ranked and not (red_cpu or yellow_cpu)
 
 
-def game_resign(game: Game, *, seat: int, now: datetime) -> None:
-    """``seat`` resigns ``game``; the other seat wins."""
+def game_resign_write(game: Game, *, seat: int, now: datetime) -> None:
+    """``seat`` resigns ``game`` (the room's ``lobby.play.moves.game_resign`` checked who may); the other
+    seat wins."""
     game_finish(game, status=GameStatus.RESIGNED, reason=EndReason.RESIGNATION, winner_seat=3 - seat, line=None,
                 now=now)
 

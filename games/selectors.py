@@ -85,12 +85,6 @@ def game_position(game: Game) -> Position:
     return position
 
 
-def game_position_is(game: Game, position: Position) -> None:
-    """``game``'s record becomes ``position``'s, and ``position`` is kept as the game's (``game_position``)."""
-    game.record = position.record()
-    game._position = (game.record, position)  # type: ignore[attr-defined]  # a cache beside the fields
-
-
 def game_record(game_id: str) -> dict[str, Any] | None:
     """A game's record for ``GET /api/games/{id}``; None for an unknown id."""
     game = Game.objects.filter(pk=game_id).select_related("room", "red_player", "yellow_player").first()

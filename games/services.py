@@ -1,17 +1,19 @@
 """Every state change of a game record but its end: begin it, play a move, take moves back, draw by
 agreement, hand a seat over. Its end, its result and the hook the layers above hear it by are
 ``games.endings``; its automatic actions (when one falls due, and the lease that lets one process act on
-it) are ``lobby.timers``': a move only stores the due time its caller computes and ends any lease, in the
-move's one UPDATE. The games layer knows games, not rooms: a caller above holds the lock that serialises
-one game's changes (its room's row) and calls these inside its transaction.
+it) are ``lobby.timers``'. A change a due time follows is made in two steps, so that nothing here calls
+back up: in memory first (:func:`game_new`, :func:`game_move`, :func:`game_take_back`), then the caller
+stores the game's next due time on ``game.due_at`` and has it written with the change, in the same
+statement (:func:`game_begin`, :func:`game_move_write`, :func:`game_take_back_write`; a move also ends any
+lease). The games layer knows games, not rooms: a caller above holds the lock that serialises one game's
+changes (its room's row) and calls these inside its transaction.
 """
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, overload
 from uuid import UUID
 
 from django.conf import settings
@@ -25,7 +27,7 @@ from common.translation import render
 from games.endings import game_finish, game_is_ranked
 from games.engine import EngineError, Peg, Position
 from games.models import EndReason, Game, GameStatus, Move
-from games.selectors import game_position, game_position_is
+from games.selectors import game_position
 
 log = logging.getLogger(__name__)
 
@@ -58,28 +60,10 @@ def _move_times(game: Game, start: datetime) -> tuple[datetime | None, datetime 
     return turn_deadline(game.turn_seconds_of(_to_move_colour(game)), start), None
 
 
-def game_begin(
-    *, room_id: int, number: int, red_seat: int, red_player_id: UUID | None, yellow_player_id: UUID | None,
-    red_cpu: bool, yellow_cpu: bool, cpu_level: int, ranked: bool, turn_seconds: int | None, now: datetime,
-    stakes: dict[str, Any] | None = None, tournament_id: int | None = None, days_per_move: int | None = None,
-    schedule: Callable[[Game], datetime | None] | None = None,
-) -> Game:
-    """A new game, Red to move. ``ranked`` is forced off when a CPU plays a seat.
-
-    ``days_per_move``: a correspondence game (Red's first move is due that many days from now).
-
-    ``stakes``: what the room shows of the seats' ratings during the game (see ``Game.stakes``).
-    ``tournament_id``: the arena that paired the game, if one did. ``schedule``: called with the new game,
-    returns its first due time, written with it (else it has none).
-    """
-    game = game_new(room_id=room_id, number=number, red_seat=red_seat, red_player_id=red_player_id,
-                    yellow_player_id=yellow_player_id, red_cpu=red_cpu, yellow_cpu=yellow_cpu, cpu_level=cpu_level,
-                    ranked=ranked, turn_seconds=turn_seconds, now=now, stakes=stakes, tournament_id=tournament_id,
-                    days_per_move=days_per_move)
-    if schedule is not None:
-        game.due_at = schedule(game)
+def game_begin(game: Game) -> None:
+    """Write ``game``, a new game made by :func:`game_new` (Red to move), with the first due time its caller
+    stored on ``game.due_at`` (the layer above owns the timers; else it has none): one INSERT."""
     game.save(force_insert=True)
-    return game
 
 
 def game_new(
@@ -87,7 +71,13 @@ def game_new(
     red_cpu: bool, yellow_cpu: bool, cpu_level: int, ranked: bool, turn_seconds: int | None, now: datetime,
     stakes: dict[str, Any] | None = None, tournament_id: int | None = None, days_per_move: int | None = None,
 ) -> Game:
-    """The game :func:`game_begin` writes, not written yet: for :func:`games_begin`, which writes many at once."""
+    """A new game, Red to move, not written yet (:func:`game_begin` writes one, :func:`games_begin` many at
+    once). ``ranked`` is forced off when a CPU plays a seat.
+
+    ``days_per_move``: a correspondence game (Red's first move is due that many days from now).
+    ``stakes``: what the room shows of the seats' ratings during the game (see ``Game.stakes``).
+    ``tournament_id``: the arena that paired the game, if one did.
+    """
     game = Game(
         room_id=room_id,
         number=number,
@@ -114,70 +104,15 @@ def games_begin(games: list[Game]) -> None:
     Game.objects.bulk_create(games)
 
 
-@dataclass(frozen=True, slots=True)
-class Played:
-    """A move just written: ``level`` is the height the bead landed at (1..4), ``position`` the
-    position after it (its ``outcome`` says whether it ended the game)."""
-
-    peg: Peg
-    level: int
-    seat: int
-    cpu: bool
-    position: Position
-
-
-# The fields a move changes on a game still being played: written in one UPDATE.
-_MOVE_FIELDS = ["ply", "record", "lease_until", "turn_started_at", "deadline", "due_at", "draw_offer_seat",
-                "takeback_offer_seat"]
-_CORRESPONDENCE_MOVE_FIELDS = [*_MOVE_FIELDS, "warn_at"]
 # A move's row, and the game row it changes, on every move's path: SQL written once (common.rows).
 _MOVE_COLUMNS = ["game_id", "ply", "peg", "seat", "cpu", "cpu_reason", "played_at"]
 _MOVES = Rows(Move)
 _GAMES = Rows(Game)
 
 
-def game_play(
-    game: Game, peg: Peg, *, seat: int, cpu_reason: str, now: datetime,
-    schedule: Callable[[Game], datetime | None] | None = None,
-) -> Played:
-    """Drop a bead on ``peg`` for ``seat`` (whose turn the caller checked); the one place moves are written
-    (with :func:`game_play_if`, the same move written in one statement).
-
-    ``cpu_reason`` is empty for a person, else why the CPU played (``seat``, ``timeout``, ``away``).
-    A line or a full board ends the game (and rates it, if it counts).
-
-    While the game goes on, ``schedule`` (if given) is called with the game as it stands after the
-    move and returns its next due time, so that the Move INSERT and one UPDATE of the game row are
-    all this writes. The caller holds the lock that serialises the game's changes.
-
-    Raises:
-        Refused(peg_full): the peg holds four beads already (nothing changed).
-    """
-    after = _position_after(game, peg)
-    move = _move_row(game, peg, seat=seat, cpu_reason=cpu_reason, now=now)
-    _MOVES.execute(_MOVES.insert_sql(_MOVE_COLUMNS), _MOVES.params(move, _MOVE_COLUMNS))  # every move's path
-    transaction.on_commit(_counter(cpu_reason).inc)  # counted once applied: a rolled-back move is not a move
-    outcome = after.outcome
-    if outcome is None:
-        fields = _game_goes_on(game, after, seat=seat, now=now, schedule=schedule)
-        _GAMES.execute(_GAMES.update_sql(fields), _GAMES.update_params(game, fields))
-        return _played(after, peg, seat=seat, cpu_reason=cpu_reason)
-    game.ply += 1
-    game_position_is(game, after)
-    game.lease_until = None
-    _offers_lapse(game, mover=seat)
-    if outcome.winner is None:
-        game_finish(game, status=GameStatus.DRAWN, reason=EndReason.FULL_BOARD, winner_seat=None, line=None,
-                    now=now)
-    else:
-        line = [{"peg": str(cell.peg), "level": cell.level} for cell in outcome.line or ()]
-        game_finish(game, status=GameStatus.WON, reason=EndReason.LINE, winner_seat=seat, line=line, now=now)
-    return _played(after, peg, seat=seat, cpu_reason=cpu_reason)
-
-
 @dataclass(frozen=True, slots=True)
 class Guard:
-    """A caller's condition on a move, checked by the move's own statement (:func:`game_play_if`).
+    """A caller's condition on a move, checked by the move's own statement (:func:`game_move_write`).
 
     ``sql`` is one data-modifying statement of the caller's (an ``UPDATE ... RETURNING``) that returns a
     row when what the caller read is still so, and changes what the caller's lock would have changed
@@ -187,48 +122,118 @@ class Guard:
     params: list[Any]
 
 
-def game_play_if(
-    game: Game, peg: Peg, *, seat: int, cpu_reason: str, now: datetime, schedule: Callable[[Game], datetime | None],
-    guard: Guard,
-) -> tuple[Played, tuple[Any, ...]] | None:
-    """:func:`game_play` for a game the caller read without a lock, written only if ``guard`` still holds
-    and the game is still at its ply and being played; the move and the row ``guard`` returned.
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A move made in memory by :func:`game_move` (written by :func:`game_move_write`): ``level`` is the
+    height the bead landed at (1..4), ``position`` the position after it (its ``outcome`` says whether it
+    ended the game). ``ply``, ``cpu_reason`` and ``at`` are the move row's; ``before`` is the game's move
+    fields and position as they were (a guarded write that does not land puts them back)."""
 
-    On PostgreSQL that is one statement, so one round trip and a transaction of its own: the guard, the
-    game's UPDATE (``WHERE ply = ...``, when the guard returned its row) and the move's INSERT (when the
-    game's UPDATE did), as data-modifying CTEs; the caller must be in no transaction (a guard that held
-    over a game that did not fails the statement, which rolls it back whole). Elsewhere (SQLite) the
-    three in one transaction, rolled back unless all three changed a row.
+    peg: Peg
+    level: int
+    seat: int
+    cpu: bool
+    position: Position
+    ply: int
+    cpu_reason: str
+    at: datetime
+    before: tuple[tuple[Any, ...], Position]
 
-    Returns None, having changed nothing (in the database, or ``game`` in memory), when the guard or the
-    game's ply and status do not hold any more; and without trying, when the move is not one written
-    so: a move that ends the game (a result, a rating, the hooks of a game's end) or a move of a
-    correspondence game (its hook runs inside the move's transaction). ``schedule`` must do nothing but
-    answer (the statement may not land).
+
+# The fields a move changes on a game still being played: written in one UPDATE.
+_MOVE_FIELDS = ["ply", "record", "lease_until", "turn_started_at", "deadline", "due_at", "draw_offer_seat",
+                "takeback_offer_seat"]
+_CORRESPONDENCE_MOVE_FIELDS = [*_MOVE_FIELDS, "warn_at"]
+
+
+def game_move(game: Game, peg: Peg, *, seat: int, cpu_reason: str, now: datetime) -> Played:
+    """``game`` in memory after ``seat``'s bead on ``peg`` (whose turn the caller checked), nothing written
+    yet: its ply, record and offers, its lease ended and, while it goes on, its turn's times. The caller
+    then stores the game's next due time on ``game.due_at`` (the layer above owns the timers; left as it
+    was otherwise) and writes the move with :func:`game_move_write`, the one place moves are written.
+
+    ``cpu_reason`` is empty for a person, else why the CPU played (``seat``, ``timeout``, ``away``).
 
     Raises:
         Refused(peg_full): the peg holds four beads already (nothing changed).
     """
-    if game.days_per_move is not None or game.status != GameStatus.PLAYING:
-        return None
     before = game_position(game)
     after = _position_after(game, peg)
-    if after.outcome is not None:
-        return None
+    kept = tuple(getattr(game, name) for name in _CORRESPONDENCE_MOVE_FIELDS)
     ply = game.ply
-    move = _MOVES.values(_MOVE_COLUMNS, [game.pk, ply, str(peg), seat, bool(cpu_reason), cpu_reason, now])
-    kept = [getattr(game, name) for name in _MOVE_FIELDS]
-    fields = _game_goes_on(game, after, seat=seat, now=now, schedule=schedule)
-    game_params = _GAMES.values([*fields, *_GAME_IF],
-                                [*(getattr(game, name) for name in fields), game.pk, ply, GameStatus.PLAYING])
-    guarded = _guarded_write(guard, fields, game_params, move)
-    if guarded is None:
-        for name, value in zip(_MOVE_FIELDS, kept, strict=True):
-            setattr(game, name, value)
-        game_position_is(game, before)
+    game.ply += 1
+    _position_set(game, after)
+    game.lease_until = None
+    _offers_lapse(game, mover=seat)
+    if after.outcome is None:
+        game.turn_started_at = now
+        game.deadline, game.warn_at = _move_times(game, now)
+    return Played(peg=peg, level=after.height(peg), seat=seat, cpu=bool(cpu_reason), position=after, ply=ply,
+                  cpu_reason=cpu_reason, at=now, before=(kept, before))
+
+
+@overload
+def game_move_write(game: Game, played: Played, *, guard: None = None) -> None: ...
+@overload
+def game_move_write(game: Game, played: Played, *, guard: Guard) -> tuple[Any, ...] | None: ...
+def game_move_write(game: Game, played: Played, *, guard: Guard | None = None) -> tuple[Any, ...] | None:
+    """Write the move :func:`game_move` made of ``game``: the Move INSERT and, while the game goes on, one
+    UPDATE of the game row (with the due time its caller stored); a line or a full board ends the game
+    instead (:func:`games.endings.game_finish`: its result, its rating if it counts). Without ``guard``,
+    the caller holds the lock that serialises the game's changes, inside its transaction.
+
+    With ``guard``, for a game the caller read without a lock: written only if ``guard`` still holds and
+    the game is still at its ply and being played (:func:`_guarded_write`: on PostgreSQL the guard, the
+    game's UPDATE and the move's INSERT as one statement of data-modifying CTEs, and the caller is in no
+    transaction; elsewhere, SQLite, the three in one transaction). Returns the guard's row, or None
+    having put ``game`` back in memory as it was (nothing written): when the guard or the game's ply no
+    longer hold, and without trying for a move that is not written so (one that ends the game, or a
+    correspondence game's, whose hook runs inside the move's transaction).
+    """
+    if guard is not None:
+        return _move_write_guarded(game, played, guard)
+    _MOVES.execute(_MOVES.insert_sql(_MOVE_COLUMNS), _move_params(game, played))  # every move's path
+    transaction.on_commit(_counter(played.cpu_reason).inc)  # counted once applied: a rolled-back move is not
+    outcome = played.position.outcome
+    if outcome is None:
+        fields = _MOVE_FIELDS if game.days_per_move is None else _CORRESPONDENCE_MOVE_FIELDS
+        _GAMES.execute(_GAMES.update_sql(fields), _GAMES.update_params(game, fields))
+    elif outcome.winner is None:
+        game_finish(game, status=GameStatus.DRAWN, reason=EndReason.FULL_BOARD, winner_seat=None, line=None,
+                    now=played.at)
+    else:
+        line = [{"peg": str(cell.peg), "level": cell.level} for cell in outcome.line or ()]
+        game_finish(game, status=GameStatus.WON, reason=EndReason.LINE, winner_seat=played.seat, line=line,
+                    now=played.at)
+    return None
+
+
+def _move_write_guarded(game: Game, played: Played, guard: Guard) -> tuple[Any, ...] | None:
+    if game.days_per_move is not None or played.position.outcome is not None:
+        _move_undo(game, played)
         return None
-    transaction.on_commit(_counter(cpu_reason).inc)  # at once: the statement was its own transaction
-    return _played(after, peg, seat=seat, cpu_reason=cpu_reason), guarded
+    fields = _MOVE_FIELDS
+    game_params = _GAMES.values([*fields, *_GAME_IF], [*(getattr(game, name) for name in fields), game.pk,
+                                                      played.ply, GameStatus.PLAYING])
+    row = _guarded_write(guard, fields, game_params, _move_params(game, played))
+    if row is None:
+        _move_undo(game, played)
+        return None
+    transaction.on_commit(_counter(played.cpu_reason).inc)  # at once: the statement was its own transaction
+    return row
+
+
+def _move_params(game: Game, played: Played) -> list[Any]:
+    return _MOVES.values(_MOVE_COLUMNS, [game.pk, played.ply, str(played.peg), played.seat, played.cpu,
+                                         played.cpu_reason, played.at])
+
+
+def _move_undo(game: Game, played: Played) -> None:
+    """``game`` in memory as it was before :func:`game_move` made ``played`` of it."""
+    kept, position = played.before
+    for name, value in zip(_CORRESPONDENCE_MOVE_FIELDS, kept, strict=True):
+        setattr(game, name, value)
+    _position_set(game, position)
 
 
 _GAME_IF = ["id", "ply", "status"]  # the game's UPDATE of a guarded move: this game, at this ply, being played
@@ -273,11 +278,6 @@ def _position_after(game: Game, peg: Peg) -> Position:
         raise Refused(exc.code, render(exc)) from None
 
 
-def _move_row(game: Game, peg: Peg, *, seat: int, cpu_reason: str, now: datetime) -> Move:
-    return Move(game=game, ply=game.ply, peg=str(peg), seat=seat, cpu=bool(cpu_reason), cpu_reason=cpu_reason,
-                played_at=now)
-
-
 def _counter(cpu_reason: str) -> Any:  # a prometheus child counter (untyped)
     return _MOVE_COUNTERS[MOVE_KINDS[cpu_reason]]
 
@@ -285,21 +285,10 @@ def _counter(cpu_reason: str) -> Any:  # a prometheus child counter (untyped)
 _MOVE_COUNTERS = {kind: metrics.MOVES.labels(kind=kind) for kind in MOVE_KINDS.values()}  # looked up once
 
 
-def _played(after: Position, peg: Peg, *, seat: int, cpu_reason: str) -> Played:
-    return Played(peg=peg, level=after.height(peg), seat=seat, cpu=bool(cpu_reason), position=after)
-
-
-def _game_goes_on(game: Game, after: Position, *, seat: int, now: datetime,
-                  schedule: Callable[[Game], datetime | None] | None) -> list[str]:
-    """``game`` in memory after ``seat``'s move to ``after``, which does not end it; the fields it changed."""
-    game.ply += 1
-    game_position_is(game, after)
-    game.lease_until = None
-    _offers_lapse(game, mover=seat)
-    game.turn_started_at = now
-    game.deadline, game.warn_at = _move_times(game, now)
-    game.due_at = schedule(game) if schedule is not None else game.due_at
-    return _MOVE_FIELDS if game.days_per_move is None else _CORRESPONDENCE_MOVE_FIELDS
+def _position_set(game: Game, position: Position) -> None:
+    """``game``'s record becomes ``position``'s, and ``position`` is kept as the game's (``game_position``)."""
+    game.record = position.record()
+    game._position = (game.record, position)  # type: ignore[attr-defined]  # a cache beside the fields
 
 
 def game_follow(game: Game, *, peg: str, seat: int, ply: int) -> bool:
@@ -325,12 +314,11 @@ def _offers_lapse(game: Game, *, mover: int) -> None:
     game.takeback_offer_seat = None
 
 
-def game_take_back(game: Game, *, plies: int, now: datetime,
-                   schedule: Callable[[Game], datetime | None] | None = None) -> None:
-    """Return ``game`` (being played) to the position before its last ``plies`` moves: the record, the
-    ply, the turn (which starts anew at ``now``, with its deadline) and the next due time
-    (``schedule``, as for :func:`game_play`) follow; the move rows are deleted in the caller's
-    transaction, and no offer stands afterwards. The caller holds the lock that serialises the game.
+def game_take_back(game: Game, *, plies: int, now: datetime) -> None:
+    """``game`` (being played) in memory as it was before its last ``plies`` moves, nothing written yet: the
+    record, the ply and the turn (which starts anew at ``now``, with its deadline) follow, and no offer
+    stands. The caller then stores its next due time on ``game.due_at`` and writes it with
+    :func:`game_take_back_write`.
 
     Raises:
         Refused: game_over, nothing_to_take_back (fewer than ``plies`` moves were played).
@@ -340,14 +328,18 @@ def game_take_back(game: Game, *, plies: int, now: datetime,
     if not 1 <= plies <= game.ply:
         raise Refused("nothing_to_take_back", gettext("There is no move of yours to take back."))
     kept = game.record.split()[: game.ply - plies]
-    Move.objects.filter(game=game, ply__gte=len(kept)).delete()
     game.ply = len(kept)
     game.record = " ".join(kept)
     game.lease_until = None
     game.draw_offer_seat = game.takeback_offer_seat = None
     game.turn_started_at = now
     game.deadline = turn_deadline(game.turn_seconds_of(_to_move_colour(game)), now)
-    game.due_at = schedule(game) if schedule is not None else game.due_at
+
+
+def game_take_back_write(game: Game) -> None:
+    """Write the takeback :func:`game_take_back` made of ``game``: its moves from its ply on deleted, its row
+    updated. The caller holds the lock that serialises the game, inside its transaction."""
+    Move.objects.filter(game=game, ply__gte=game.ply).delete()
     game.save(update_fields=_MOVE_FIELDS)
 
 

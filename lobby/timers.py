@@ -2,11 +2,14 @@
 an away seat, a turn timer running out, or the grace period of a disconnected seat ending), and the
 leases that let one process at a time act on it.
 
-``next_due`` is pure (it takes the seats' states and the game's times); ``reschedule`` reads those from
-the database (or takes the rows its caller holds) and writes ``Game.due_at``. Services call
-``reschedule`` after every change they make; a move computes the due time with ``due_at`` and writes it
-in the same UPDATE as the move. The ticker of each process (:mod:`lobby.realtime.ticker`) leases the
-games that are due (``games_claim_due``) and has :mod:`lobby.play.automatic` act on them.
+``next_due`` is pure (it takes the seats' states and the game's times), and so is ``due_time``, the one
+due time of a game; ``reschedule`` reads the seats from the database (or takes the rows its caller holds)
+and writes ``Game.due_at``. Services call ``reschedule`` after every change they make; a game begun, a
+move and a takeback have their due time stored on the game in memory between the games layer's two steps
+(``games.services``: the change in memory, then its write), so it is written in the same statement, and
+``wake_if_due`` tells this process's ticker of one due already. The ticker of each process
+(:mod:`lobby.realtime.ticker`) leases the games that are due (``games_claim_due``) and has
+:mod:`lobby.play.automatic` act on them.
 """
 
 from __future__ import annotations
@@ -121,20 +124,16 @@ def due_for(game: Game, seats: dict[int, SeatState]) -> Due | None:
 
 
 def due_time(game: Game, seats: dict[int, SeatState]) -> datetime | None:
-    """When ``game``'s next automatic action falls due (None: nothing pending), waking nothing."""
+    """When ``game``'s next automatic action falls due (None: nothing pending); the caller stores it."""
     due = due_for(game, seats)
     return due.at if due is not None else None
 
 
-def due_at(game: Game, seats: dict[int, SeatState], *, now: datetime) -> datetime | None:
-    """When ``game``'s next automatic action falls due (None: nothing pending); the caller stores it.
-
-    Something due already wakes this process's ticker once the transaction commits.
-    """
-    at = due_time(game, seats)
-    if at is not None and at <= now:
+def wake_if_due(game: Game, *, now: datetime) -> None:
+    """The ticker of this process looks at the deadlines once the transaction commits (at once outside
+    one) if ``game``'s stored due time has come already (a CPU seat's turn, an away seat's)."""
+    if game.due_at is not None and game.due_at <= now:
         events.wake_on_commit()
-    return at
 
 
 def reschedule(
@@ -148,7 +147,8 @@ def reschedule(
     game = game if game is not None else room_latest_game(room.pk)
     if game is None or game.status != GameStatus.PLAYING:
         return
-    game_set_due(game, due_at(game, seat_states(room, seats=seats), now=now))
+    game_set_due(game, due_time(game, seat_states(room, seats=seats)))
+    wake_if_due(game, now=now)
 
 
 # --- leases: one process at a time acts on a due game ------------------------------------------------------

@@ -10,9 +10,9 @@ from django.utils import timezone
 from games.engine import Peg
 from lobby.models import Room
 from lobby.pairing.waves import wave_claim, wave_end
-from lobby.play.moves import game_drop, game_resign, play_move
+from lobby.play.moves import game_drop, game_resign, room_move
 from lobby.rooms.selectors import current_game, room_seats
-from lobby.rooms.services import lock_room_for_change
+from lobby.rooms.services import room_lock
 from players.accounts import account_register
 from players.models import Player
 from players.services import player_create
@@ -80,10 +80,10 @@ def play(code: str, pegs: list[str], *, timeout_plies: tuple[int, ...] = (), now
         assert game is not None
         if game.ply in timeout_plies:
             with transaction.atomic():
-                room = lock_room_for_change(code, now=now)
+                room = room_lock(code, changed_at=now)
                 seat = game.to_move_seat
                 assert seat is not None
-                play_move(room, room_seats(room), game, Peg.from_name(peg), seat=seat, cpu_reason="timeout",
+                room_move(room, room_seats(room), game, Peg.from_name(peg), seat=seat, cpu_reason="timeout",
                           now=now, seat_changed=False)
         else:
             game_drop(code=code, player=red if game.ply % 2 == 0 else yellow, peg=peg, ply=game.ply, now=now)

@@ -24,7 +24,7 @@ from games.models import GameStatus
 from games.selectors import game_get, seat_last_move_reason
 from lobby import timers
 from lobby.rooms.selectors import current_game
-from lobby.rooms.services import lock_room, room_code, room_touch
+from lobby.rooms.services import room_code, room_lock, room_touch
 from notifications.services import notify
 from players.models import Player
 from players.services import refuse_bots
@@ -246,7 +246,7 @@ def arena_berserk(*, arena_id: int, player: Player, game_id: str, now: datetime)
         if arena_game is None or player.pk not in (arena_game.red_id, arena_game.yellow_id):
             raise Refused("not_your_game", gettext("That is not your game in this arena."))
         found = game_get(game_id)
-        room = lock_room(room_code(found.room_id)) if found is not None else None
+        room = room_lock(room_code(found.room_id)) if found is not None else None
         game = current_game(room) if room is not None else None
         if room is None or game is None or str(game.pk) != str(arena_game.game_id):
             raise Refused("game_over", gettext("The game is over."))

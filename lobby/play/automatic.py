@@ -2,7 +2,7 @@
 
 The ticker of some process (:mod:`lobby.realtime.ticker`) leases a due game, asks :func:`game_due_job`
 what the CPU must compute, computes it off the loop, and offers it to :func:`game_cpu_move`, which plays
-it through :func:`lobby.play.moves.play_move` (the same path as a person's drop) only if the game is
+it through :func:`lobby.play.moves.room_move` (the same path as a person's drop) only if the game is
 still where the job found it: that is how each due action happens once."""
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from games.engine import Peg
 from games.models import GameStatus
 from games.selectors import game_get
 from lobby import events, timers
-from lobby.play.moves import play_move
+from lobby.play.moves import room_move
 from lobby.rooms.selectors import current_game, room_seats
-from lobby.rooms.services import lock_room, room_code, room_touch
+from lobby.rooms.services import room_code, room_lock, room_touch
 from lobby.timers import DueReason
 
 # Two timeouts in a row and a seat counts as away until its player acts again.
@@ -51,7 +51,7 @@ def game_due_job(*, game_id: str, now: datetime) -> CpuJob | None:
         found = game_get(game_id)
         if found is None or found.status != GameStatus.PLAYING:
             return None
-        room = lock_room(room_code(found.room_id))
+        room = room_lock(room_code(found.room_id))
         game = game_get(game_id)  # it may have changed before we held the room lock
         if game is None:
             return None
@@ -84,7 +84,7 @@ def game_cpu_move(*, job: CpuJob, peg: str, now: datetime) -> bool:
     player moved first, came back, or the game ended. That is how each due action happens once.
     """
     with transaction.atomic():
-        room = lock_room(job.code)
+        room = room_lock(job.code)
         game = current_game(room)
         if (game is None or str(game.pk) != job.game_id or game.status != GameStatus.PLAYING or game.ply != job.ply
                 or game.record != job.record):  # a takeback and a move since may bring the ply back
@@ -110,6 +110,6 @@ def game_cpu_move(*, job: CpuJob, peg: str, now: datetime) -> bool:
         room.version += 1
         room.last_activity_at = now
         room.save(update_fields=["version", "last_activity_at"])
-        play_move(room, seats, game, Peg.from_name(peg), seat=job.seat, cpu_reason=str(job.reason), now=now,
-              seat_changed=seat_changed)
+        room_move(room, seats, game, Peg.from_name(peg), seat=job.seat, cpu_reason=str(job.reason), now=now,
+                  seat_changed=seat_changed)
         return True

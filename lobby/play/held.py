@@ -1,7 +1,7 @@
 """The rooms this process holds: for each room whose game is being played here, the room's row, its seats
 and its current game as they stood at the room's version after its last move (made here, or made by
 another process and heard from the room's group), so that the next move reads nothing and is written
-in one statement guarded by that version (:func:`lobby.play.moves.game_drop`).
+in one statement guarded by that version (:func:`lobby.play.moves.game_drop`'s held path).
 
 What is held is only ever a guess: a move made from it lands only if the room's row still has its
 version, and every change of a room, its seats or its game bumps that version under the room's lock

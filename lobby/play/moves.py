@@ -1,24 +1,24 @@
 """Playing in a room: start a game, drop, resign, play again (the automatic moves:
 :mod:`lobby.play.automatic`). One transaction each, holding the room's row lock: validate -> write ->
-broadcast on commit.
+broadcast on commit; a person's drop first tries the held room (below).
 
 The rooms decide who may act (seats, turns, presence); the game record changes through
 :mod:`games.services` (a person's drop, a CPU seat's move, a timeout move and a stand-in all end in
-``games.services.game_play``). Services take ``now``; only the edges (consumers, the ticker) read
-the clock.
+``games.services.game_move_write``, after :func:`room_move` under the room's lock, or the held path).
+Services take ``now``; only the edges (consumers, the ticker) read the clock.
 
-A person's drop is the hot path. When this process holds the room at a version (:mod:`lobby.play.held`:
-the rows after the room's last move, made here or heard of), the drop reads nothing: it is checked
-against those rows and written in one statement that lands only if the room is still at that version
-(``games.services.game_play_if`` guarded by ``rooms.services.room_change_guard``: on PostgreSQL the
-room's version bump, the game's UPDATE and the move's INSERT as one statement, one round trip). A drop
-that ends the game, that changes a seat, or that finds nothing held or the version moved (another
-process's move, a takeback, a timeout) takes the locked path, five statements between BEGIN and
-COMMIT: lock and bump the room (one UPDATE ... RETURNING), read its seats with their players, read its
-current game (whose row carries the record, the stakes and the due time), INSERT the move, UPDATE the
-game. Either way the broadcast is built from the rows: a small ``move`` frame when nothing but the
-game changed, else the whole room. Exactly once either way: both write only at the version (or under
-the lock) that every other change of the room bumps.
+A person's drop is the hot path, one service (:func:`game_drop`) with an inner fast path. When this
+process holds the room at a version (:mod:`lobby.play.held`: the rows after the room's last move, made here
+or heard of), the drop reads nothing: it is checked against those rows and written in one statement that
+lands only if the room is still at that version (``games.services.game_move_write`` guarded by
+``rooms.services.room_change_guard``: on PostgreSQL the room's version bump, the game's UPDATE and the
+move's INSERT as one statement, one round trip). A drop that ends the game, that changes a seat, or that
+finds nothing held or the version moved (another process's move, a takeback, a timeout) falls back to the
+locked path, five statements between BEGIN and COMMIT: lock and bump the room (one UPDATE ...
+RETURNING), read its seats with their players, read its current game (whose row carries the record, the
+stakes and the due time), INSERT the move, UPDATE the game. Either way the broadcast is built from the
+rows: a small ``move`` frame when nothing but the game changed, else the whole room. Exactly once either
+way: both write only at the version (or under the lock) that every other change of the room bumps.
 """
 
 from __future__ import annotations
@@ -43,14 +43,7 @@ from lobby.play.held import HELD, Held
 from lobby.protocol import room as protocol
 from lobby.protocol.snapshot import deadline_json, offers_json, threats_json
 from lobby.rooms.selectors import current_game, live_seat_ratings, room_seats
-from lobby.rooms.services import (
-    lock_room,
-    lock_room_for_change,
-    room_broadcast,
-    room_change_guard,
-    room_guarded,
-    room_touch,
-)
+from lobby.rooms.services import room_broadcast, room_change_guard, room_guarded, room_lock, room_touch
 from players.models import Player
 
 # Two timeouts in a row and a seat counts as away until its player acts again.
@@ -58,21 +51,20 @@ TIMEOUTS_BEFORE_AWAY = 2
 
 
 @dataclass(frozen=True, slots=True)
-class CorrespondenceMoved:
-    """A move in a correspondence game that goes on: ``to_move`` (a person) is due to answer ``peg`` by
-    ``deadline``."""
+class MovePlayed:
+    """A move written under the room's lock (:func:`room_move`): ``played`` in the room ``code``, ``game`` as
+    the move left it."""
 
     game: Game
     code: str
-    peg: str
-    to_move_id: str
-    mover_id: str | None
+    played: games.Played
 
 
-# Inside the move's transaction (so its notification is made exactly when the move is): the correspondence
-# part tells the player to move that it is their turn. Emitted only in correspondence games.
-CORRESPONDENCE_MOVED: Hook[CorrespondenceMoved] = Hook(
-    "correspondence moved", runs=Runs.INSIDE_TRANSACTION, on_error=OnError.PROPAGATE)
+# Inside the transaction of every move written under the room's lock (so what a handler writes is made
+# exactly when the move is): a person's drop off the held path, a CPU seat's move, a timeout, a stand-in.
+# A move from a held room (one statement, no transaction) is only ever a live game's (lobby.play.held holds
+# no correspondence game) and is not told. Correspondence registers its your_turn notification.
+MOVE_PLAYED: Hook[MovePlayed] = Hook("move played", runs=Runs.INSIDE_TRANSACTION, on_error=OnError.PROPAGATE)
 
 
 # --- starting games ------------------------------------------------------------------------------
@@ -85,7 +77,7 @@ def game_start(*, code: str, player: Player, now: datetime, tournament_id: int |
         Refused: no_room, not_host, game_not_over, no_seat (nobody is seated).
     """
     with transaction.atomic():
-        room = lock_room(code)
+        room = room_lock(code)
         if room.host_id != player.id:
             raise Refused("not_host", gettext("Only the host can start the game."))
         return _start_next_game(room, now=now, tournament_id=tournament_id)
@@ -100,7 +92,7 @@ def game_again(*, code: str, player: Player, now: datetime) -> Game | None:
         Refused: no_room, no_seat, no_game, game_not_over.
     """
     with transaction.atomic():
-        room = lock_room(code)
+        room = room_lock(code)
         seat = room.seats.filter(player=player).first()
         if seat is None:
             raise Refused("no_seat", gettext("Only seated players can ask for another game."))
@@ -146,8 +138,7 @@ def _start_next_game(room: Room, *, now: datetime, tournament_id: int | None = N
     ranked = endings.game_is_ranked(ranked=room.ranked, red_cpu=red.cpu, yellow_cpu=yellow.cpu)
     # Ratings do not change during a game: what it is played for is worked out once, here.
     stakes = live_seat_ratings(seated, now=now) if ranked else {}
-    states = timers.seat_states(room, seats=seated)
-    game = games.game_begin(
+    game = games.game_new(
         room_id=room.pk,
         number=(last.number + 1) if last is not None else 1,
         red_seat=red_seat,
@@ -162,8 +153,10 @@ def _start_next_game(room: Room, *, now: datetime, tournament_id: int | None = N
         now=now,
         stakes={str(number): entry for number, entry in stakes.items()},
         tournament_id=tournament_id,
-        schedule=lambda begun: timers.due_at(begun, states, now=now),
     )
+    game.due_at = timers.due_time(game, timers.seat_states(room, seats=seated))
+    timers.wake_if_due(game, now=now)
+    games.game_begin(game)
     hold_on_commit(room, seated, game)  # before the snapshot: held before the players hear of the game
     # Who sits is as it was: the spectator count needs no recount.
     room_touch(room, now=now, recount=False, game=game, seats=seated)
@@ -202,7 +195,9 @@ def player_acts(room: Room, seat: Seat) -> bool:
 
 @metrics.MOVE_SERVICE_SECONDS.labels(service="drop").time()
 def game_drop(*, code: str, player: Player, peg: str, ply: int, now: datetime) -> Game:
-    """``player`` drops a bead on ``peg``; ``ply`` is the number of moves they saw.
+    """``player`` drops a bead on ``peg``; ``ply`` is the number of moves they saw. The one drop service:
+    from the room as this process holds it when it can (:func:`_drop_held`, one statement), else under the
+    room's lock (:func:`_drop_locked`, which also gives every refusal).
 
     Raises:
         Refused: no_room, bad_peg, no_game, no_seat, game_over, not_your_turn, stale, peg_full.
@@ -214,7 +209,7 @@ def game_drop(*, code: str, player: Player, peg: str, ply: int, now: datetime) -
     trips = metrics.round_trips_here()
     held = HELD.take(code)
     if held is not None and not transaction.get_connection().in_atomic_block:
-        moved = drop_from_held(held, player=player, peg=chosen, ply=ply, now=now)
+        moved = _drop_held(held, player=player, peg=chosen, ply=ply, now=now)
         if moved is not None:
             _drop_counted("held", trips)
             return moved
@@ -237,7 +232,7 @@ _DROP_COUNTERS = {path: (metrics.DROPS.labels(path=path), metrics.DROP_ROUND_TRI
 def _drop_locked(*, code: str, player: Player, peg: Peg, ply: int, now: datetime) -> Game:
     """The drop under the room's lock (nothing held, or a stale copy, or a move that changes more)."""
     with transaction.atomic():
-        room = lock_room_for_change(code, now=now)  # a refusal below rolls the version bump back
+        room = room_lock(code, changed_at=now)  # a refusal below rolls the version bump back
         seats = room_seats(room)
         game = current_game(room)
         seat = playing_seat(game, seats, player)
@@ -249,34 +244,31 @@ def _drop_locked(*, code: str, player: Player, peg: Peg, ply: int, now: datetime
             raise Refused("not_your_turn", gettext("It is not your turn."))
         hold_on_commit(room, seats, game)  # before the move's events: held before its frame leaves
         seat_changed = player_acts(room, seat)
-        play_move(room, seats, game, peg, seat=seat.number, cpu_reason="", now=now, seat_changed=seat_changed)
+        room_move(room, seats, game, peg, seat=seat.number, cpu_reason="", now=now, seat_changed=seat_changed)
         return game
 
 
-def drop_from_held(held: Held, *, player: Player, peg: Peg, ply: int, now: datetime) -> Game | None:
+def _drop_held(held: Held, *, player: Player, peg: Peg, ply: int, now: datetime) -> Game | None:
     """``player``'s drop made from the room as this process holds it, in one statement; the game after it
-    (held again), or None when it cannot be made so (nothing was written; the caller takes the locked
-    path, which also gives the right refusal): the held rows do not allow it (a refusal, read from what
-    may be stale), it would end the game or change a seat, or the room's version moved meanwhile."""
+    (held again), or None when it cannot be made so (nothing was written; :func:`game_drop` falls back to
+    the locked path, which also gives the right refusal): the held rows do not allow it (a refusal, read
+    from what may be stale), it would end the game or change a seat, or the room's version moved meanwhile."""
     room, seats, game = held.room, held.seats, held.game
     seat = next((s for s in seats if s.player_id == player.id), None)
     if (seat is None or seat.cpu or seat.away or seat.timeouts_in_row or game.status != GameStatus.PLAYING
             or ply != game.ply or game.to_move_seat != seat.number or not _only_the_game_changed(room, seats, game)):
         return None
-    states = timers.seat_states(room, seats=seats)
     try:
-        moved = games.game_play_if(game, peg, seat=seat.number, cpu_reason="", now=now,
-                                   schedule=lambda after: timers.due_time(after, states),
-                                   guard=room_change_guard(room, now=now))
+        played = games.game_move(game, peg, seat=seat.number, cpu_reason="", now=now)
     except Refused:
         return None
-    if moved is None:
+    game.due_at = timers.due_time(game, timers.seat_states(room, seats=seats))  # (put back if not written)
+    row = games.game_move_write(game, played, guard=room_change_guard(room, now=now))
+    if row is None:
         return None
-    played, row = moved
     room_guarded(room, row)
     HELD.put(held)
-    if game.due_at is not None and game.due_at <= now:
-        events.wake_on_commit()  # (at once: the statement committed) the CPU seat's turn
+    timers.wake_if_due(game, now=now)  # (at once: the statement committed) the CPU seat's turn
     _move_on_commit(room, game, played)
     return game
 
@@ -296,32 +288,32 @@ def game_resign(*, code: str, player: Player, now: datetime) -> Game:
         Refused: no_room, no_game, no_seat, game_over.
     """
     with transaction.atomic():
-        room = lock_room(code)
+        room = room_lock(code)
         game = current_game(room)
         seat = playing_seat(game, room_seats(room), player)
         assert game is not None
         player_acts(room, seat)
-        endings.game_resign(game, seat=seat.number, now=now)
+        endings.game_resign_write(game, seat=seat.number, now=now)
         room_touch(room, now=now)
         return game
 
 
-def play_move(
+def room_move(
     room: Room, seats: list[Seat], game: Game, peg: Peg, *, seat: int, cpu_reason: str, now: datetime,
     seat_changed: bool,
 ) -> None:
-    """Play ``peg`` for ``seat`` in the room's current game, with its next due time, and have the room
-    told once committed. The room is locked and its version already bumped for this move.
+    """Play ``peg`` for ``seat`` in the room's current game (a person's drop off the held path, a CPU seat's
+    move, a timeout, a stand-in), with its next due time, and have the room told once committed. The room
+    is locked and its version already bumped for this move.
 
     ``seat_changed``: a seat's row changed in this transaction in a way the room shows (away).
     """
-    states = timers.seat_states(room, seats=seats)
-    played = games.game_play(
-        game, peg, seat=seat, cpu_reason=cpu_reason, now=now,
-        schedule=lambda after: timers.due_at(after, states, now=now),
-    )
-    if game.days_per_move is not None and game.status == GameStatus.PLAYING:
-        _correspondence_moved(room, game, played)
+    played = games.game_move(game, peg, seat=seat, cpu_reason=cpu_reason, now=now)
+    if played.position.outcome is None:
+        game.due_at = timers.due_time(game, timers.seat_states(room, seats=seats))
+        timers.wake_if_due(game, now=now)
+    games.game_move_write(game, played)
+    MOVE_PLAYED.emit(MovePlayed(game=game, code=room.code, played=played))
     if seat_changed or not _only_the_game_changed(room, seats, game):
         room_broadcast(room, game=game, now=now, seats=seats)
         return
@@ -340,16 +332,6 @@ def _move_on_commit(room: Room, game: Game, played: games.Played) -> None:
         ),
     )
     events.lists_changed_on_commit()  # the live games list shows each game's moves
-
-
-def _correspondence_moved(room: Room, game: Game, played: games.Played) -> None:
-    to_move, mover = ((game.red_player_id, game.yellow_player_id) if game.to_move_colour == "red"
-                      else (game.yellow_player_id, game.red_player_id))
-    if to_move is None or (game.red_cpu if game.to_move_colour == "red" else game.yellow_cpu):
-        return  # the CPU answers at once: nobody to tell
-    CORRESPONDENCE_MOVED.emit(CorrespondenceMoved(game=game, code=room.code, peg=str(played.peg),
-                                                  to_move_id=str(to_move),
-                                                  mover_id=None if mover is None else str(mover)))
 
 
 def _only_the_game_changed(room: Room, seats: list[Seat], game: Game) -> bool:

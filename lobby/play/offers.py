@@ -6,7 +6,7 @@ and exactly one of them wins: validate -> write -> broadcast on commit.
 The rules (``docs/protocol.md``, "Offers"):
 
 - A **draw** offer stands until the offering side's opponent answers it or moves (the move lapses it,
-  ``games.services.game_play``). One offer per seat per ``DRAW_OFFER_EVERY`` plies; in an arena, none
+  ``games.services.game_move_write``). One offer per seat per ``DRAW_OFFER_EVERY`` plies; in an arena, none
   before ply ``ARENA_DRAW_AFTER`` (lichess's rule, against arranged results). Offering while the
   opponent's offer stands accepts it. Accepted, the game ends drawn (``agreement``), rated as a draw.
   A CPU seat answers at once: it accepts unless its own search sees it winning.
@@ -33,7 +33,7 @@ from lobby import events, timers
 from lobby.models import Room, Seat
 from lobby.play.moves import player_acts, playing_seat
 from lobby.rooms.selectors import current_game, room_seats
-from lobby.rooms.services import lock_room, room_touch
+from lobby.rooms.services import room_lock, room_touch
 from players.models import Player
 
 DRAW_OFFER_EVERY = 10  # plies between two draw offers of one seat
@@ -50,7 +50,7 @@ def game_offer(*, code: str, player: Player, kind: str, action: str, now: dateti
             offered within 10 plies of your last one), no_offer (nothing to answer), nothing_to_take_back.
     """
     with transaction.atomic():
-        room = lock_room(code)
+        room = room_lock(code)
         seats = room_seats(room)
         game = current_game(room)
         seat = playing_seat(game, seats, player)
@@ -160,6 +160,8 @@ def plies_to_take_back(game: Game, seat: int) -> int:
 
 
 def _take_back(room: Room, seats: list[Seat], game: Game, plies: int, now: datetime) -> int:
-    states = timers.seat_states(room, seats=seats)
-    games.game_take_back(game, plies=plies, now=now, schedule=lambda after: timers.due_at(after, states, now=now))
+    games.game_take_back(game, plies=plies, now=now)
+    game.due_at = timers.due_time(game, timers.seat_states(room, seats=seats))
+    timers.wake_if_due(game, now=now)
+    games.game_take_back_write(game)
     return plies

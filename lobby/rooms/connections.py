@@ -27,7 +27,7 @@ from common.rows import Rows
 from lobby import events, timers
 from lobby.models import Connection, Room, Seat, ServerProcess
 from lobby.rooms.selectors import SPECTATOR_SNAPSHOTS, current_game, room_seats, snapshot_of
-from lobby.rooms.services import BANNED_MESSAGE, lock_room, room_broadcast, spectators_recount
+from lobby.rooms.services import BANNED_MESSAGE, room_broadcast, room_lock, spectators_recount
 from players.models import Player
 
 # How long a swept process's row is kept (so that a late write of its cannot leave a connection that
@@ -101,7 +101,7 @@ def _open_as_spectator(*, code: str, channel_name: str, player: Player | None, p
 def _open_seated(*, code: str, channel_name: str, player: Player | None, process: str, now: datetime) -> Opened:
     with transaction.atomic():
         try:
-            room = lock_room(code)
+            room = room_lock(code)
         except Refused:
             _open_room(code)  # says whether the room was closed or never existed
             raise

@@ -22,7 +22,7 @@ from lobby.rooms.services import (
     close_locked,
     has_connection,
     lock_joins_of,
-    lock_room,
+    room_lock,
     room_touch,
     seat_of,
 )
@@ -39,7 +39,7 @@ def rooms_player_renamed(renamed: PlayerRenamed) -> None:
     player = renamed.player
     now = timezone.now()  # the players layer calls its hooks without an instant: this edge reads the clock
     for code in Room.objects.filter(seats__player=player, closed_at=None).values_list("code", flat=True):
-        room_touch(lock_room(code), now=now)
+        room_touch(room_lock(code), now=now)
 
 
 def rooms_player_banned(banned: PlayerBanned) -> None:
@@ -65,7 +65,7 @@ def rooms_guest_replaced(replaced: GuestReplaced) -> None:
     rooms = []
     for code in sorted(codes):  # one order for every such change: no deadlock between two of them
         with contextlib.suppress(Refused):  # closed since the first look: nothing to hand over
-            rooms.append(lock_room(code))
+            rooms.append(room_lock(code))
     if rooms:  # every room first, then the account's row, as room_sit locks its room then the player's
         lock_joins_of(account)
     for room in rooms:

@@ -42,58 +42,63 @@ ACTIVITY_GRANULARITY = timedelta(seconds=60)
 
 
 # --- rooms ---------------------------------------------------------------------------------------
-def lock_room(code: str) -> Room:
-    """The open room with this code, its row locked until the transaction ends.
+def room_lock(code: str, *, changed_at: datetime | None = None) -> Room:
+    """The open room with this code, its row locked until the transaction ends: the one room lock.
 
-    The lock is PostgreSQL's ``FOR NO KEY UPDATE``, as an ``UPDATE`` of the row takes: it excludes every
-    other change of the room, but not the key-share lock that a new row referring to the room (a
-    spectator's connection) takes, so a spectator joining never waits for a change of the room.
+    Without ``changed_at``: PostgreSQL's ``FOR NO KEY UPDATE``, as an ``UPDATE`` of the row takes: it
+    excludes every other change of the room, but not the key-share lock that a new row referring to the
+    room (a spectator's connection) takes, so a spectator joining never waits for a change of the room.
+
+    With ``changed_at``, for a service that changes the room whenever it succeeds (a move): the lock and the
+    version bump are one ``UPDATE ... RETURNING`` (PostgreSQL, SQLite 3.35+); a refusal raised afterwards
+    rolls the transaction back, and the bump with it. The returned room carries the new version; its
+    ``last_activity_at`` becomes ``changed_at`` if it was more than ``ACTIVITY_GRANULARITY`` older. (A
+    change made from a room read without a lock bumps it the same way: :func:`room_change_guard`.)
 
     Raises:
         Refused(no_room): no open room has this code.
     """
+    if changed_at is not None:
+        return _room_lock_bumped(code, now=changed_at)
     try:
         return Room.objects.select_for_update(no_key=True).get(code=code, closed_at=None)
     except Room.DoesNotExist:
-        raise Refused("no_room", gettext("There is no open room %(code)s.") % {"code": code}) from None
+        raise _no_room(code) from None
 
 
-def lock_room_for_change(code: str, *, now: datetime) -> Room:
-    """Lock the open room with this code and bump its version, in one statement.
+def _no_room(code: str) -> Refused:
+    return Refused("no_room", gettext("There is no open room %(code)s.") % {"code": code})
 
-    For a service that changes the room whenever it succeeds (a move): the lock and the bump are one
-    ``UPDATE ... RETURNING`` (PostgreSQL, SQLite 3.35+). A refusal raised afterwards rolls the
-    transaction back, and the bump with it. The returned room carries the new version. Its
-    ``last_activity_at`` becomes ``now`` if it was more than ``ACTIVITY_GRANULARITY`` older.
 
-    Raises:
-        Refused(no_room): no open room has this code.
-    """
+def _bump_sql(rooms: Rows[Room], key: str, where: str, returning: str) -> str:
+    """The ``UPDATE`` that bumps a room's version and, at most every ``ACTIVITY_GRANULARITY``, its activity
+    time (its parameters: the granularity's start, the time, then those of ``where``)."""
+    version, activity = rooms.quoted("version"), rooms.quoted("last_activity_at")
+    return rooms.statement(key, lambda: (
+        f"UPDATE {rooms.quoted(rooms.table)} SET {version} = {version} + 1, {activity} = CASE WHEN {activity} < %s "
+        f"THEN %s ELSE {activity} END WHERE {where} AND {rooms.quoted('closed_at')} IS NULL RETURNING {returning}"))
+
+
+def _room_lock_bumped(code: str, *, now: datetime) -> Room:
     rooms = _ROOMS
-    sql = rooms.statement("lock for change", lambda: (
-        f"UPDATE {rooms.quoted(rooms.table)} SET {rooms.quoted('version')} = {rooms.quoted('version')} + 1, "
-        f"{rooms.quoted('last_activity_at')} = CASE WHEN {rooms.quoted('last_activity_at')} < %s THEN %s "
-        f"ELSE {rooms.quoted('last_activity_at')} END WHERE {rooms.quoted('code')} = %s "
-        f"AND {rooms.quoted('closed_at')} IS NULL RETURNING {rooms.columns(rooms.quoted(rooms.table))}"))
+    sql = _bump_sql(rooms, "lock for change", f"{rooms.quoted('code')} = %s", rooms.columns(rooms.quoted(rooms.table)))
     found = rooms.execute(sql, [rooms.prep("last_activity_at", now - ACTIVITY_GRANULARITY),
                                 rooms.prep("last_activity_at", now), code])
     if not found:
-        raise Refused("no_room", gettext("There is no open room %(code)s.") % {"code": code})
+        raise _no_room(code)
     return rooms.load(found[0])
 
 
 def room_change_guard(room: Room, *, now: datetime) -> Guard:
-    """What :func:`lock_room_for_change` does, for a change made from ``room`` as this process holds it
-    (read earlier, not locked): one ``UPDATE ... RETURNING`` that bumps the version only while it is
+    """What :func:`room_lock` with ``changed_at`` does, for a change made from ``room`` as this process holds
+    it (read earlier, not locked): one ``UPDATE ... RETURNING`` that bumps the version only while it is
     still ``room.version`` and the room open, returning the new version and activity time (no row when
-    the room changed since). A guard for :func:`games.services.game_play_if`: the change and the bump
+    the room changed since). A guard for :func:`games.services.game_move_write`: the change and the bump
     land in one statement, or neither does."""
     rooms = _ROOMS
-    version, activity = rooms.quoted("version"), rooms.quoted("last_activity_at")
-    sql = rooms.statement("change guard", lambda: (
-        f"UPDATE {rooms.quoted(rooms.table)} SET {version} = {version} + 1, {activity} = CASE WHEN {activity} < %s "
-        f"THEN %s ELSE {activity} END WHERE {rooms.quoted('id')} = %s AND {version} = %s "
-        f"AND {rooms.quoted('closed_at')} IS NULL RETURNING {version}, {activity}"))
+    version = rooms.quoted("version")
+    sql = _bump_sql(rooms, "change guard", f"{rooms.quoted('id')} = %s AND {version} = %s",
+                    f"{version}, {rooms.quoted('last_activity_at')}")
     return Guard(sql, [*rooms.values(("last_activity_at", "last_activity_at"), (now - ACTIVITY_GRANULARITY, now)),
                        room.pk, room.version])
 
@@ -210,7 +215,7 @@ def room_set_rules(*, code: str, player: Player, changes: Mapping[str, object], 
         Refused: no_room, not_host, game_not_over, bad_rules.
     """
     with transaction.atomic():
-        room = lock_room(code)
+        room = room_lock(code)
         if room.host_id != player.id:
             raise Refused("not_host", gettext("Only the host can change the house rules."))
         if current_game_playing(room) is not None:
@@ -239,7 +244,7 @@ def room_sit(*, code: str, player: Player, now: datetime) -> int:
         Refused: no_room, seat_taken, bot_account (bot accounts play challenges only).
     """
     with transaction.atomic():
-        room = lock_room(code)
+        room = room_lock(code)
         seats = room_seats(room)
         mine = next((seat for seat in seats if seat.player_id == player.pk), None)
         if mine is not None:
@@ -277,7 +282,7 @@ def room_stand(*, code: str, player: Player, now: datetime) -> None:
         Refused: no_room, no_seat, game_not_over.
     """
     with transaction.atomic():
-        room = lock_room(code)
+        room = room_lock(code)
         seat = seat_of(room, player)
         if seat is None:
             raise Refused("no_seat", gettext("You have no seat in this room."))
@@ -312,7 +317,7 @@ def room_close(*, code: str, now: datetime, reason: EndReason = EndReason.CLOSED
     """Close the open room ``code`` on purpose (a moderator, say). Returns False if no open room has it."""
     with transaction.atomic():
         try:
-            room = lock_room(code)
+            room = room_lock(code)
         except Refused:
             return False
         close_locked(room, reason=reason, now=now)

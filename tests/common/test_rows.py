@@ -11,7 +11,7 @@ from games.selectors import room_latest_game
 from lobby.models import Room, Seat
 from lobby.play import moves as play
 from lobby.rooms.selectors import room_seats
-from lobby.rooms.services import lock_room_for_change, room_create, room_sit
+from lobby.rooms.services import room_create, room_lock, room_sit
 from players.services import player_create
 
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
@@ -64,6 +64,6 @@ def test_the_move_and_the_game_are_written_as_a_save_would(room_with_a_game):
 def test_locking_a_room_for_a_change_returns_it_with_the_new_version(room_with_a_game):
     before = Room.objects.get(pk=room_with_a_game.pk)
     later = datetime(2026, 12, 1, 12, 5, tzinfo=UTC)
-    room = lock_room_for_change(before.code, now=later)
+    room = room_lock(before.code, changed_at=later)
     assert room.version == before.version + 1 and room.last_activity_at == later
     assert fields(room) == fields(Room.objects.get(pk=room.pk))

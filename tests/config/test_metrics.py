@@ -17,7 +17,7 @@ from common import metrics
 from common.errors import Refused
 from games import cpu_pool
 from games.engine import Peg
-from games.services import game_play
+from games.services import game_move, game_move_write
 from live import events as live_events
 from lobby import events
 from lobby.play.moves import game_drop, game_start
@@ -173,7 +173,7 @@ def test_a_move_rolled_back_is_not_counted(django_capture_on_commit_callbacks):
     code, players, game = setup_game()
     before = value("fourinarow_moves_total", kind="person")
     with django_capture_on_commit_callbacks(execute=True), pytest.raises(RuntimeError), transaction.atomic():
-        game_play(game, Peg.from_name("a1"), seat=1, cpu_reason="", now=T0)
+        game_move_write(game, game_move(game, Peg.from_name("a1"), seat=1, cpu_reason="", now=T0))
         raise RuntimeError("something after the move failed: it never happened")
     assert value("fourinarow_moves_total", kind="person") == before
 

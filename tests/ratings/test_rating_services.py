@@ -6,7 +6,7 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from games.endings import game_result, game_scores
-from games.models import Game, GameStatus
+from games.models import GameStatus
 from lobby.models import Seat
 from lobby.play.moves import game_resign
 from ratings import glicko2
@@ -160,15 +160,3 @@ def test_a_year_idle_turns_rd_60_provisional_again():
     assert until is not None
     assert (until - at()).total_seconds() / 86400 == pytest.approx(365.0)
     assert established_until(glicko2.Rating(1800.0, 110.0), rated_at=at()) is None
-
-
-def test_game_scores_of_every_ending():
-    table = make_table()
-    game = table.start(now=at())
-    game.status, game.winner_seat = GameStatus.WON, game.red_seat
-    assert game_scores(game) == (1.0, 0.0)
-    game.status, game.winner_seat = GameStatus.RESIGNED, 3 - game.red_seat
-    assert game_scores(game) == (0.0, 1.0)
-    game.status, game.winner_seat = GameStatus.DRAWN, None
-    assert game_scores(game) == (0.5, 0.5)
-    assert Game.objects.filter(pk=game.pk, status=GameStatus.PLAYING).exists()

@@ -11,7 +11,7 @@ from django.utils import timezone
 from common.errors import Refused
 from lobby.chat.services import RATE_MESSAGES, chat_say
 from lobby.models import ChatMessage, Room
-from lobby.rooms.services import lock_room, room_create, room_sit
+from lobby.rooms.services import room_create, room_lock, room_sit
 from players.services import player_create
 from tests.racekit import race
 
@@ -30,7 +30,7 @@ def test_a_message_is_stored_and_sent_while_a_move_holds_the_room_lock():
     def hold_the_room_lock() -> None:
         try:
             with transaction.atomic():
-                lock_room(code)  # what every move, sit and start holds until it commits
+                room_lock(code)  # what every move, sit and start holds until it commits
                 locked.set()
                 release.wait(2 * PATIENCE_SECONDS)
         finally:

@@ -18,7 +18,7 @@ from lobby import events
 from lobby.models import Room
 from lobby.play.automatic import CpuJob, game_cpu_move
 from lobby.play.held import HELD, Held, HeldRooms
-from lobby.play.moves import drop_from_held, game_drop, game_resign, game_start
+from lobby.play.moves import _drop_held, game_drop, game_resign, game_start
 from lobby.play.offers import game_offer
 from lobby.protocol import messages
 from lobby.rooms.connections import connection_open, process_register
@@ -66,10 +66,10 @@ def tried(monkeypatch) -> list[object]:
     found: list[object] = []
 
     def recorded(*args, **kwargs):
-        found.append(drop_from_held(*args, **kwargs))
+        found.append(_drop_held(*args, **kwargs))
         return found[-1]
 
-    monkeypatch.setattr(moves, "drop_from_held", recorded)
+    monkeypatch.setattr(moves, "_drop_held", recorded)
     return found
 
 
@@ -81,7 +81,7 @@ def test_two_drops_from_copies_of_the_same_version_exactly_one_lands(round_):
     code, ann, _bob = connected_pair()
     held = held_now(code)
     version = held.room.version
-    outcomes = race(*(lambda peg=peg: drop_from_held(copy.deepcopy(held), player=ann, peg=Peg.from_name(peg), ply=0,
+    outcomes = race(*(lambda peg=peg: _drop_held(copy.deepcopy(held), player=ann, peg=Peg.from_name(peg), ply=0,
                                                      now=at(1)) for peg in ("a1", "b2")))
     assert sum(isinstance(o, Game) for o in outcomes) == 1 and outcomes.count(None) == 1, outcomes
     assert len(moves_of(code)) == 1 and game_of(code).ply == 1
@@ -171,7 +171,7 @@ def test_a_process_follows_a_move_it_heard_and_moves_from_it_in_one_statement():
     followed = here.take(code)
     assert followed is not None and followed.room.version == heard.version and followed.game.record == "a1"
     with CaptureQueriesContext(connection) as captured:
-        game = drop_from_held(followed, player=bob, peg=Peg.from_name("b1"), ply=1, now=at(2))
+        game = _drop_held(followed, player=bob, peg=Peg.from_name("b1"), ply=1, now=at(2))
     assert game is not None and game.ply == 2
     assert len(captured.captured_queries) == (1 if connection.vendor == "postgresql" else 5)  # + BEGIN, COMMIT
     assert moves_of(code) == ["a1", "b1"]

@@ -12,7 +12,7 @@ from games.models import Move
 from lobby.models import Seat
 from lobby.play.moves import game_drop, game_start
 from lobby.rooms.connections import connection_open, process_register
-from lobby.rooms.services import lock_room, room_create, room_sit
+from lobby.rooms.services import room_create, room_lock, room_sit
 from players.accounts import guest_hand_over
 from players.services import player_create
 from tests.racekit import race
@@ -48,7 +48,7 @@ def test_a_spectator_joins_while_the_room_is_locked_for_a_change():
 
     def hold_the_lock() -> bool:
         with transaction.atomic():
-            lock_room(code)
+            room_lock(code)
             return joined.wait(timeout=10)  # released only once the spectator is in (or after 10 s)
 
     def join() -> str:
