@@ -43,7 +43,9 @@ def _form(request: HttpRequest, title: str, form: forms.Form, *, intro: str = ""
           status: int = 200) -> HttpResponse:
     response = render(request, "accounts/form.html",
                       {"page": "account", "title": title, "form": form, "intro": intro, "error": error}, status=status)
-    response["Referrer-Policy"] = "no-referrer"  # the page's address may hold a secret link
+    # The page's address may hold a secret link: no other site reads it in a Referer. Not "no-referrer": the
+    # browser would then send the form's POST with "Origin: null", which Django's CSRF check refuses.
+    response["Referrer-Policy"] = "same-origin"
     return response
 
 

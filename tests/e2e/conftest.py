@@ -110,6 +110,13 @@ def server_url(tmp_path_factory: pytest.TempPathFactory, chromium_path: Path, _s
     return _SERVER.url(tmp_path_factory)
 
 
+@pytest.fixture
+def server_sqlite(server_url: str) -> Path:
+    """The SQLite file of the browser tests' server (``_Server``), to read what it stored (its outbox)."""
+    assert _SERVER.live is not None
+    return Path(_SERVER.live.env["SQLITE_PATH"])
+
+
 class _Chromium:
     """Per test process (per xdist worker) a Chromium with WebGL and one without (of each executable),
     each started for the first page that wants it and kept for the browser tests that follow, whatever
