@@ -53,7 +53,11 @@ group("the replay's analysis in words", () => {
     expect(describe({ status: "resigned", winner: "yellow", reason: "resignation" })).toBe(
       "Red resigned: Yellow wins.",
     );
-    expect(describe({ status: "drawn" })).toBe("Draw: the board filled up.");
+    // A draw says why: agreed (at any move) or a full board.
+    expect(describe({ status: "drawn", reason: "agreement" })).toBe(
+      "Draw by agreement: both players accepted a draw offer.",
+    );
+    expect(describe({ status: "drawn", reason: "full_board" })).toBe("The board is full with no four in a row.");
     expect(describe({ status: "playing" })).toBe("Game in progress.");
   });
 
@@ -73,7 +77,7 @@ group("the replay's analysis in words", () => {
     const final = { to_move: /** @type {const} */ ("red"), eval: { kind: "final" } };
     expect(redValue(final, { winner: "yellow" })).toBe(-1);
     expect(redValue(final, { winner: null, status: "drawn" })).toBe(0);
-    expect(evalText(final, { status: "drawn" })).toBe("Draw: the board filled up.");
+    expect(evalText(final, { status: "drawn", reason: "full_board" })).toBe("The board is full with no four in a row.");
     expect(evalText(final, null)).toBe("The game is over.");
   });
 });

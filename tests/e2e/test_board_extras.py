@@ -53,7 +53,11 @@ def test_a_draw_offered_and_accepted_between_two_players(new_page) -> None:  # t
     for page in (host, guest):
         page.wait_for_function("() => window.__room.state.game.status === 'drawn'")
         assert state(page)["game"]["reason"] == "agreement"
+        expect(page.locator("#result")).to_contain_text("Draw by agreement")  # not "the board is full" at move 2
     expect(guest.locator("#offer-box")).to_be_hidden()
+    game_id = state(guest)["game"]["id"]
+    guest.goto(f"/games/{game_id}")
+    expect(guest.locator("#result")).to_contain_text("Draw by agreement")
 
 
 def test_against_the_cpu_a_premove_goes_at_once_and_a_takeback_gives_the_turn_back(new_page) -> None:  # type: ignore[no-untyped-def]

@@ -85,6 +85,16 @@ export function abandonedText(reason) {
 }
 
 /**
+ * Why a game was drawn, from its reason: the players agreed, or the board filled up with no four in a row.
+ * @param {string | null | undefined} reason "agreement", "full_board"
+ */
+export function drawText(reason) {
+  if (reason === "agreement") return gettext("Draw by agreement: both players accepted a draw offer.");
+  if (reason === "full_board") return gettext("The board is full with no four in a row.");
+  return gettext("The game ended in a draw.");
+}
+
+/**
  * A side by its colour, as a name: "Red wins", "Yellow to move" (capitalised in English).
  * @param {string | null | undefined} colour "red" or "yellow"
  */

@@ -5,7 +5,7 @@
 
 import { ApiError, apiGet } from "../api.js";
 import { $ } from "../dom.js";
-import { abandonedText, endText, sideName } from "../game.js";
+import { abandonedText, drawText, endText, sideName } from "../game.js";
 import { gettext, listText, ngettext, pgettext } from "../i18n.js";
 
 /** @typedef {import("../api.js").Json} Json */
@@ -36,7 +36,7 @@ const other = (colour) => (colour === "red" ? "yellow" : "red");
  * @param {Json} rec the game record
  */
 export function describe(rec) {
-  if (rec.status === "drawn") return gettext("Draw: the board filled up.");
+  if (rec.status === "drawn") return drawText(rec.reason);
   if (rec.status === "abandoned") return abandonedText(rec.reason);
   if (!rec.winner) return gettext("Game in progress.");
   return endText(rec.reason, rec.winner);

@@ -5,7 +5,7 @@
 import { rememberedName } from "../api.js";
 import { clockText } from "../clock.js";
 import { $ } from "../dom.js";
-import { abandonedText, colourWord, endText, levelName, replay, SIZE, seatColour, youPlayText } from "../game.js";
+import { abandonedText, colourWord, drawText, endText, levelName, replay, SIZE, seatColour, youPlayText } from "../game.js";
 import { gettext, ngettext, pgettext } from "../i18n.js";
 import { escapeHtml, provisionalNote, ratingTitle, signedPoints } from "../text.js";
 import { renderOffers } from "./offers.js";
@@ -177,7 +177,7 @@ function renderResult(ctrl) {
   let detail;
   if (g.status === "drawn") {
     head = gettext("Draw");
-    detail = gettext("The board is full with no four in a row.");
+    detail = drawText(g.reason);
     el.dataset.outcome = "draw";
   } else if (g.status === "abandoned") {
     head = gettext("Abandoned");
