@@ -1,5 +1,6 @@
 """The header's search box in a real browser: a few letters of a name suggest the account (a bot, unrated,
-marked BOT), and choosing it opens its page, with its followers count and Follow for a signed-in account."""
+marked BOT), and choosing it opens its page, with its followers count and Follow for a signed-in account;
+there, Report and Block ask in the site's dialogs."""
 
 from __future__ import annotations
 
@@ -35,4 +36,26 @@ def test_the_search_box_finds_a_player_by_the_start_of_their_name(new_page, serv
     expect(page.locator("#follow-counts")).to_have_text("1 follower · 0 following")
     expect(page.get_by_role("button", name="Unfollow")).to_be_visible()
     assert Device(server_url).expect("GET", f"/api/players/{bot['id']}")["followers"] == 1
+
+    # Reporting: a dialog with the four reasons as radio buttons and a few words (no browser prompt).
+    page.get_by_role("button", name="Report").click()
+    dialog = page.get_by_role("dialog", name=f"Report {bot['name']} to the moderators")
+    expect(dialog).to_be_visible()
+    page.keyboard.press("Escape")  # closes it, sending nothing
+    expect(dialog).to_be_hidden()
+    page.get_by_role("button", name="Report").click()
+    dialog.get_by_role("button", name="Send the report").click()  # no reason chosen yet: the form says so
+    expect(dialog).to_be_visible()
+    dialog.get_by_label("Spam").check()
+    dialog.get_by_label("What happened? (optional)").fill("Sends links in the chat")
+    dialog.get_by_role("button", name="Send the report").click()
+    expect(page.locator("#social-status")).to_have_text("Thank you: the moderators will look at it.")
+    # Blocking asks first, in a dialog: Cancel changes nothing, Block blocks.
+    page.get_by_role("button", name="Block", exact=True).click()
+    ask = page.get_by_role("dialog", name=f"Block {bot['name']}?")
+    ask.get_by_role("button", name="Cancel").click()
+    expect(page.get_by_role("button", name="Block", exact=True)).to_be_visible()
+    page.get_by_role("button", name="Block", exact=True).click()
+    ask.get_by_role("button", name="Block").click()
+    expect(page.get_by_role("button", name="Unblock")).to_be_visible()
     assert not page.js_errors  # type: ignore[attr-defined]

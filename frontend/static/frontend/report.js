@@ -1,10 +1,11 @@
 // Reporting a player to the moderators (docs/protocol.md, "Reports and moderation"): the reason and a few
-// words are asked in the browser's own dialogs, then POST /api/reports. Used next to each chat message and
+// words are asked in a dialog (dialog.js), then POST /api/reports. Used next to each chat message and
 // on player pages.
 
 import { apiPost, errorText, getSession } from "./api.js";
+import { ask } from "./dialog.js";
 import { $ } from "./dom.js";
-import { gettext, listText, pgettext } from "./i18n.js";
+import { gettext, pgettext } from "./i18n.js";
 
 /** @typedef {import("./api.js").Json} Json */
 
@@ -45,20 +46,60 @@ export function reportBody(playerId, reason, text, about = {}) {
 }
 
 /**
- * Ask for the reason and the text, and send the report; the sentence to show ("" when cancelled).
+ * The report dialog's fields: the four reasons as radio buttons (none chosen yet), then a few words.
+ * @param {string} name the reported player's
+ */
+function reportFields(name) {
+  const fields = document.createElement("div");
+  const set = document.createElement("fieldset");
+  const legend = document.createElement("legend");
+  legend.textContent = gettext("Why are you reporting %(name)s?", { name });
+  set.append(legend);
+  for (const reason of REASONS) {
+    const label = document.createElement("label");
+    label.className = "check";
+    const radio = document.createElement("input");
+    radio.type = "radio";
+    radio.name = "reason";
+    radio.value = reason;
+    radio.required = true;
+    label.append(radio, ` ${capitalised(REASON_WORDS[reason])}`);
+    set.append(label);
+  }
+  const text = document.createElement("label");
+  text.className = "stacked";
+  const area = document.createElement("textarea");
+  area.name = "text";
+  area.rows = 3;
+  area.maxLength = TEXT_MAX;
+  text.append(gettext("What happened? (optional)"), area);
+  fields.append(set, text);
+  return fields;
+}
+
+/** @param {string} s */
+const capitalised = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
+
+/**
+ * Asks for the reason and a few words in a dialog, and sends the report; the sentence to show ("" when
+ * cancelled).
  * @param {string} playerId
  * @param {string} name
  * @param {{message?: number | null, game?: string | null}} [about]
  */
 export async function reportPlayer(playerId, name, about = {}) {
-  const words = listText(REASONS.map((r) => REASON_WORDS[r]));
-  const reason = window.prompt(
-    gettext("Report %(name)s to the moderators. The reason: %(reasons)s.", { name, reasons: words }),
-    REASON_WORDS.abuse,
-  );
-  if (reason === null) return "";
-  const body = reportBody(playerId, reason, window.prompt(gettext("What happened? (optional)")) || "", about);
-  if (!body) return gettext("The reason is one of: %(reasons)s.", { reasons: words });
+  const answer = await ask({
+    title: gettext("Report %(name)s to the moderators", { name }),
+    body: reportFields(name),
+    actions: [
+      { label: gettext("Cancel"), value: "cancel" },
+      { label: gettext("Send the report"), value: "send", kind: "primary" },
+    ],
+  });
+  if (!answer) return "";
+  const fields = new FormData(answer.form);
+  const body = reportBody(playerId, String(fields.get("reason") || ""), String(fields.get("text") || ""), about);
+  if (!body) return "";
   try {
     await apiPost("/api/reports", body);
     return gettext("Thank you: the moderators will look at it.");

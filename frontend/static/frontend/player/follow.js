@@ -2,6 +2,7 @@
 // Unfollow and Block / Unblock (docs/protocol.md, "People").
 
 import { apiDelete, apiGet, apiPost, errorText, getSession } from "../api.js";
+import { confirmDialog } from "../dialog.js";
 import { $ } from "../dom.js";
 import { gettext, ngettext, pgettext } from "../i18n.js";
 
@@ -56,10 +57,15 @@ export async function mountFollow(data) {
   }
 
   follow.addEventListener("click", () => act(`${base}/follow`, !relation.following));
-  block.addEventListener("click", () => {
-    if (!relation.blocked && !window.confirm(gettext("Block %(name)s? They will not be told.", { name: data.name })))
-      return;
-    act(`${base}/block`, !relation.blocked);
+  block.addEventListener("click", async () => {
+    const sure =
+      relation.blocked ||
+      (await confirmDialog(
+        gettext("Block %(name)s?", { name: data.name }),
+        gettext("Block %(name)s? They will not be told.", { name: data.name }),
+        gettext("Block"),
+      ));
+    if (sure) act(`${base}/block`, !relation.blocked);
   });
   render();
 }

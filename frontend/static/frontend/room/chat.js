@@ -3,6 +3,7 @@
 // writes in the chat this person may write in, and hides the messages of people muted on this device.
 
 import { errorText, rememberedName, rememberName, saveName } from "../api.js";
+import { tellDialog } from "../dialog.js";
 import { $ } from "../dom.js";
 import { formatDate, gettext, ngettext } from "../i18n.js";
 import { reportPlayer } from "../report.js";
@@ -109,7 +110,9 @@ export class RoomChat {
       const report = ev.target.closest("[data-report]");
       if (report instanceof HTMLElement && report.dataset.report) {
         const { report: id, name, message } = report.dataset;
-        reportPlayer(id, name || guestName(), { message: Number(message) }).then((said) => said && window.alert(said));
+        reportPlayer(id, name || guestName(), { message: Number(message) }).then((said) => {
+          if (said) tellDialog(gettext("Report"), said);
+        });
       }
     });
   }

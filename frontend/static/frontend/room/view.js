@@ -5,7 +5,17 @@
 import { rememberedName } from "../api.js";
 import { clockText } from "../clock.js";
 import { $ } from "../dom.js";
-import { abandonedText, colourWord, drawText, endText, levelName, replay, SIZE, seatColour, youPlayText } from "../game.js";
+import {
+  abandonedText,
+  colourWord,
+  drawText,
+  endText,
+  levelName,
+  replay,
+  SIZE,
+  seatColour,
+  youPlayText,
+} from "../game.js";
 import { gettext, ngettext, pgettext } from "../i18n.js";
 import { escapeHtml, provisionalNote, ratingTitle, signedPoints } from "../text.js";
 import { renderOffers } from "./offers.js";

@@ -1,6 +1,7 @@
 // The settings panel, opened from the header on every page: the preferences (prefs.js), each change
 // applied at once (here and on the other open pages) and kept for the player.
 
+import { dialogWidget } from "../dialog.js";
 import { $ } from "../dom.js";
 import { loadPrefs, onPrefs, setPrefs } from "../prefs.js";
 import { playSound } from "../sounds.js";
@@ -11,7 +12,7 @@ import { playSound } from "../sounds.js";
  *   blind: HTMLInputElement, board: RadioNodeList}} SettingsForm the panel's form (_settings.html)
  */
 
-const dialog = $("#settings", HTMLDialogElement);
+const dialog = dialogWidget($("#settings", HTMLDialogElement));
 const form = /** @type {SettingsForm} */ ($("#settings-form", HTMLFormElement));
 const CHECKS = /** @type {const} */ (["sound", "confirm_move", "premove", "show_threats", "blind"]);
 
