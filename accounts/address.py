@@ -136,6 +136,17 @@ def email_confirm(*, token: str, now: datetime) -> Player:
     return row.player
 
 
+def email_remove(*, player: Player) -> None:
+    """Forget ``player``'s address, the confirmed one and any waiting for confirmation: no more emails (a
+    reset link can no longer be sent, and one sent before stops working: it is bound to the address)."""
+    with transaction.atomic():
+        AccountEmail.objects.filter(player=player).delete()
+        if player.user is not None and player.user.email:
+            player.user.email = ""
+            player.user.save(update_fields=["email"])
+    log.info("email address removed", extra={"player": str(player.pk)})
+
+
 def email_json(player: Player | None) -> dict[str, Any]:
     """``email`` (the one waiting for confirmation if any, else the confirmed one, else null) and
     ``email_confirmed``."""

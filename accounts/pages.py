@@ -39,10 +39,12 @@ def _message(request: HttpRequest, title: str, text: str, *, status: int = 200) 
     return render(request, "accounts/message.html", {"page": "account", "title": title, "text": text}, status=status)
 
 
-def _form(request: HttpRequest, title: str, form: forms.Form, *, intro: str = "", error: str = "",
-          status: int = 200) -> HttpResponse:
+def _form(request: HttpRequest, title: str, form: forms.Form, *, submit: str, intro: str = "", error: str = "",
+          export: bool = False, status: int = 200) -> HttpResponse:
+    """A page of one form; ``submit`` is its button's label, ``export`` adds the data export's link."""
     response = render(request, "accounts/form.html",
-                      {"page": "account", "title": title, "form": form, "intro": intro, "error": error}, status=status)
+                      {"page": "account", "title": title, "form": form, "intro": intro, "error": error,
+                       "submit": submit, "export": export}, status=status)
     # The page's address may hold a secret link: no other site reads it in a Referer. Not "no-referrer": the
     # browser would then send the form's POST with "Origin: null", which Django's CSRF check refuses.
     response["Referrer-Policy"] = "same-origin"
@@ -63,13 +65,15 @@ def reset_ask(request: HttpRequest) -> HttpResponse:
     title = gettext("Forgot your password?")
     form = ResetRequestForm(request.POST or None)
     if request.method != "POST" or not form.is_valid():
-        return _form(request, title, form, intro=gettext("We send a link to the account's confirmed email address."))
+        return _form(request, title, form, submit=gettext("Send me a link"),
+                     intro=gettext("We send a link to the account's confirmed email address."))
     name = form.cleaned_data["name"]
     try:
         reset_request(username=None if "@" in name else name, email=name if "@" in name else None,
                       client=client_address(request), now=timezone.now())
     except Refused as exc:
-        return _form(request, title, form, error=exc.message, status=status_for(exc.code))
+        return _form(request, title, form, submit=gettext("Send me a link"), error=exc.message,
+                     status=status_for(exc.code))
     return _message(request, gettext("Check your email"), str(RESET_SENT))
 
 
@@ -77,12 +81,13 @@ def reset_ask(request: HttpRequest) -> HttpResponse:
 def reset(request: HttpRequest, token: str) -> HttpResponse:
     title = gettext("Choose a new password")
     form = NewPasswordForm(request.POST or None)
+    submit = gettext("Set the new password")
     if request.method != "POST" or not form.is_valid():
-        return _form(request, title, form)
+        return _form(request, title, form, submit=submit)
     try:
         reset_confirm(token=token, password=form.cleaned_data["password"], now=timezone.now())
     except Refused as exc:
-        return _form(request, title, form, error=exc.message, status=status_for(exc.code))
+        return _form(request, title, form, submit=submit, error=exc.message, status=status_for(exc.code))
     return _message(request, gettext("Password changed"),
                     gettext("Your new password is set, and every device was signed out: log in again."))
 
@@ -96,14 +101,15 @@ def close(request: HttpRequest) -> HttpResponse:
     form = CloseForm(request.POST or None)
     intro = gettext("Your password, email address, access tokens, chat messages and rating on the leaderboard are "
                     "erased at once; your games stay for your opponents, under \"%(name)s\". Your username is freed "
-                    "%(days)s days later. Download your data first: /api/accounts/me/export.") % {
-        "name": DELETED_NAME, "days": NAME_HELD_DAYS}
+                    "%(days)s days later.") % {"name": DELETED_NAME, "days": NAME_HELD_DAYS}
+    submit = gettext("Close the account for good")
     if request.method != "POST" or not form.is_valid():
-        return _form(request, title, form, intro=intro)
+        return _form(request, title, form, submit=submit, intro=intro, export=True)
     try:
         account_delete(player=player, password=form.cleaned_data["password"], now=timezone.now())
     except Refused as exc:
-        return _form(request, title, form, intro=intro, error=exc.message, status=status_for(exc.code))
+        return _form(request, title, form, submit=submit, intro=intro, export=True, error=exc.message,
+                     status=status_for(exc.code))
     request.session.flush()
     return _message(request, gettext("Account closed"), gettext("Your account is closed. Thank you for playing."))
 
@@ -118,7 +124,7 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     """GET: a page with one button (a link checker fetching the link changes nothing); POST: unsubscribed."""
     title = gettext("Unsubscribe")
     if request.method != "POST":
-        return _form(request, title, UnsubscribeForm(), intro=gettext("Stop these emails? One click."))
+        return _form(request, title, UnsubscribeForm(), submit=title, intro=gettext("Stop these emails? One click."))
     try:
         kind = unsubscribe_kind(token=token)
     except Refused as exc:

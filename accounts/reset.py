@@ -28,7 +28,7 @@ from accounts.models import AccountEmail
 from common.errors import Refused
 from common.ratelimit import Quota, quota_take
 from mail.outbox import email_queue
-from players.accounts import clean_password, username_key
+from players.accounts import clean_password, login_failure_count, login_throttle_check, username_key
 from players.language import stored_language
 from players.models import Player
 
@@ -105,6 +105,25 @@ def reset_request(*, username: object, email: object, client: str, now: datetime
                                   "it is.\n", hours)
                     % {"name": user.username, "hours": hours, "link": link})
     log.info("password reset link queued", extra={"player": str(user.player.pk)})
+
+
+def password_change(*, player: Player, current: object, password: object, address: str, now: datetime) -> None:
+    """Set the signed-in account's new password, its ``current`` one confirming it (a wrong one counts as
+    a failed login, with its limits); the account's other sessions end, the caller keeps its own.
+
+    Raises:
+        Refused: no_account, bad_credentials, weak_password; RateLimited: too many wrong passwords.
+    """
+    user = player.user
+    if user is None:
+        raise Refused("no_account", gettext("Sign in to an account first."))
+    login_throttle_check(user.username, address, now=now)
+    if not isinstance(current, str) or not user.check_password(current):
+        login_failure_count(user.username, address, now=now)
+        raise Refused("bad_credentials", gettext("Your current password is not right."))
+    user.set_password(clean_password(password, username=user.username))
+    user.save(update_fields=["password"])
+    log.info("password changed", extra={"player": str(player.pk)})
 
 
 def reset_confirm(*, token: object, password: object, now: datetime) -> Player:

@@ -8,6 +8,7 @@ api = [
     path("api/accounts/me", views.MeView.as_view(), name="account-me"),
     path("api/accounts/me/export", views.export, name="account-export"),
     path("api/accounts/email", views.EmailView.as_view(), name="account-email"),
+    path("api/accounts/password", views.PasswordView.as_view(), name="account-password"),
     path("api/accounts/password/reset", views.ResetView.as_view(), name="account-password-reset"),
     path("api/accounts/password/reset/confirm", views.ResetConfirmView.as_view(),
          name="account-password-reset-confirm"),

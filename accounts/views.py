@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
+from django.contrib.auth import update_session_auth_hash
 from django.http import HttpRequest, HttpResponseBase, StreamingHttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -15,11 +16,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.address import email_add, email_json
+from accounts.address import email_add, email_json, email_remove
 from accounts.deletion import account_delete
 from accounts.export import SECTIONS, export_head, export_page
 from accounts.notices import preferences, preferences_set
-from accounts.reset import RESET_SENT, reset_confirm, reset_request
+from accounts.reset import RESET_SENT, password_change, reset_confirm, reset_request
 from common.errors import Refused
 from live.offload import offload
 from players import views as player_views
@@ -90,6 +91,33 @@ class EmailView(APIView):
         email_add(player=player, address=_data(request).get("email"), client=client_address(request),
                   now=timezone.now())
         return Response(email_json(player), status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(operation_id="accounts_email_remove", responses={200: EmailOut, 403: "no_account"})
+    def delete(self, request: Request) -> Response:
+        """Remove the account's address (confirmed or waiting): no email is sent to it any more."""
+        player = _account(request)
+        email_remove(player=player)
+        return Response(email_json(player))
+
+
+class PasswordChangeIn(serializers.Serializer[Any]):
+    current = serializers.CharField(help_text="The account's password now.")
+    password = serializers.CharField(help_text="The new one.")
+
+
+class PasswordView(APIView):
+    @extend_schema(operation_id="accounts_password_change", request=PasswordChangeIn,
+                   responses={204: None, 400: "weak_password", 401: "bad_credentials", 403: "no_account",
+                              429: "rate_limited"})
+    def post(self, request: Request) -> Response:
+        """Change the password: this device stays signed in, the account's other devices are signed out."""
+        player = _account(request)
+        data = _data(request)
+        password_change(player=player, current=data.get("current"), password=data.get("password"),
+                        address=client_address(request), now=timezone.now())
+        assert player.user is not None
+        update_session_auth_hash(request, player.user)  # this session stays signed in
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class ResetView(APIView):

@@ -15,6 +15,7 @@ urlpatterns = [
     path("ratings", views.ratings, name="ratings"),
     path("challenges", views.challenges, name="challenges"),
     path("my/games", views.my_games, name="my-games"),
+    path("account", views.account, name="account"),
     path("players/<str:player_id>", views.player, name="player"),
     path("games/<str:game_id>", views.replay, name="replay"),
     path("analysis", views.analysis, name="analysis"),

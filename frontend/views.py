@@ -81,6 +81,12 @@ def my_games(request: HttpRequest) -> HttpResponse:
     return render(request, "frontend/my_games.html", {"page": "my-games"})
 
 
+@ensure_csrf_cookie
+def account(request: HttpRequest) -> HttpResponse:
+    """The signed-in account's page: its email address and emails, password, tokens, language, data, closing."""
+    return render(request, "frontend/account.html", {"page": "account-settings"})
+
+
 def puzzle(request: HttpRequest, puzzle_id: str = "") -> HttpResponse:
     """The puzzle trainer: one puzzle (or the next one near your puzzle rating), solved on the 3D board."""
     return render(request, "frontend/puzzle.html", {"page": "puzzle", "puzzle_id": puzzle_id})

@@ -1,5 +1,6 @@
 """The account's flows submitted by Chromium, as a person submits them (issue 46): register and log in on
-the home page, ask for a reset link on /accounts/reset, set the new password on the link's page and close
+the home page; on the account page (/account) add the address, choose an email, change the password and
+make a token; ask for a reset link on /accounts/reset, set the new password on the link's page and close
 the account on /accounts/delete. The server's CSRF check reads the browser's Origin header, which the
 pages' referrer policy decides: only a real browser's POST can show that the forms are accepted.
 
@@ -15,8 +16,6 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
-
-from tests.e2e.playkit import POST
 
 pytestmark = pytest.mark.browser
 
@@ -49,10 +48,29 @@ def test_reset_and_close_forms_work_in_a_browser(new_page, server_sqlite) -> Non
     page.fill("#register-password", "correct horse")
     page.locator("#register").click()
     expect(page.locator("#account-username")).to_have_text("forms_ann")
-    added = page.evaluate(POST, ["/api/accounts/email", {"email": "ann@example.com"}])
-    assert added["status"] == 202, added
+    page.get_by_role("link", name="Your account").click()
+    expect(page.locator("#acct-username")).to_have_text("forms_ann")
+    page.fill("#email-address", "ann@example.com")
+    page.get_by_role("button", name="Send a confirmation link").click()
+    expect(page.locator("#email-now")).to_contain_text("ann@example.com, waiting for you to follow the link")
     page.goto(emailed_path(server_sqlite, "confirm", "ann@example.com"))
     expect(page.locator("main h1")).to_have_text("Address confirmed")
+
+    page.get_by_role("link", name="Account", exact=True).click()  # the header's link, once signed in
+    expect(page.locator("#email-now")).to_have_text("ann@example.com, confirmed.")
+    page.get_by_label("someone challenges me").check()
+    expect(page.locator("#notify-said")).to_have_text("Saved.")
+    page.fill("#password-current", "correct horse")
+    page.fill("#password-new", "new horse 4d")
+    page.get_by_role("button", name="Change the password").click()
+    expect(page.locator("#password-said")).to_contain_text("Your password is changed")
+    page.fill("#token-description", "my bot")
+    page.get_by_role("button", name="Create a token").click()
+    expect(page.locator("#token-said")).to_contain_text("shown this once")
+    expect(page.locator("#tokens li")).to_contain_text("my bot")
+    page.reload()
+    expect(page.get_by_label("someone challenges me")).to_be_checked()
+    expect(page.locator("#acct-username")).to_have_text("forms_ann")  # still signed in after the change
 
     guest = new_page()  # another device: the person who forgot the password
     guest.goto("/")
