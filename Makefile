@@ -13,7 +13,7 @@ CATALOGS := $(wildcard */locale/*/LC_MESSAGES/*.po)
 MO_STAMP := .messages-compiled
 JSBIN := node_modules/.bin
 
-.PHONY: run test test-suite checks lint lint-js test-js typecheck bench bench-engine bench-cpu bench-analysis bench-pairing bench-server bench-puzzles bench-bots bench-streams bench-arena bench-study bench-arcade-engine deps messages compilemessages clean
+.PHONY: screenshots run test test-suite checks lint lint-js test-js typecheck bench bench-engine bench-cpu bench-analysis bench-pairing bench-server bench-puzzles bench-bots bench-streams bench-arena bench-study bench-arcade-engine deps messages compilemessages clean
 
 deps: $(STAMP) $(NPM_STAMP) $(MO_STAMP)
 
@@ -134,3 +134,9 @@ bench-streams: $(STAMP)
 # 500 players in one arena on one process: a pairing wave's time (p50, p99) and standings frames per second.
 bench-arena: $(STAMP)
 	$(BIN)/python scripts/bench_arena.py
+
+# Every page (harness/site_pages.py) x 4 viewports x light/dark x English/Japanese into screenshots/ (ignored
+# by git): look at the pages you changed before calling them done. Japanese needs a CJK font
+# (apt-get install -y fonts-noto-cjk).
+screenshots: deps
+	$(BIN)/python scripts/screenshots.py
