@@ -55,7 +55,7 @@ def main(names: list[str]) -> int:
                         for site_page in pages:
                             page.goto(site_page.path.format(**fields))
                             page.wait_for_selector(site_page.ready, state="attached")
-                            page.wait_for_load_state("networkidle")
+                            page.wait_for_load_state("load")
                             page.add_style_tag(content=QUIET)
                             for theme in THEMES:
                                 page.evaluate("(t) => { document.documentElement.dataset.theme = t; }", theme)
