@@ -72,7 +72,7 @@ def prepare(page: Page) -> dict[str, str]:
     """Makes, through the site's own forms as a person would, what the pages show: a game against the
     computer with a move played, a party room waiting to start, an account (``ann_`` and a few letters)
     signed in on ``page``'s context, an arena it created; answers the paths' fields."""
-    page.goto("/")
+    _open(page, "/")
     page.fill("#name-input", "Ann")
     page.locator(".levels input[value='1']").check(force=True)
     page.locator("#play-cpu").click()
@@ -85,22 +85,28 @@ def prepare(page: Page) -> dict[str, str]:
     page.wait_for_function("() => window.__room.state.game.ply >= 1")
     fields = {"room": page.url.rsplit("/", 1)[1], "game": page.evaluate("() => window.__room.state.game.id"),
               "player": page.evaluate("() => window.__room.state.you.player")}
-    page.goto("/")
+    _open(page, "/")
     page.locator("#create-room").click()
     page.wait_for_url(re.compile(r"/r/[A-Za-z0-9]+$"))
     fields["party"] = page.url.rsplit("/", 1)[1]
-    page.goto("/")
+    _open(page, "/")
     page.fill("#register-username", "ann_" + page.evaluate("() => Math.random().toString(36).slice(2, 8)"))
     page.fill("#register-password", PASSWORD)
     page.locator("#register").click()
     page.wait_for_selector("#account-user:not([hidden])")
-    page.goto("/arenas")
+    _open(page, "/arenas")
     page.locator(".arena-create summary").click()
     page.locator("#arena-form button[type=submit]").click()
     page.wait_for_url(re.compile(r"/tournaments/\d+$"))
     fields["arena"] = page.url.rsplit("/", 1)[1]
     fields["puzzle"] = str(page.evaluate("() => fetch('/api/puzzles/next').then((r) => r.json())")["id"])
     return fields
+
+
+def _open(page: Page, path: str) -> None:
+    """Opens a page and waits until its scripts have run (a click before would submit a bare form)."""
+    page.goto(path)
+    page.wait_for_load_state("networkidle")
 
 
 MY_TURN = """() => { const s = window.__room && window.__room.state;

@@ -20,9 +20,9 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from harness.database import sqlite_database  # noqa: E402
-from harness.server import ROOT, LiveServer, server_env  # noqa: E402
-from harness.site_pages import PAGES, THEMES, VIEWPORTS, prepare  # noqa: E402
+from harness.database import sqlite_database
+from harness.server import ROOT, LiveServer, server_env
+from harness.site_pages import PAGES, THEMES, VIEWPORTS, prepare
 
 OUT = ROOT / "screenshots"
 LANGUAGES = ("en", "ja")
