@@ -87,7 +87,7 @@ def test_every_page_fits_the_screen(new_page, width: int, height: int) -> None: 
         answer = page.goto(site_page.path.format(**fields))
         assert answer is not None and answer.status == site_page.status, (site_page.name, answer and answer.status)
         page.wait_for_selector(site_page.ready, state="attached")
-        page.wait_for_load_state("networkidle")
+        page.wait_for_load_state("load")
         if site_page.status != 200:  # the browser logs the page's own status as an error
             console[:] = [line for line in console if "status of" not in line]
         for theme in THEMES:
@@ -100,3 +100,27 @@ def test_every_page_fits_the_screen(new_page, width: int, height: int) -> None: 
             _header_parts(page, problems, f"home {width}x{height}")
     assert problems == [], "\n".join(problems)
     assert console == [] and page.js_errors == []
+
+
+@pytest.mark.webgl
+def test_with_the_3d_board_the_room_keeps_its_primary_action_in_view_at_1280x800(new_page) -> None:  # type: ignore[no-untyped-def]
+    """The room with its 3D board (the others see the top view in its place): a game against the computer
+    shows Choose, a party room waiting for its game shows Start, each above the bottom edge of a laptop's
+    screen, and the draw offer's answer too once an offer comes."""
+    page = new_page(width=1280, height=800)
+    page.goto("/")
+    page.wait_for_load_state("networkidle")
+    page.locator("#create-room").click()
+    expect(page.locator("#start")).to_be_visible()
+    page.wait_for_function("() => !!window.__room && !!window.__room.board")
+    problems: list[str] = []
+    _inside(page, "#start", problems, "room waiting 1280x800")
+    page.goto("/")
+    page.wait_for_load_state("networkidle")
+    page.locator("#play-cpu").click()
+    expect(page.locator("#choose")).to_be_visible()
+    _inside(page, "#choose", problems, "room playing 1280x800")
+    page.evaluate("() => { document.querySelector('#offer-box').hidden = false; }")  # as an offer shows it
+    _inside(page, "#offer-accept", problems, "room with an offer 1280x800")
+    assert problems == [], "\n".join(problems)
+    assert page.js_errors == []
