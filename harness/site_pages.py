@@ -70,21 +70,26 @@ def is_page_route(path: str) -> bool:
 
 def prepare(page: Page) -> dict[str, str]:
     """Makes, through the site's own forms as a person would, what the pages show: a game against the
-    computer with a move played, a party room waiting to start, an account (``ann_`` and a few letters)
-    signed in on ``page``'s context, an arena it created; answers the paths' fields."""
+    computer played and resigned, another one in progress, a party room waiting to start, an account
+    (``ann_`` and a few letters) signed in on ``page``'s context, an arena it created; answers the paths'
+    fields."""
     _open(page, "/")
     page.fill("#name-input", "Ann")
     page.locator(".levels input[value='1']").check(force=True)
-    page.locator("#play-cpu").click()
-    page.wait_for_url(re.compile(r"/r/[A-Za-z0-9]+$"))
-    page.wait_for_function(MY_TURN)
+    _play_the_computer(page)
     peg = page.locator("#topview [data-peg='a1']")
     peg.click()  # a tap shows the ghost bead, a second drops it
     page.wait_for_function("() => window.__room.selected === 'a1'")
     peg.click()
     page.wait_for_function("() => window.__room.state.game.ply >= 1")
-    fields = {"room": page.url.rsplit("/", 1)[1], "game": page.evaluate("() => window.__room.state.game.id"),
+    fields = {"game": page.evaluate("() => window.__room.state.game.id"),
               "player": page.evaluate("() => window.__room.state.you.player")}
+    page.locator("#resign").click()
+    page.locator("#resign").click()  # the second click confirms
+    page.wait_for_function("() => window.__room.state.game.status !== 'playing'")
+    _open(page, "/")
+    _play_the_computer(page)  # a game in progress: the room page shows Choose
+    fields["room"] = page.url.rsplit("/", 1)[1]
     _open(page, "/")
     page.locator("#create-room").click()
     page.wait_for_url(re.compile(r"/r/[A-Za-z0-9]+$"))
@@ -101,6 +106,12 @@ def prepare(page: Page) -> dict[str, str]:
     fields["arena"] = page.url.rsplit("/", 1)[1]
     fields["puzzle"] = str(page.evaluate("() => fetch('/api/puzzles/next').then((r) => r.json())")["id"])
     return fields
+
+
+def _play_the_computer(page: Page) -> None:
+    page.locator("#play-cpu").click()
+    page.wait_for_url(re.compile(r"/r/[A-Za-z0-9]+$"))
+    page.wait_for_function(MY_TURN)
 
 
 def _open(page: Page, path: str) -> None:
