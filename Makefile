@@ -13,7 +13,7 @@ CATALOGS := $(wildcard */locale/*/LC_MESSAGES/*.po)
 MO_STAMP := .messages-compiled
 JSBIN := node_modules/.bin
 
-.PHONY: screenshots run test test-suite checks lint lint-js test-js typecheck bench bench-engine bench-cpu bench-analysis bench-pairing bench-server bench-puzzles bench-bots bench-streams bench-arena bench-study bench-arcade-engine deps messages compilemessages clean
+.PHONY: screenshots run test test-suite checks lint lint-js test-js typecheck bench bench-engine bench-cpu bench-analysis bench-pairing bench-server bench-puzzles bench-bots bench-streams bench-arena bench-study bench-arcade-engine bench-analysis-load deps messages compilemessages clean
 
 deps: $(STAMP) $(NPM_STAMP) $(MO_STAMP)
 
@@ -104,6 +104,11 @@ bench-puzzles: $(STAMP)
 # storage per game) and the analysis board's answers per CPU second; writes the figures into docs/benchmarks.md.
 bench-study: $(STAMP)
 	$(BIN)/python scripts/bench_study.py --write-docs docs/benchmarks.md
+
+# 16 heavy analysis board requests in flight on one process: another client's GET /api/session p95 against
+# the idle process's (issue 47); embedded, or PostgreSQL + Redis when DATABASE_URL and REDIS_URL are set.
+bench-analysis-load: $(STAMP)
+	$(BIN)/python scripts/bench_analysis_load.py --attackers 16 --requests 200
 
 clean:
 	rm -rf $(VENV) $(MO_STAMP) frontend/node_modules db.sqlite3 db.sqlite3-wal db.sqlite3-shm staticfiles .pytest_cache .mypy_cache .ruff_cache

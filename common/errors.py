@@ -46,6 +46,14 @@ class RateLimited(Refused):
         self.retry_after = retry_after
 
 
+class Busy(RateLimited):
+    """The server has no room for this request now (a bounded lane is full, whoever filled it): ``busy``,
+    answered over HTTP as 503 with a ``Retry-After`` header, as a :class:`RateLimited` carries it."""
+
+    def __init__(self, retry_after: int, *, message: str) -> None:
+        super().__init__(retry_after, message=message, code="busy")
+
+
 # Every refusal code of the project, by the HTTP status it answers (docs/protocol.md, docs/bots.md). Codes
 # heard only on a websocket are here too, at 400, so the table is the index of the codes; a code has one
 # status wherever it is raised (a test checks that no code is listed twice and that every code raised is).

@@ -11,8 +11,9 @@ own thread per request did, and holds it to its end. So a request waits for a ke
 first served) at most ``WAIT_SECONDS``; past that it runs as Django would run it, on a thread of its own
 whose connections are closed as it ends.
 
-A bot's NDJSON stream lives for hours and waits on the channel layer almost all of that time, so it
-takes none of those threads: :class:`StreamsApart` hands it to :class:`AsyncHandler`, Django's handler
+A bot's NDJSON stream lives for hours and waits on the channel layer almost all of that time, and the
+analysis board's answer waits for its lane of the CPU workers (``games.cpu_pool``), so neither takes one
+of those threads: :class:`StreamsApart` hands it to :class:`AsyncHandler`, Django's handler
 with no middleware and no thread of the request's own (a stream authenticates by its bearer token and
 answers GET only, so no session, CSRF or message middleware has anything to do). Its database work is
 short calls in the database lanes (``live.offload``), whose few threads hold the process's few
@@ -46,9 +47,10 @@ from common.asgi import STREAM_MARK, App, Receive, Scope, Send
 # held by a stream).
 WAIT_SECONDS = 0.5
 
-# The text every stream's route holds (``common.asgi.STREAM_MARK`` marks its view): a cheap filter before
-# the path is resolved (resolving costs tens of microseconds, more than the rest of routing a request).
-STREAM_PATH_HOLDS = "stream"
+# The text every route of a view served apart holds (``common.asgi.STREAM_MARK`` marks it: a bot's stream, the
+# analysis board, which waits for its lane of the CPU workers): a cheap filter before the path is resolved
+# (resolving costs tens of microseconds, more than the rest of routing a request).
+STREAM_PATH_HOLDS = ("stream", "/api/analysis")
 
 _kept = threading.local()  # kept.thread: this thread is one of the kept HTTP threads
 
@@ -180,9 +182,9 @@ class OneHopHandler(ASGIHandler):
 
 
 def is_stream(scope: Scope) -> bool:
-    """Whether ``scope`` is a GET of a view marked ``STREAM_MARK`` (a bot's NDJSON stream)."""
+    """Whether ``scope`` is a GET of a view marked ``STREAM_MARK`` (a bot's NDJSON stream, the analysis board)."""
     path = scope.get("path", "")
-    if scope.get("method") != "GET" or STREAM_PATH_HOLDS not in path:
+    if scope.get("method") != "GET" or not any(hold in path for hold in STREAM_PATH_HOLDS):
         return False
     try:
         match = resolve(path)

@@ -318,6 +318,10 @@ ANALYSIS_TIME_BUDGET_S = _env_float("ANALYSIS_TIME_BUDGET_S", 20.0)
 ANALYSIS_BOARD_BUDGET_MS = int(os.environ.get("ANALYSIS_BOARD_BUDGET_MS", "300"))
 ANALYSIS_BOARD_MAX_MS = int(os.environ.get("ANALYSIS_BOARD_MAX_MS", "3000"))
 ANALYSIS_BOARD_PER_MINUTE = int(os.environ.get("ANALYSIS_BOARD_PER_MINUTE", "120"))
+# The analysis board's lane in each process (games.cpu_pool): answers computed at once (worker processes,
+# or threads when CPU_WORKERS is 0) and answers waiting for one; one more is refused 503 busy.
+ANALYSIS_BOARD_WORKERS = int(os.environ.get("ANALYSIS_BOARD_WORKERS", "1"))
+ANALYSIS_BOARD_QUEUE = int(os.environ.get("ANALYSIS_BOARD_QUEUE", "2"))
 # Rooms idle this long are closed by `manage.py close_idle_rooms`.
 ROOM_IDLE_HOURS = _env_float("ROOM_IDLE_HOURS", 24.0)
 # A closed room's chat is kept this many days, then deleted (each process's ticker, hourly; or

@@ -1,10 +1,13 @@
-"""Computing CPU moves and post-game analyses off the event loop, in two separate lanes.
+"""Computing CPU moves, post-game analyses and the analysis board's answers off the event loop, in three separate lanes.
 
 Live CPU moves run in a pool of worker processes (or threads when ``CPU_WORKERS`` is 0), so a thinking
 CPU never stalls the loop serving other rooms. Analyses (up to ~20 s of CPU each) run in a lane of their
 own: one worker process started at a lowered OS priority (``ANALYSIS_NICE``), or one thread when
 ``CPU_WORKERS`` is 0. So an analysis never occupies a worker a live move needs, and when both compete for
-a core the kernel serves the live move first.
+a core the kernel serves the live move first. The analysis board's answers (``study.board``, up to
+``ANALYSIS_BOARD_MAX_MS`` of CPU each) run in a third lane, ``ANALYSIS_BOARD_WORKERS`` worker processes (or
+threads) with as many answers waiting as ``ANALYSIS_BOARD_QUEUE``: one more is refused (:class:`LaneFull`)
+rather than given a thread, so however many are asked at once, no other request waits on them.
 
 A worker process that dies (killed, out of memory) breaks its whole pool for good: every job then
 fails with ``BrokenProcessPool``. So a move that meets a broken pool replaces it with a fresh one and
@@ -19,14 +22,17 @@ import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from django.conf import settings
 
 from common import metrics
+from games.engine import Position
 from games.engine.analyse import analyse_game
 from games.engine.cpu import choose_move, default_budget_ms
+from games.engine.verdicts import BoardVerdict, board_verdict
 
 log = logging.getLogger(__name__)
 
@@ -35,37 +41,47 @@ log = logging.getLogger(__name__)
 DEADLINE_MOVE_MS = 600
 
 _lock = threading.Lock()
-_executor: Executor | None = None
-_analysis_executor: Executor | None = None
-# How much the analysis worker process lowers its priority (os.nice increment: 19 is the lowest).
+_board_jobs = 0  # the analysis board's answers in its lane, running or waiting (this process's)
+# How much the analysis worker process lowers its priority (os.nice increment: 19 is the lowest), and the
+# analysis board's (a person waits for its answer: below the live moves, above the post-game analyses).
 ANALYSIS_NICE = 15
+BOARD_NICE = 5
 
 
-def _get_executor() -> Executor:
-    global _executor
-    with _lock:
-        if _executor is None:
-            workers = int(settings.CPU_WORKERS)
-            if workers > 0:
-                # spawn: a forked copy of a threaded server process is not safe
-                _executor = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
-            else:
-                _executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="cpu")
-        return _executor
+class _Lane:
+    """One pool of this module's: started on its first job (worker processes when ``CPU_WORKERS`` > 0, else
+    threads), forgotten when it breaks so that the next job starts a fresh one."""
+
+    def __init__(self, name: str, workers: Callable[[], int], nice: int = 0) -> None:
+        self.name, self.workers, self.nice = name, workers, nice
+        self.executor: Executor | None = None
+
+    def get(self) -> Executor:
+        with _lock:
+            if self.executor is None:
+                if int(settings.CPU_WORKERS) > 0:
+                    # spawn: a forked copy of a threaded server process is not safe
+                    self.executor = ProcessPoolExecutor(
+                        max_workers=self.workers(), mp_context=multiprocessing.get_context("spawn"),
+                        initializer=_lower_priority, initargs=(self.nice,))
+                else:  # threads cannot be reniced portably; the lane is still apart from the others' threads
+                    self.executor = ThreadPoolExecutor(max_workers=self.workers(), thread_name_prefix=self.name)
+            return self.executor
+
+    def discard(self, executor: Executor) -> bool:
+        """Forget ``executor`` (a broken pool); several jobs may meet it, only the first replaces it."""
+        with _lock:
+            if self.executor is not executor:
+                return False
+            self.executor = None
+        executor.shutdown(wait=False, cancel_futures=True)
+        return True
 
 
-def _discard_broken(executor: Executor) -> None:
-    """Forget ``executor`` (a broken pool) so the next job starts a fresh one.
-
-    Several jobs may meet the same broken pool; only the first replaces it.
-    """
-    global _executor
-    with _lock:
-        if _executor is not executor:
-            return
-        _executor = None
-    metrics.CPU_POOL_REPLACED.inc()
-    executor.shutdown(wait=False, cancel_futures=True)
+# Live CPU moves: CPU_WORKERS processes (two threads when it is 0); post-game analyses: one; the board's.
+_moves = _Lane("cpu", lambda: int(settings.CPU_WORKERS) or 2)
+_analyses = _Lane("analysis", lambda: 1, nice=ANALYSIS_NICE)
+_boards = _Lane("board", lambda: max(1, int(settings.ANALYSIS_BOARD_WORKERS)), nice=BOARD_NICE)
 
 
 def budget_ms(level: int, *, deadline_move: bool) -> int:
@@ -93,13 +109,14 @@ async def compute_move(record: str, level: int, *, deadline_move: bool = False, 
 async def _in_pool(record: str, level: int, budget: int, seed: int | None) -> str:
     """Run :func:`_choose` in the pool; on a broken pool, once more in a fresh one."""
     loop = asyncio.get_running_loop()
-    executor = _get_executor()
+    executor = _moves.get()
     try:
         return await loop.run_in_executor(executor, _choose, record, level, budget, seed)
     except BrokenProcessPool as exc:
         log.warning("a CPU worker process died (%s): starting a new pool and asking again", exc)
-        _discard_broken(executor)
-    return await loop.run_in_executor(_get_executor(), _choose, record, level, budget, seed)
+        if _moves.discard(executor):
+            metrics.CPU_POOL_REPLACED.inc()
+    return await loop.run_in_executor(_moves.get(), _choose, record, level, budget, seed)
 
 
 async def warm_up() -> None:
@@ -112,34 +129,10 @@ def _choose(record: str, level: int, budget_ms: int | None, seed: int | None) ->
 
 
 # --- the analysis lane --------------------------------------------------------------------------------
-def _lower_priority() -> None:
-    """Initializer of the analysis worker process: yield the CPU to the live moves' workers."""
-    if hasattr(os, "nice"):
-        os.nice(ANALYSIS_NICE)
-
-
-def _get_analysis_executor() -> Executor:
-    global _analysis_executor
-    with _lock:
-        if _analysis_executor is None:
-            if int(settings.CPU_WORKERS) > 0:
-                _analysis_executor = ProcessPoolExecutor(
-                    max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
-                )
-            else:
-                # Threads cannot be reniced portably; the lane is still separate from the moves' threads.
-                _analysis_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="analysis")
-        return _analysis_executor
-
-
-def _discard_broken_analysis(executor: Executor) -> None:
-    """Forget the analysis lane ``executor`` (a broken pool) so the next analysis starts a fresh one."""
-    global _analysis_executor
-    with _lock:
-        if _analysis_executor is not executor:
-            return
-        _analysis_executor = None
-    executor.shutdown(wait=False, cancel_futures=True)
+def _lower_priority(increment: int) -> None:
+    """Initializer of a lane's worker processes: the analyses' and the board's yield the CPU to the live moves'."""
+    if increment and hasattr(os, "nice"):
+        os.nice(increment)
 
 
 def analysis_budget() -> tuple[int, float]:
@@ -159,13 +152,62 @@ async def compute_analysis(record: str) -> dict[str, object]:
     """
     loop = asyncio.get_running_loop()
     nodes, seconds = analysis_budget()
-    executor = _get_analysis_executor()
+    executor = _analyses.get()
     try:
         return await loop.run_in_executor(executor, _analyse, record, nodes, seconds)
     except BrokenProcessPool:
-        _discard_broken_analysis(executor)
+        _analyses.discard(executor)
         raise
 
 
 def _analyse(record: str, node_budget: int, time_budget_s: float) -> dict[str, object]:
     return analyse_game(record, node_budget=node_budget, time_budget_s=time_budget_s).to_json()
+
+
+# --- the analysis board's lane ------------------------------------------------------------------------
+class LaneFull(Exception):
+    """The analysis board's lane holds as many answers as it takes, running and waiting."""
+
+
+def board_jobs() -> int:
+    """The analysis board's answers in this process's lane now, running or waiting."""
+    return _board_jobs
+
+
+def _board_job_done(_: object) -> None:
+    global _board_jobs
+    with _lock:
+        _board_jobs -= 1
+
+
+async def compute_board(position: Position, *, budget_ms: int) -> BoardVerdict:
+    """The analysis board's verdict on ``position`` within ``budget_ms`` of CPU, computed in its lane.
+
+    A job counts against the lane's bound until it has finished in the pool, even if its caller went away.
+
+    Raises:
+        LaneFull: ``ANALYSIS_BOARD_WORKERS`` + ``ANALYSIS_BOARD_QUEUE`` answers are in the lane already.
+        BrokenProcessPool: a worker died during it (the lane is replaced for the next one).
+    """
+    global _board_jobs
+    bound = max(1, int(settings.ANALYSIS_BOARD_WORKERS)) + max(0, int(settings.ANALYSIS_BOARD_QUEUE))
+    executor = _boards.get()
+    with _lock:
+        if _board_jobs >= bound:
+            raise LaneFull
+        _board_jobs += 1
+    try:
+        job = executor.submit(_board, position, budget_ms / 1000)
+    except BaseException:
+        _board_job_done(None)
+        raise
+    job.add_done_callback(_board_job_done)
+    try:
+        return await asyncio.wrap_future(job)
+    except BrokenProcessPool:
+        _boards.discard(executor)
+        raise
+
+
+def _board(position: Position, budget_s: float) -> BoardVerdict:
+    return board_verdict(position, budget_s=budget_s)

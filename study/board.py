@@ -5,18 +5,28 @@ The cache is Django's (Redis when ``REDIS_URL`` is set, so every process shares 
 the canonical orientation under the class's key and turned back into the asked position's orientation
 when read. An answer that settled every move is final and kept for good; one that ran out of budget is
 kept a day and recomputed when a larger budget is asked than it had.
+
+An answer is computed in the analysis board's lane of the CPU workers (``games.cpu_pool.compute_board``:
+bounded per process, with a short queue), never in the request's thread; a full lane refuses ``busy``.
+The cache is read and written in the request's lane of the one offload.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
+from django.utils.translation import gettext
 from redis.exceptions import RedisError
 
+from common.errors import Busy
+from games.cpu_pool import LaneFull, compute_board
 from games.engine import Colour, Peg, Position
-from games.engine.verdicts import BoardVerdict, board_verdict
+from games.engine.verdicts import BoardVerdict
+from live.offload import offload
 from study.orientation import Oriented
 
 log = logging.getLogger(__name__)
@@ -71,17 +81,30 @@ def _cached(key: str) -> dict[str, Any] | None:
     return found if isinstance(found, dict) else None
 
 
-def analysis_answer(position: Position, *, budget_ms: int) -> dict[str, Any]:
-    """The analysis board's answer for ``position``: from the cache when it holds one computed with at
-    least ``budget_ms`` (or a final one), else computed now within ``budget_ms`` of this thread's CPU."""
-    oriented = Oriented.of(position)
-    key = _key(oriented)
-    found = _cached(key)
-    if found is not None and (found["complete"] or found["budget_ms"] >= budget_ms):
-        return _answer(position, oriented, found, cached=True)
-    stored = _stored(board_verdict(position, budget_s=budget_ms / 1000), oriented, budget_ms)
+def _cache_put(key: str, stored: dict[str, Any]) -> None:
     try:
         cache.set(key, stored, timeout=None if stored["complete"] else UNSETTLED_SECONDS)
     except RedisError as exc:
         log.warning("analysis not cached: the cache is unreachable (%s)", exc)
+
+
+async def analysis_answer(position: Position, *, budget_ms: int) -> dict[str, Any]:
+    """The analysis board's answer for ``position``: from the cache when it holds one computed with at
+    least ``budget_ms`` (or a final one), else computed now within ``budget_ms`` of a CPU worker's time.
+
+    Raises:
+        Busy: the process's analysis board lane is full (``ANALYSIS_BOARD_WORKERS`` + ``ANALYSIS_BOARD_QUEUE``).
+    """
+    oriented = Oriented.of(position)
+    key = _key(oriented)
+    found = await offload(_cached, lane="request")(key)
+    if found is not None and (found["complete"] or found["budget_ms"] >= budget_ms):
+        return _answer(position, oriented, found, cached=True)
+    try:
+        verdict = await compute_board(position, budget_ms=budget_ms)
+    except LaneFull:
+        raise Busy(math.ceil(settings.ANALYSIS_BOARD_MAX_MS / 1000),
+                   message=gettext("The analysis board is busy.")) from None
+    stored = _stored(verdict, oriented, budget_ms)
+    await offload(_cache_put, lane="request")(key, stored)
     return _answer(position, oriented, stored, cached=False)

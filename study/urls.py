@@ -3,11 +3,11 @@ player's games."""
 
 from django.urls import path
 
-from study.views import AnalysisView, ExplorerView, GameRecordView, PlayerGamesView, RecordParseView, player_games_text
+from study.views import ExplorerView, GameRecordView, PlayerGamesView, RecordParseView, analysis_view, player_games_text
 
 urlpatterns = [
     path("games/<str:game_id>/record", GameRecordView.as_view(), name="game-record"),
-    path("analysis", AnalysisView.as_view(), name="analysis"),
+    path("analysis", analysis_view, name="analysis"),
     path("explorer", ExplorerView.as_view(), name="explorer"),
     path("records/parse", RecordParseView.as_view(), name="records-parse"),
     path("players/<str:player_id>/games", PlayerGamesView.as_view(), name="player-games"),

@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import secrets
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Coroutine
 from datetime import UTC, datetime
+from functools import wraps
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
-from django.utils import timezone
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse, StreamingHttpResponse
+from django.utils import timezone, translation
 from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.log import log_response
 from django.utils.timezone import make_aware
 from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -22,15 +24,17 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from common.errors import Refused
+from common.asgi import STREAM_MARK
+from common.errors import Busy, RateLimited, Refused, status_for
 from common.params import query_int
+from common.text import refuse_bad_text
 from common.translation import render
 from games.engine import Position
-from games.engine.verdicts import Verdict
 from games.selectors import game_get
 from games.views import game_id_checked, no_game
 from live.offload import offload
 from players.identity import client_address
+from players.language import visitor_language
 from players.models import Player
 from study.board import analysis_answer
 from study.explorer import explorer_query
@@ -39,7 +43,6 @@ from study.limits import analysis_quota_take, records_stream_release, records_st
 from study.recordfile import MAX_RECORD_BYTES, RecordError, record_parse
 from study.records import STREAM_PAGE, game_record_file, records_page
 
-VERDICTS = [verdict.value for verdict in Verdict]
 MAX_STREAMED = 100_000
 """The most records one ``games.txt`` download holds (``max`` defaults to it)."""
 
@@ -269,51 +272,58 @@ class ExplorerView(APIView):
         return Response(explorer_query(position, ranked=query.validated_data["ranked"]))
 
 
-class AnalysisQuery(serializers.Serializer[Any]):
-    record = serializers.CharField(required=False, allow_blank=True, default="",
-                                   help_text="The position: pegs separated by commas or spaces, Red first.")
-    budget = serializers.IntegerField(required=False, min_value=1,
-                                      help_text="CPU milliseconds (default and cap: settings).")
+def _refusal(refused: Refused) -> JsonResponse:
+    """A refusal of a view served apart (without the middleware, so without ``config.api``'s): the same body,
+    status and ``Retry-After``."""
+    response = JsonResponse({"code": refused.code, "message": refused.message}, status=status_for(refused.code))
+    if isinstance(refused, RateLimited):
+        response["Retry-After"] = str(refused.retry_after)
+    return response
 
 
-class AnalysisMoveOut(serializers.Serializer[Any]):
-    peg = serializers.CharField()
-    verdict = serializers.ChoiceField(choices=list(VERDICTS))
-    plies = serializers.IntegerField(allow_null=True, help_text="Plies to the end from the position, when proved.")
+AsyncView = Callable[[HttpRequest], Coroutine[Any, Any, HttpResponseBase]]  # an async def's type
 
 
-class ThreatOut(serializers.Serializer[Any]):
-    colour = serializers.CharField()
-    peg = serializers.CharField()
-    level = serializers.IntegerField()
-    playable = serializers.BooleanField()
+def apart(view: AsyncView) -> AsyncView:
+    """``view`` (async, GET only) served on the event loop alone, holding no HTTP thread while it waits
+    (``common.asgi.STREAM_MARK``: ``config.http`` serves it without the middleware), its refusals answered
+    here in the language its headers ask for, and its query held to the input check's rule."""
+
+    @wraps(view)
+    async def answer(request: HttpRequest) -> HttpResponseBase:
+        with translation.override(visitor_language(request, None)):
+            try:
+                if request.method != "GET":
+                    raise Refused("method_not_allowed", gettext("Only GET is allowed here."))
+                for key, values in request.GET.lists():
+                    refuse_bad_text([key, *values], where="the query")
+                return await view(request)
+            except Refused as refused:
+                response = _refusal(refused)
+                if isinstance(refused, Busy):  # shedding load is no server error: a warning, not Django's error line
+                    log_response("%s: %s", response.reason_phrase, request.path, request=request,
+                                 response=response, level="warning")
+                return response
+
+    setattr(answer, STREAM_MARK, True)
+    return answer
 
 
-class AnalysisOut(serializers.Serializer[Any]):
-    ply = serializers.IntegerField()
-    to_move = serializers.CharField(allow_null=True, help_text='"red" or "yellow"; null once the game is over.')
-    verdict = serializers.ChoiceField(choices=list(VERDICTS), help_text="For the side to move.")
-    plies = serializers.IntegerField(allow_null=True)
-    moves = AnalysisMoveOut(many=True)
-    best = serializers.ListField(child=serializers.CharField(), help_text="The best move, then the proved line.")
-    threats = ThreatOut(many=True)
-    depth = serializers.IntegerField(help_text="The horizon every unsettled move was searched to.")
-    complete = serializers.BooleanField(help_text="Every move settled: a larger budget changes nothing.")
-    stopped = serializers.BooleanField(help_text="The budget ran out before every move was settled.")
-    budget_ms = serializers.IntegerField()
-    spent_ms = serializers.FloatField(help_text="CPU milliseconds the answer cost when it was computed.")
-    cached = serializers.BooleanField()
+def _analysis_args(request: HttpRequest) -> tuple[Position, int]:
+    """The position and the budget a ``GET /api/analysis`` asks for, its address's request counted.
+
+    Raises:
+        Refused: rate_limited, bad_request (``budget``), bad_record.
+    """
+    analysis_quota_take(address=client_address(request), now=timezone.now())
+    budget = query_int(request.GET, "budget", default=settings.ANALYSIS_BOARD_BUDGET_MS, low=1, high=2**31)
+    return position_of(request.GET.get("record", "")), min(budget, settings.ANALYSIS_BOARD_MAX_MS)
 
 
-class AnalysisView(APIView):
-    @extend_schema(operation_id="analysis_retrieve", parameters=[AnalysisQuery],
-                   responses={200: AnalysisOut, 400: "bad_record, bad_request", 429: "rate_limited"})
-    def get(self, request: Request) -> Response:
-        """The engine's word on a position and on each of its moves, within a CPU budget."""
-        query = AnalysisQuery(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        analysis_quota_take(address=client_address(request), now=timezone.now())
-        position = position_of(query.validated_data["record"])
-        budget = min(query.validated_data.get("budget") or settings.ANALYSIS_BOARD_BUDGET_MS,
-                     settings.ANALYSIS_BOARD_MAX_MS)
-        return Response(analysis_answer(position, budget_ms=budget))
+@apart
+async def analysis_view(request: HttpRequest) -> HttpResponseBase:
+    """``GET /api/analysis?record=a1,b1&budget=300``: the engine's word on a position and on each of its
+    moves, within a CPU budget (milliseconds; default and cap: settings), computed in the analysis board's
+    lane of the CPU workers; 503 ``busy`` with ``Retry-After`` when the process's lane is full."""
+    position, budget = await offload(_analysis_args, lane="request")(request)
+    return JsonResponse(await analysis_answer(position, budget_ms=budget))

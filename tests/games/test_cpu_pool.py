@@ -20,10 +20,10 @@ def process_pool(settings, monkeypatch):
     """A real pool of one spawned worker, of this test's own; level 5 thinks about 3 s in it."""
     settings.CPU_WORKERS = 1
     settings.CPU_TIME_SCALE = 1.5
-    monkeypatch.setattr(cpu_pool, "_executor", None)
+    monkeypatch.setattr(cpu_pool._moves, "executor", None)
     yield
-    if cpu_pool._executor is not None:
-        cpu_pool._executor.shutdown(wait=True, cancel_futures=True)
+    if cpu_pool._moves.executor is not None:
+        cpu_pool._moves.executor.shutdown(wait=True, cancel_futures=True)
 
 
 def replaced() -> float:
