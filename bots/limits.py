@@ -22,7 +22,7 @@ from django.core.cache import cache
 from django.utils.translation import gettext, ngettext
 
 from common.errors import RateLimited, Refused
-from common.ratelimit import Quota, quota_take
+from common.ratelimit import Quota, player_and_address, quota_take
 from players.tokens import token_is_live
 
 # Per account and game: a bot moves once a turn, so two engines answering at once make about 7 a second each
@@ -57,9 +57,9 @@ def challenge_create_quota_take(*, player_id: str, address: str | None, now: dat
     Raises:
         RateLimited: a quota is spent (nothing was counted).
     """
-    takes = [(Quota("challenges-by-player", settings.CHALLENGES_PER_HOUR_PER_PLAYER, HOUR), player_id)]
-    if address is not None:
-        takes.append((Quota("challenges-by-address", settings.CHALLENGES_PER_HOUR_PER_ADDRESS, HOUR), address))
+    takes = player_and_address("challenges", player_id=player_id, per_player=settings.CHALLENGES_PER_HOUR_PER_PLAYER,
+                               address=address, per_address=settings.CHALLENGES_PER_HOUR_PER_ADDRESS,
+                               window_seconds=HOUR)
     quota_take(cache, takes, now=now, message=gettext("Too many challenges."))
 
 

@@ -80,6 +80,16 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MS = timedelta(milliseconds=1)
 
 
+def player_and_address(scope: str, *, player_id: str, per_player: int, address: str | None, per_address: int,
+                       window_seconds: int) -> list[tuple[Quota, str]]:
+    """The takes of an action counted against the player (``{scope}-by-player``) and, when it is known, the
+    client address (``{scope}-by-address``), where a new player costs nothing: for :func:`quota_take`."""
+    takes = [(Quota(f"{scope}-by-player", per_player, window_seconds), player_id)]
+    if address is not None:
+        takes.append((Quota(f"{scope}-by-address", per_address, window_seconds), address))
+    return takes
+
+
 def quota_take(
     store: CounterStore, takes: Iterable[tuple[Quota, str]], *, now: datetime, message: str | None = None
 ) -> None:

@@ -345,6 +345,10 @@ ROOM_LOOKUPS_PER_MINUTE_PER_ADDRESS = int(os.environ.get("ROOM_LOOKUPS_PER_MINUT
 # counts against the room quotas above too (the challenger's, and the accepter's unless a bot accepts).
 CHALLENGES_PER_HOUR_PER_PLAYER = int(os.environ.get("CHALLENGES_PER_HOUR_PER_PLAYER") or 60)
 CHALLENGES_PER_HOUR_PER_ADDRESS = int(os.environ.get("CHALLENGES_PER_HOUR_PER_ADDRESS") or 300)
+# Correspondence seeks one player, and one client address, may make in an hour (correspondence.limits; an
+# accepted seek also counts as a room of both players, as an accepted challenge does).
+SEEKS_PER_HOUR_PER_PLAYER = int(os.environ.get("SEEKS_PER_HOUR_PER_PLAYER") or 30)
+SEEKS_PER_HOUR_PER_ADDRESS = int(os.environ.get("SEEKS_PER_HOUR_PER_ADDRESS") or 120)
 CHALLENGES_WAITING_PER_PLAYER = int(os.environ.get("CHALLENGES_WAITING_PER_PLAYER") or 50)
 # Registrations (POST /api/accounts/register, refused ones too) per client address: a short burst limit
 # (a script's 15 in 4 s) and a daily one (hundreds: a school behind one address registers a class a

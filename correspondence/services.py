@@ -20,6 +20,7 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 from django_stubs_ext import StrPromise
 
 from common.errors import Refused
+from correspondence.limits import seek_create_quota_take
 from correspondence.models import CorrespondenceSeek
 from correspondence.selectors import seeks_open
 from games.endings import GameFinished
@@ -31,6 +32,7 @@ from lobby.pairing.waves import WaveLease
 from lobby.play.moves import MovePlayed
 from lobby.play.pairs import GameSettings, TwoSeated, room_for_two
 from lobby.protocol.frames import DAYS_PER_MOVE_CHOICES
+from lobby.rooms.limits import rooms_create_quota_take
 from notifications.models import Notification
 from notifications.services import notify
 from players.models import Player
@@ -67,13 +69,17 @@ def _refuse_unable(player: Player | None) -> Player:
     return player
 
 
-def seek_create(*, player: Player | None, days_per_move: object, ranked: object, now: datetime) -> CorrespondenceSeek:
-    """``player`` looks for a correspondence game (no page needs to stay open); it waits 7 days.
+def seek_create(*, player: Player | None, days_per_move: object, ranked: object, now: datetime,
+                address: str | None = None) -> CorrespondenceSeek:
+    """``player`` looks for a correspondence game (no page needs to stay open); it waits 7 days. Counted
+    against the seeker's and ``address``'s seeks of the hour (:mod:`correspondence.limits`).
 
     Raises:
-        Refused: no_account, bot_account, banned, bad_rules, too_many_seeks (``MAX_SEEKS`` open already).
+        Refused: no_account, bot_account, banned, bad_rules, too_many_seeks (``MAX_SEEKS`` open already);
+            RateLimited: the hour's seeks are spent.
     """
     seeker = _refuse_unable(player)
+    seek_create_quota_take(player_id=str(seeker.pk), address=address, now=now)
     if isinstance(days_per_move, bool) or days_per_move not in DAYS:
         raise Refused("bad_rules", gettext("days_per_move is 1, 2, 3, 5 or 7."))
     if not isinstance(ranked, bool):
@@ -116,12 +122,14 @@ def seek_delete(*, player: Player | None, seek_id: object, now: datetime) -> Non
         seek.delete()
 
 
-def seek_accept(*, player: Player | None, seek_id: object, now: datetime) -> TwoSeated:
+def seek_accept(*, player: Player | None, seek_id: object, now: datetime, address: str | None = None) -> TwoSeated:
     """``player`` takes the seek: a room with both seated and the correspondence game started; both are
-    told (``paired``).
+    told (``paired``). The room counts against both players' room quotas and the taker's ``address``'s,
+    as an accepted challenge's does.
 
     Raises:
-        Refused: no_account, bot_account, banned, no_seek, own_seek, blocked (either blocked the other).
+        Refused: no_account, bot_account, banned, no_seek, own_seek, blocked (either blocked the other);
+            RateLimited: a room quota is spent (the seek stays open).
     """
     taker = _refuse_unable(player)
     with transaction.atomic():
@@ -132,6 +140,7 @@ def seek_accept(*, player: Player | None, seek_id: object, now: datetime) -> Two
                 blocker_id=taker.pk, blocked_id=seek.player_id):
             raise Refused("blocked", gettext("This player does not accept games from you."))
         _refuse_unable(seek.player)
+        rooms_create_quota_take(address=address, player_ids=[str(seek.player_id), str(taker.pk)], now=now)
         made = _pair(seek.player, taker, days_per_move=seek.days_per_move, ranked=seek.ranked, now=now)
         seek.delete()
         return made

@@ -17,7 +17,7 @@ from common.params import query_int
 from correspondence.selectors import my_games, seek_json, seeks_page
 from correspondence.services import seek_accept, seek_create, seek_delete
 from lobby.rooms.selectors import snapshot_of
-from players.identity import session_player
+from players.identity import client_address, session_player
 
 # Pages of open seeks served at most (20 a page).
 MAX_PAGE = 50
@@ -72,12 +72,13 @@ class SeeksView(APIView):
         return Response({"results": rows, "next": next_url})
 
     @extend_schema(operation_id="seeks_create", request=SeekIn,
-                   responses={201: SeekOut, 400: "bad_rules, too_many_seeks", 403: "no_account, bot_account, banned"})
+                   responses={201: SeekOut, 400: "bad_rules, too_many_seeks", 403: "no_account, bot_account, banned",
+                              429: "rate_limited"})
     def post(self, request: Request) -> Response:
         """Look for a correspondence game: no page needs to stay open; the seek lasts 7 days."""
         data = request.data if isinstance(request.data, dict) else {}
         seek = seek_create(player=session_player(request.session), days_per_move=data.get("days_per_move"),
-                           ranked=data.get("ranked", False), now=timezone.now())
+                           ranked=data.get("ranked", False), now=timezone.now(), address=client_address(request))
         return Response(seek_json(seek), status=status.HTTP_201_CREATED)
 
 
@@ -92,12 +93,14 @@ class SeekView(APIView):
 class SeekAcceptView(APIView):
     @extend_schema(operation_id="seeks_accept", request=None,
                    responses={201: OpenApiResponse(description="the room snapshot, its game started"),
-                              400: "own_seek", 403: "no_account, bot_account, banned, blocked", 404: "no_seek"})
+                              400: "own_seek", 403: "no_account, bot_account, banned, blocked", 404: "no_seek",
+                              429: "rate_limited"})
     def post(self, request: Request, seek_id: int) -> Response:
         """Take a seek: a room with both players seated and the correspondence game started (both are told,
         kind ``paired``)."""
         now = timezone.now()
-        made = seek_accept(player=session_player(request.session), seek_id=seek_id, now=now)
+        made = seek_accept(player=session_player(request.session), seek_id=seek_id, now=now,
+                           address=client_address(request))
         return Response(snapshot_of(made.room, game=made.game, now=now), status=status.HTTP_201_CREATED)
 
 
