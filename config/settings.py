@@ -391,8 +391,9 @@ EMAIL_CONFIRMATIONS_PER_DAY_PER_ACCOUNT = int(os.environ.get("EMAIL_CONFIRMATION
 EMAIL_CONFIRMATIONS_PER_DAY_PER_ADDRESS = int(os.environ.get("EMAIL_CONFIRMATIONS_PER_DAY_PER_ADDRESS") or 20)
 PASSWORD_RESETS_PER_HOUR_PER_ACCOUNT = int(os.environ.get("PASSWORD_RESETS_PER_HOUR_PER_ACCOUNT") or 3)
 PASSWORD_RESETS_PER_HOUR_PER_ADDRESS = int(os.environ.get("PASSWORD_RESETS_PER_HOUR_PER_ADDRESS") or 10)
-# Reports one player (device) may make in a day (moderation/).
+# Reports one player (device), and one client address, may make in a day (moderation/).
 REPORTS_PER_DAY = int(os.environ.get("REPORTS_PER_DAY") or 10)
+REPORTS_PER_DAY_PER_ADDRESS = int(os.environ.get("REPORTS_PER_DAY_PER_ADDRESS") or 20)
 # The bots' NDJSON streams open at once (bots.limits, docs/bots.md): per account, event streams (one a bot
 # needs, more cover reconnects before the old one's end is noticed) and game streams (one per game it
 # plays at once, and reconnects), counted in the cache across processes; and per server process, all

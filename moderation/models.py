@@ -14,9 +14,10 @@ class Reason(models.TextChoices):
 
 
 class Report(models.Model):
-    """A player's report of another. A second report of the same player by the same reporter within a day
-    adds to the first (``count``, ``text``) rather than making another. ``room`` is where it happened (the
-    message's or the game's room), kept for the chat context once the message itself is gone."""
+    """The moderators' queue entry for a reported player: the first report of them (its ``reporter``), and
+    every later one while the entry is open (not ``closed_at``), by anybody, added to it (``count``,
+    ``text``) rather than making another. ``room`` is where it happened (the message's or the game's room),
+    kept for the chat context once the message itself is gone."""
 
     reporter = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="reports_made")
     player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="reports_about")

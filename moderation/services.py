@@ -1,5 +1,5 @@
-"""Reports and what staff do about them: a report (merged with the reporter's report of the same player
-within a day), and the actions dismiss, warn, mute for 1, 7 or 30 days, ban, each recorded with the staff
+"""Reports and what staff do about them: a report (added to the queue's open entry for the same player,
+whoever made it), and the actions dismiss, warn, mute for 1, 7 or 30 days, ban, each recorded with the staff
 member and the time. A mute is read by the chat on every message (``lobby.chat.services.SAY_CHECKS``), in
 the database, so it holds on every server process; a warning is shown on the player's next page
 (``moderation.middleware``) until they acknowledge it.
@@ -21,7 +21,7 @@ from django.db import transaction
 from django.utils.translation import gettext, gettext_noop
 
 from common.errors import Refused
-from common.ratelimit import Quota, quota_take
+from common.ratelimit import player_and_address, quota_take
 from games.models import Game
 from lobby.models import ChatMessage
 from moderation.models import Action, ActionKind, Reason, Report
@@ -31,7 +31,7 @@ from players.services import player_ban
 log = logging.getLogger(__name__)
 
 TEXT_MAX_CHARS = 500
-MERGE_WINDOW = timedelta(days=1)
+DAY = 86400
 MUTE_DAYS = (1, 7, 30)
 # Stored in English (the admin reads them); the warned player reads them translated (moderation.views).
 WARNINGS = {
@@ -63,12 +63,16 @@ def _message_id(value: object) -> int | None:
 
 
 def report_create(*, reporter: Player, player_id: object, reason: object, text: object, game_id: object,
-                  message_id: object, now: datetime) -> tuple[Report, bool]:
-    """``reporter``'s report of a player; (the report, whether it was added to an earlier one).
+                  message_id: object, now: datetime, address: str | None = None) -> tuple[Report, bool]:
+    """``reporter``'s report of a player; (the queue's entry for the player, whether it was open already).
+
+    Every report of one player while the queue holds an open entry for them is added to that entry (its
+    ``count``, its text), whoever makes it: many reports of one player are one entry a moderator closes once.
 
     Raises:
         Refused: no_player, self_report, bad_reason, too_long (text), no_game, not_found (the message),
-            bad_report (the message is not the player's), rate_limited (``REPORTS_PER_DAY`` a day).
+            bad_report (the message is not the player's), rate_limited (``REPORTS_PER_DAY`` a day by the
+            reporter, ``REPORTS_PER_DAY_PER_ADDRESS`` by the client ``address``: a guest costs nothing).
     """
     player = _player(player_id)
     if player.pk == reporter.pk:
@@ -99,12 +103,13 @@ def report_create(*, reporter: Player, player_id: object, reason: object, text: 
         if message.player_id != player.pk:
             raise Refused("bad_report", gettext("That chat message is not the reported player's."))
     room_id = message.room_id if message is not None else game.room_id if game is not None else None
-    quota_take(cache, [(Quota("reports", settings.REPORTS_PER_DAY, 86400), str(reporter.pk))], now=now,
-               message=gettext("You have made too many reports today."))
+    quota_take(cache, player_and_address("reports", player_id=str(reporter.pk), per_player=settings.REPORTS_PER_DAY,
+                                          address=address, per_address=settings.REPORTS_PER_DAY_PER_ADDRESS,
+                                          window_seconds=DAY),
+               now=now, message=gettext("You have made too many reports today."))
     with transaction.atomic():
-        Player.objects.select_for_update().filter(pk=reporter.pk).first()  # one reporter's reports in turn
-        earlier = Report.objects.filter(reporter=reporter, player=player, closed_at__isnull=True,
-                                        created_at__gt=now - MERGE_WINDOW).order_by("-created_at").first()
+        Player.objects.select_for_update().filter(pk=player.pk).first()  # the reports of one player in turn
+        earlier = Report.objects.filter(player=player, closed_at__isnull=True).order_by("created_at").first()
         if earlier is not None:
             earlier.count += 1
             earlier.text = "\n---\n".join(part for part in (earlier.text, body) if part)

@@ -20,7 +20,7 @@ from rest_framework.views import APIView
 from common.errors import Refused
 from moderation.models import Reason
 from moderation.services import TEXT_MAX_CHARS, pending_warning, report_create, report_json, warning_acknowledge
-from players.identity import session_player
+from players.identity import client_address, session_player
 
 
 class ReportIn(serializers.Serializer[Any]):
@@ -35,8 +35,8 @@ class ReportOut(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     player = serializers.UUIDField()
     reason = serializers.CharField()
-    count = serializers.IntegerField(help_text="How many reports of the player by you it now holds.")
-    merged = serializers.BooleanField(help_text="True: added to your report of the player within the last day.")
+    count = serializers.IntegerField(help_text="How many reports of the player the queue's open entry now holds.")
+    merged = serializers.BooleanField(help_text="True: added to the queue's open entry for the player.")
 
 
 class ReportsView(APIView):
@@ -51,7 +51,8 @@ class ReportsView(APIView):
         data = request.data if isinstance(request.data, dict) else {}
         report, merged = report_create(reporter=reporter, player_id=data.get("player"), reason=data.get("reason"),
                                        text=data.get("text"), game_id=data.get("game"),
-                                       message_id=data.get("message"), now=timezone.now())
+                                       message_id=data.get("message"), now=timezone.now(),
+                                       address=client_address(request))
         return Response(report_json(report, merged=merged), status=status.HTTP_201_CREATED)
 
 

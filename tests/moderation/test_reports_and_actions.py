@@ -161,3 +161,29 @@ def test_dismiss_and_ban_are_recorded_with_the_staff_member(chat, staff, admin_u
     page = staff.get(f"/admin/moderation/report/{second}/change/").content.decode()
     assert "ban by admin" in page
     assert User.objects.filter(is_staff=True).count() == 1
+
+
+def guest(name: str, address: str) -> Client:
+    client = Client(enforce_csrf_checks=True, REMOTE_ADDR=address)
+    client.get("/api/session")
+    assert post(client, "/api/session", {"name": name}).status_code == 201
+    return client
+
+
+def test_fresh_guests_of_one_address_are_limited_and_their_reports_are_one_queue_entry(chat, staff, settings):
+    settings.REPORTS_PER_DAY_PER_ADDRESS = 5
+    *_, bob, _insult = chat
+    guests = [guest(f"G{n}", "10.9.0.1") for n in range(6)]
+    answers = [report(client, player=str(bob.pk), reason="spam", text=f"spam {n}") for n, client in enumerate(guests)]
+    assert [a.status_code for a in answers] == [201] * 5 + [429]
+    assert answers[-1].json()["code"] == "rate_limited"
+    # Another address's report of Bob goes to the same entry: one entry, the reports counted.
+    elsewhere = report(guest("Cy", "10.9.0.2"), player=str(bob.pk), reason="abuse")
+    assert elsewhere.status_code == 201 and elsewhere.json()["merged"] and elsewhere.json()["count"] == 6
+    [entry] = Report.objects.filter(player=bob)
+    assert entry.count == 6 and "spam 0" in entry.text and "spam 4" in entry.text
+    # Once a moderator acted on it, the next report of Bob opens a new entry.
+    assert act(staff, "dismiss", entry.pk).status_code == 302
+    again = report(guest("Di", "10.9.0.3"), player=str(bob.pk), reason="abuse")
+    assert again.json()["count"] == 1 and not again.json()["merged"]
+    assert Report.objects.filter(player=bob, closed_at__isnull=True).count() == 1
