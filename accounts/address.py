@@ -30,6 +30,9 @@ from players.models import Player
 log = logging.getLogger(__name__)
 
 CONFIRM_DAYS = 3
+# The longest address that can be delivered (RFC 5321's 256-octet path less its angle brackets) and stored
+# (``AccountEmail``'s columns); Django's validator takes up to 320.
+MAX_EMAIL_CHARS = 254
 _SALT = "accounts.confirm-email"
 
 
@@ -44,7 +47,7 @@ def email_key(address: str) -> str:
 
 
 def clean_email(address: object) -> str:
-    """``address`` trimmed, if it is an email address Django accepts.
+    """``address`` trimmed, if it is an email address Django accepts within ``MAX_EMAIL_CHARS``.
 
     Raises:
         Refused(bad_email): anything else.
@@ -54,6 +57,9 @@ def clean_email(address: object) -> str:
         validate_email(text)
     except ValidationError:
         raise Refused("bad_email", gettext("That is not an email address.")) from None
+    if len(text) > MAX_EMAIL_CHARS:
+        raise Refused("bad_email", gettext("An email address is at most %(most)s characters.")
+                      % {"most": MAX_EMAIL_CHARS})
     return text
 
 

@@ -82,7 +82,8 @@ class Game(models.Model):
     )
     # The offers standing in a game being played (lobby.play.offers): the seat that offers a draw, the
     # seat that asks to take its last move back (None: no offer); ``draw_offer_plies`` holds, by seat
-    # number, the ply at which that seat last offered a draw (one offer per 10 plies).
+    # number, the ply at which that seat last offered a draw (one offer per 10 plies), and by
+    # ``takeback-{seat}`` the ply at which the seat's takeback request was last withdrawn or declined.
     draw_offer_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     takeback_offer_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     draw_offer_plies = models.JSONField(default=dict, blank=True)

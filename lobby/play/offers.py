@@ -12,7 +12,9 @@ The rules (``docs/protocol.md``, "Offers"):
   A CPU seat answers at once: it accepts unless its own search sees it winning.
 - A **takeback** request asks to return to the position before the requester's last move (one ply if
   the opponent has not answered it, two if they have); only in casual games, never in ranked games or
-  arenas (``not_allowed``). Any move lapses it. A CPU seat grants it at once. Accepted, the record, the
+  arenas (``not_allowed``). Any move lapses it. A CPU seat grants it at once. One request per seat per
+  position: withdrawn or declined, it is asked again only after a move (``offer_limited``), so a request
+  and its withdrawal repeated reach the opponent once. Accepted, the record, the
   turn, the deadline and the due time follow and the move rows go, in this transaction; the room gets
   one ``room`` frame carrying ``"taken_back": n``.
 """
@@ -116,6 +118,8 @@ def _takeback(room: Room, seats: list[Seat], game: Game, seat: Seat, opponent: S
             raise Refused("offer_limited",
                           gettext("Your takeback request waits for an answer.") if standing == seat.number
                           else gettext("Your opponent's takeback request waits for an answer."))
+        if game.draw_offer_plies.get(_takeback_key(seat.number)) == game.ply:
+            raise Refused("offer_limited", gettext("One takeback request per move: ask again after the next move."))
         plies = plies_to_take_back(game, seat.number)
         events.offer_on_commit(room.code, "takeback", seat.number, "offer")
         if opponent.cpu:
@@ -129,9 +133,17 @@ def _takeback(room: Room, seats: list[Seat], game: Game, seat: Seat, opponent: S
     if action == "accept":
         assert standing is not None
         return _take_back(room, seats, game, plies_to_take_back(game, standing), now)
+    assert standing is not None
+    game.draw_offer_plies = {**game.draw_offer_plies, _takeback_key(standing): game.ply}  # withdrawn or declined
     game.takeback_offer_seat = None
-    game.save(update_fields=["takeback_offer_seat"])
+    game.save(update_fields=["takeback_offer_seat", "draw_offer_plies"])
     return 0
+
+
+def _takeback_key(seat: int) -> str:
+    """Where ``Game.draw_offer_plies`` keeps the ply at which the seat's takeback request was last
+    withdrawn or declined: it may not ask again until a move is played or taken back."""
+    return f"takeback-{seat}"
 
 
 def _answerable(standing: int | None, seat: Seat, what: str, *, accept: bool) -> None:

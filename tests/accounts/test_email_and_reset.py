@@ -114,3 +114,17 @@ def test_reset_requests_are_limited_per_address(settings):
     client = device()
     codes = [post(client, "/api/accounts/password/reset", {"username": f"name{i}"}).status_code for i in range(4)]
     assert codes == [202, 202, 202, 429]
+
+
+def test_an_address_over_254_characters_is_bad_before_any_confirmation_is_counted(settings):
+    settings.EMAIL_CONFIRMATIONS_PER_DAY_PER_ACCOUNT = 1
+    ann = account("Ann")
+    for length in (255, 300, 320):  # Django's validator takes them; the column and SMTP do not
+        domain = "example.com"
+        while len(domain) < length - 65:  # labels of at most 63 characters before it
+            domain = "b" * min(63, length - 65 - len(domain) - 1) + "." + domain
+        long = "a" * 64 + "@" + domain
+        assert len(long) == length
+        refused = post(ann, "/api/accounts/email", {"email": long})
+        assert refused.status_code == 400 and refused.json()["code"] == "bad_email"
+    assert post(ann, "/api/accounts/email", {"email": "ann@example.com"}).status_code == 202  # none was counted

@@ -250,3 +250,22 @@ def test_a_takeback_and_a_move_racing_exactly_one_wins():
         assert len(lost) == 1 and lost[0] in {"no_offer", "stale"}, outcomes
         game = game_of(code)
         assert game.ply == Move.objects.filter(game=game).count() == (0 if lost[0] == "stale" else 2)
+
+
+@pytest.mark.django_db
+def test_a_takeback_request_withdrawn_or_declined_is_asked_again_only_after_a_move():
+    code, ann, bob = pair()
+    play(code, [ann, bob], "a1 b1")  # ply 2: Ann to move
+    offer(code, bob, "takeback", "offer")
+    offer(code, bob, "takeback", "decline")  # withdrawn
+    # Offer and withdraw fifteen times a second: the opponent heard one request.
+    assert {refused(offer, code, bob, "takeback", "offer") for _ in range(14)} == {"offer_limited"}
+    assert game_of(code).takeback_offer_seat is None
+    play(code, [ann, bob], "c1", start=2)  # a move: Bob may ask again, and Ann declines
+    offer(code, bob, "takeback", "offer")
+    offer(code, ann, "takeback", "decline")
+    assert refused(offer, code, bob, "takeback", "offer") == "offer_limited"
+    offer(code, ann, "takeback", "offer")  # the other seat's request is its own
+    offer(code, bob, "takeback", "accept")
+    assert game_of(code).ply == 2
+    offer(code, bob, "takeback", "offer")  # a move taken back is a new position
