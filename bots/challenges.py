@@ -41,6 +41,7 @@ from bots.events import line_on_commit
 from bots.limits import challenge_create_quota_take
 from bots.models import Challenge, ChallengeStatus, ColourChoice, DeclineReason
 from common.errors import Refused
+from common.params import one_of
 from lobby.play.pairs import Colour, GameSettings, room_for_two
 from lobby.protocol.frames import DAYS_PER_MOVE_CHOICES
 from lobby.rooms.limits import rooms_create_quota_take
@@ -151,9 +152,9 @@ def _notify_answer(challenge: Challenge, shown: dict[str, Any], *, kind: str, ur
 
 def _clean_rules(turn_seconds: object, ranked: object, colour: object,
                  days_per_move: object = None) -> tuple[int | None, bool, str, int | None]:
-    if turn_seconds is not None and (isinstance(turn_seconds, bool) or turn_seconds not in TURN_SECONDS):
+    if turn_seconds is not None and not one_of(turn_seconds, TURN_SECONDS):
         raise Refused("bad_rules", gettext("turn_seconds is 30 or 60 (or null, between people)."))
-    if days_per_move is not None and (isinstance(days_per_move, bool) or days_per_move not in DAYS_PER_MOVE_CHOICES):
+    if days_per_move is not None and not one_of(days_per_move, DAYS_PER_MOVE_CHOICES):
         raise Refused("bad_rules", gettext("days_per_move is 1, 2, 3, 5 or 7 (or null: a live game)."))
     if turn_seconds is not None and days_per_move is not None:
         raise Refused("bad_rules", gettext("A game has a turn timer or days per move, not both."))

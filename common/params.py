@@ -9,7 +9,8 @@ overflow the database's 64-bit integers. Here a number is 1 to 19 ASCII digits (
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
+from typing import TypeGuard, TypeVar
 
 from common.errors import Refused
 from common.translation import gettext
@@ -17,6 +18,8 @@ from common.translation import gettext
 # The largest offset of a paged list (``?offset=``): far past any real list, and well inside every
 # database's integer range (an unbounded offset overflowed the SQL OFFSET: a 500).
 MAX_OFFSET = 1_000_000_000
+
+Choice = TypeVar("Choice", bound=int | None)
 
 _INTEGER = re.compile(r"-?[0-9]{1,19}", re.ASCII)
 
@@ -50,3 +53,9 @@ def query_int_or_none(params: Mapping[str, str], name: str, *, low: int, high: i
     """As :func:`query_int`, None when the parameter is absent."""
     text = params.get(name)
     return None if text is None else parse_int(text, name=name, low=low, high=high)
+
+
+def one_of(value: object, choices: Collection[Choice]) -> TypeGuard[Choice]:
+    """Whether ``value`` (decoded JSON) is exactly one of ``choices``: an int or None among them, never a
+    bool (``True == 1``) nor a float equal to one (``30.0 == 30``: it would be stored and sent as 30.0)."""
+    return (value is None or type(value) is int) and value in choices

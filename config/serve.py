@@ -88,6 +88,14 @@ class SlimWebSocketProtocol(WebSocketProtocol):  # type: ignore[misc]  # daphne 
         super()._connectionMade()
         self.send_queue = SendQueue()
 
+    def serverSend(self, content: str | bytes, binary: bool = False) -> None:
+        """A frame the application sends, unless the socket is closing or closed: the client went between
+        the consumer's decision and its send (a lobby socket closed right after its ``cancel``), and there
+        is nobody to tell (autobahn raised ``Disconnected``, logged as the application's error)."""
+        if self.state in (self.STATE_CLOSING, self.STATE_CLOSED):
+            return
+        super().serverSend(content, binary)
+
     def onOpen(self) -> None:
         super().onOpen()
         # The handshake is over: what it read and wrote goes (daphne keeps the request for its path).

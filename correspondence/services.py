@@ -20,6 +20,7 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 from django_stubs_ext import StrPromise
 
 from common.errors import Refused
+from common.params import one_of
 from correspondence.limits import seek_create_quota_take
 from correspondence.models import CorrespondenceSeek
 from correspondence.selectors import seeks_open
@@ -80,7 +81,7 @@ def seek_create(*, player: Player | None, days_per_move: object, ranked: object,
     """
     seeker = _refuse_unable(player)
     seek_create_quota_take(player_id=str(seeker.pk), address=address, now=now)
-    if isinstance(days_per_move, bool) or days_per_move not in DAYS:
+    if not one_of(days_per_move, DAYS):
         raise Refused("bad_rules", gettext("days_per_move is 1, 2, 3, 5 or 7."))
     if not isinstance(ranked, bool):
         raise Refused("bad_rules", gettext("ranked is true or false."))

@@ -4,9 +4,10 @@ records stream, outside DRF) by its middleware for such views."""
 
 from __future__ import annotations
 
+import json
 import secrets
 import uuid
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
 from datetime import UTC, datetime
 from functools import wraps
 from typing import Any
@@ -20,6 +21,7 @@ from django.utils.timezone import make_aware
 from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -65,7 +67,21 @@ def _player_checked(player_id: str) -> str:
     return player_id
 
 
+class TextRenderer(BaseRenderer):
+    """``text/plain``: what a client asking for the record as text accepts (a refusal still the JSON body)."""
+
+    media_type = "text/plain"
+    format = "txt"
+    charset = "utf-8"
+
+    def render(self, data: Any, accepted_media_type: str | None = None,
+               renderer_context: Mapping[str, Any] | None = None) -> bytes:  # Any: DRF's signature
+        return (data if isinstance(data, str) else json.dumps(data)).encode()
+
+
 class GameRecordView(APIView):
+    renderer_classes = [JSONRenderer, TextRenderer]  # the record is text: Accept: text/plain is served
+
     @extend_schema(operation_id="games_record_retrieve", responses={
         (200, "text/plain"): OpenApiResponse(description="the game's record file (docs/records.md)"), 404: "no_game"})
     def get(self, request: Request, game_id: str) -> HttpResponse:

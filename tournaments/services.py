@@ -18,6 +18,7 @@ from django.utils.translation import gettext, ngettext
 
 from common.errors import RateLimited, Refused
 from common.iso import iso
+from common.params import one_of
 from games import services as games
 from games.endings import GameFinished
 from games.models import GameStatus
@@ -80,7 +81,7 @@ def arena_spec_from(data: object, *, parse_instant: Callable[[str], datetime | N
         raise _bad(gettext("minutes: a whole number from %(low)s to %(high)s.")
                    % {"low": MIN_MINUTES, "high": MAX_MINUTES})
     seconds = data.get("turn_seconds")
-    if isinstance(seconds, bool) or seconds not in TURN_SECONDS:
+    if not one_of(seconds, TURN_SECONDS):
         raise _bad(gettext("turn_seconds: 30 or 60 (an arena needs a clock)."))
     flags = {flag: data.get(flag, default) for flag, default in (("ranked", True), ("berserk", False))}
     if not all(isinstance(value, bool) for value in flags.values()):

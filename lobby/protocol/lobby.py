@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from common.iso import iso
+from common.params import one_of
 from common.translation import gettext
 from live.frames import BadFrame, Ping, decode_frame
 from lobby.protocol.frames import TURN_SECONDS_CHOICES
@@ -47,7 +48,7 @@ def parse_lobby_frame(text: str | None, data: bytes | None = None) -> LobbyComma
         return CancelSeek()
     if kind == "seek":
         seconds = frame.get("turn_seconds", "missing")
-        if isinstance(seconds, bool) or seconds not in TURN_SECONDS_CHOICES:
+        if not one_of(seconds, TURN_SECONDS_CHOICES):
             raise BadFrame(gettext('A seek needs "turn_seconds": null, 30 or 60.'))
         ranked = frame.get("ranked")
         if not isinstance(ranked, bool):

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from django.utils.translation import gettext, ngettext
 
 from common.errors import Refused
+from common.params import one_of
 from lobby.protocol.frames import DAYS_PER_MOVE_CHOICES, TURN_SECONDS_CHOICES
 from lobby.protocol.room import CPU_LEVELS, RULE_FIELDS
 
@@ -48,12 +49,12 @@ class HouseRules:
         values: dict[str, Any] = {}  # Any: each value is checked above against its field (replace takes them)
         if "turn_seconds" in changes:
             seconds = changes["turn_seconds"]
-            if isinstance(seconds, bool) or seconds not in TURN_SECONDS_CHOICES:
+            if not one_of(seconds, TURN_SECONDS_CHOICES):
                 raise Refused("bad_rules", gettext("The turn time limit is none, 30 or 60 seconds."))
             values["turn_seconds"] = seconds
         if "days_per_move" in changes:
             days = changes["days_per_move"]
-            if isinstance(days, bool) or days not in DAYS_PER_MOVE_CHOICES:
+            if not one_of(days, DAYS_PER_MOVE_CHOICES):
                 raise Refused("bad_rules", gettext("The days per move are none, 1, 2, 3, 5 or 7."))
             values["days_per_move"] = days
         for flag in ("alternate_first", "ranked", "spectator_chat", "open"):
@@ -63,7 +64,7 @@ class HouseRules:
                 values[flag] = changes[flag]
         if "cpu_level" in changes:
             level = changes["cpu_level"]
-            if isinstance(level, bool) or level not in CPU_LEVELS:
+            if not one_of(level, CPU_LEVELS):
                 raise Refused("bad_rules", gettext("The CPU level is a whole number from 1 to 5."))
             values["cpu_level"] = level
         rules = replace(self, **values)

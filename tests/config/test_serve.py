@@ -8,7 +8,7 @@ import pprint
 from autobahn.websocket import protocol as autobahn_protocol
 from daphne.access import AccessLogGenerator
 
-from config.serve import InboxServer, quiet_handshakes
+from config.serve import InboxServer, quiet_handshakes, slim_protocol
 
 
 def test_autobahn_formats_a_handshakes_settings_only_when_its_debug_line_is_written() -> None:
@@ -27,3 +27,16 @@ def test_an_access_log_to_dev_null_is_no_access_log(tmp_path) -> None:  # type: 
     with open(os.devnull, "a") as devnull, open(tmp_path / "access.log", "a") as kept:
         assert action_logger_of(devnull) is None
         assert isinstance(action_logger_of(kept), AccessLogGenerator)
+
+
+def test_a_frame_sent_to_a_closing_or_closed_socket_is_dropped_without_an_error() -> None:
+    sent: list[bytes] = []
+    protocol = slim_protocol()()
+    protocol.client_addr = ("127.0.0.1", 1)
+    protocol.sendMessage = lambda payload, binary: sent.append(payload)  # the transport, as autobahn writes it
+    protocol.state = protocol.STATE_OPEN
+    protocol.serverSend("open")
+    for state in (protocol.STATE_CLOSING, protocol.STATE_CLOSED):
+        protocol.state = state
+        protocol.serverSend("too late")  # autobahn raised Disconnected: "Attempt to send on a closed protocol"
+    assert sent == [b"open"]

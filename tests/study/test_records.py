@@ -3,6 +3,8 @@ records are refused with the move number and the reason (docs/records.md)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.test import Client
 from hypothesis import given, settings
@@ -118,3 +120,14 @@ def test_unknown_games_answer_404():
     client = Client()
     assert client.get("/api/games/nope/record").json()["code"] == "no_game"
     assert client.get("/api/games/00000000-0000-0000-0000-000000000000/record").status_code == 404
+
+
+def test_the_record_is_served_to_a_client_accepting_text_only():
+    client = Client()
+    code, ann, _, game = two_player_game("a1 b2 c3")
+    game_resign(code=code, player=ann, now=at(10))
+    response = client.get(f"/api/games/{game.pk}/record", HTTP_ACCEPT="text/plain")
+    assert response.status_code == 200 and response["Content-Type"] == "text/plain; charset=utf-8"
+    assert parse(client, response.content.decode())["moves"] == ["a1", "b2", "c3"]
+    missing = client.get("/api/games/00000000-0000-0000-0000-000000000000/record", HTTP_ACCEPT="text/plain")
+    assert missing.status_code == 404 and json.loads(missing.content)["code"] == "no_game"

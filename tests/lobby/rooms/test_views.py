@@ -46,7 +46,9 @@ def test_room_codes_differ(device):
     "rules",
     [{"turn_seconds": 45}, {"cpu_level": 0}, {"cpu_level": 6}, {"ranked": "yes"}, {"colour": "red"},
      {"spectator_chat": "no"},
-     {"turn_seconds": True}, [1, 2]],
+     {"turn_seconds": True}, [1, 2],
+     # A float equal to a choice is not one: it was stored and sent as 30.0 where pages expect integers.
+     {"turn_seconds": 30.0}, {"cpu_level": 3.0}, {"days_per_move": 3.0}],
 )
 def test_bad_house_rules_are_refused(device, rules):
     response = post(device, "/api/rooms", rules)
