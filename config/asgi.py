@@ -12,6 +12,9 @@ from collections.abc import Awaitable
 
 import django
 
+from common.threads import name_os_threads
+
+name_os_threads()  # every thread from here on named for the kernel, to be counted by kind (harness.procfs)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup(set_prefix=False)
 

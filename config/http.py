@@ -100,7 +100,13 @@ class ThreadedHttp:
             async with asyncio.timeout(WAIT_SECONDS):
                 executor = await free.get()  # cancelled, it takes nothing from the queue
         except TimeoutError:
-            await self.app(scope, receive, send)  # Django's own way: a thread for this request alone
+            # Django's own way: a thread for this request alone, named apart (``common.threads``).
+            own = ThreadPoolExecutor(max_workers=1, thread_name_prefix="http-own")
+            try:
+                async with ThreadSensitiveContext(executor=own):
+                    await self.app(scope, receive, send)
+            finally:
+                own.shutdown(wait=False)
             return
         try:
             async with ThreadSensitiveContext(executor=executor):

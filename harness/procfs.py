@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections import Counter
 from pathlib import Path
 
 PROC = Path("/proc")
@@ -34,6 +35,16 @@ def thread_count(pid: int) -> int:
     """How many threads process ``pid`` runs right now (``Threads``)."""
     status = (PROC / str(pid) / "status").read_text()
     return next(int(line.split()[1]) for line in status.splitlines() if line.startswith("Threads:"))
+
+
+def thread_names(pid: int) -> Counter[str]:
+    """How many threads process ``pid`` runs right now, by the name the kernel knows each by (``comm``: a
+    server names its threads by kind, ``common.threads``); a thread that ends meanwhile is left out."""
+    names: Counter[str] = Counter()
+    for task in (PROC / str(pid) / "task").iterdir():
+        with contextlib.suppress(OSError):
+            names[(task / "comm").read_text().rstrip("\n")] += 1
+    return names
 
 
 def child_pids(pid: int) -> list[int]:

@@ -16,6 +16,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -243,6 +244,16 @@ class LiveServer:
         if self.proc is None:
             raise OSError("the server is not running")
         return procfs.thread_count(self.proc.pid)
+
+    def thread_names(self) -> Counter[str]:
+        """The process's threads right now by the name the kernel knows each by (``procfs.thread_names``).
+
+        Raises:
+            OSError: it is not running, or there is no /proc.
+        """
+        if self.proc is None:
+            raise OSError("the server is not running")
+        return procfs.thread_names(self.proc.pid)
 
     def rss_bytes(self) -> int | None:
         """The process's resident memory; None if it is not running or /proc is missing."""

@@ -29,8 +29,12 @@ HTTP_THREADS = 2
 STREAMS = 8  # four times the HTTP threads
 PER_ACCOUNT = 3  # the default number of event streams an account may hold open
 SETTINGS = {"HTTP_THREADS": str(HTTP_THREADS), "DB_THREADS": "2", "BOT_STREAMS_PER_PROCESS": str(STREAMS)}
-# What a process may add while the streams are open: a thread or connection of a lane not yet used.
+# What a process may add while the streams are open: a database connection of a lane not yet used.
 SLACK = 2
+# The kernel's name of a thread of asgiref's own executors (``common.threads``): its one shared thread, and
+# the thread of a request context served Django's way, held to the request's end. A stream holding a
+# thread would hold one of these; every other thread of the server is named for its kind.
+CONTEXT_THREAD = "ThreadPoolExecu"
 
 
 @contextlib.contextmanager
@@ -75,7 +79,8 @@ def test_streams_hold_no_thread_and_no_connection_and_are_capped(server):
     for stream in [NdjsonStream(server.http, "/api/stream/event", token) for token in tokens[:2]]:
         stream.close()
     Device(server.http).join("Warm")
-    threads, connections = server.threads(), url and connections_to(url)
+    threads, connections = server.thread_names(), url and connections_to(url)
+    assert threads["http-0_0"] == threads["http-1_0"] == 1  # the kept HTTP threads, named by kind
 
     opened = [NdjsonStream(server.http, "/api/stream/event", tokens[0]) for _ in range(PER_ACCOUNT)]
     account_cap = refused(server, tokens[0])
@@ -87,7 +92,10 @@ def test_streams_hold_no_thread_and_no_connection_and_are_capped(server):
         # Every HTTP thread would be held by a stream: an ordinary request (a write) is served all the same.
         assert Device(server.http).join("Ann")["name"] == "Ann"
         assert server.get("/api/health")[0] == 200
-        assert server.threads() - threads <= SLACK
+        # No thread of a request context appeared for the streams, and none of a request past the kept
+        # threads (http-own_0): each stream waits on the event loop.
+        during = server.thread_names()
+        assert during[CONTEXT_THREAD] <= threads[CONTEXT_THREAD] and during["http-own_0"] == 0
         if url:
             assert connections_to(url) - connections <= SLACK
     finally:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
 
 from games.engine import Position
 from games.engine.cpu import LEVELS, Level, choose_move, default_budget_ms, think
+from games.engine.cpu.search import _CHECK_INTERVAL
 from games.engine.match import Player, play_game
 
 MIDGAME = "b2 c3 b3 c2 a1 d4 b2 c3 a4 d1 c2 b3"
@@ -78,11 +78,17 @@ def test_different_seeds_give_different_games() -> None:
 @pytest.mark.parametrize("level", [Level.HARD, Level.MASTER])
 @pytest.mark.parametrize("record", ["", MIDGAME, LATE_36, LATE_44], ids=["opening", "ply12", "ply36", "ply44"])
 def test_the_time_budget_is_respected(level: Level, record: str) -> None:
-    position = Position.from_record(record)
-    start = time.perf_counter()
-    decision = think(position, level, budget_ms=200)
-    elapsed = time.perf_counter() - start
-    assert elapsed < 1.0  # 200 ms budget, generous margin for a loaded machine
+    # On a clock that reads one millisecond later at each reading (the machine's load out of it): the search
+    # never reads it past the budget, and reads it at least every _CHECK_INTERVAL nodes.
+    readings: list[float] = []
+
+    def clock() -> float:
+        readings.append(len(readings) / 1000)
+        return readings[-1]
+
+    decision = think(Position.from_record(record), level, budget_ms=200, clock=clock)
+    assert max(readings) <= 0.2 and decision.ms <= 200
+    assert decision.nodes <= _CHECK_INTERVAL * len(readings)
     assert decision.reason in {"search", "solved"}
 
 
