@@ -9,6 +9,7 @@ pairing), keyed, so once across processes. Services take ``now``.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -39,6 +40,8 @@ from notifications.services import notify
 from players.models import Player
 from players.social import is_blocked
 from ratings.selectors import ratings_of
+
+log = logging.getLogger(__name__)
 
 DAYS = tuple(days for days in DAYS_PER_MOVE_CHOICES if days is not None)
 # A seek waits this long for an opponent.
@@ -182,15 +185,27 @@ class CorrespondenceWave:
     def write(self, pairs: Sequence[tuple[Seeker, Seeker]], *, now: datetime) -> list[TwoSeated]:
         made = []
         for a, b in pairs:
-            with transaction.atomic():
-                seeks = list(CorrespondenceSeek.objects.select_for_update(of=("self",)).select_related("player")
-                             .filter(pk__in=(a.seek_id, b.seek_id), expires_at__gt=now).order_by("pk"))
-                if len(seeks) != 2 or any(s.player.is_banned for s in seeks):
-                    continue  # one was taken, deleted or expired meanwhile
-                first, second = seeks
-                made.append(_pair(first.player, second.player, days_per_move=first.days_per_move,
-                                  ranked=first.ranked, now=now))
-                CorrespondenceSeek.objects.filter(pk__in=(a.seek_id, b.seek_id)).delete()
+            try:
+                pairing = _seeks_pair(a, b, now=now)
+            except Refused as refused:  # this pair alone is dropped: the others are written
+                log.warning("correspondence seeks %s and %s not paired: %s", a.seek_id, b.seek_id, refused.code)
+                continue
+            if pairing is not None:
+                made.append(pairing)
+        return made
+
+
+def _seeks_pair(a: Seeker, b: Seeker, *, now: datetime) -> TwoSeated | None:
+    """One pair of the wave in a transaction of its own; None when one was taken, deleted or expired meanwhile,
+    or its player banned."""
+    with transaction.atomic():
+        seeks = list(CorrespondenceSeek.objects.select_for_update(of=("self",)).select_related("player")
+                     .filter(pk__in=(a.seek_id, b.seek_id), expires_at__gt=now).order_by("pk"))
+        if len(seeks) != 2 or any(s.player.is_banned for s in seeks):
+            return None
+        first, second = seeks
+        made = _pair(first.player, second.player, days_per_move=first.days_per_move, ranked=first.ranked, now=now)
+        CorrespondenceSeek.objects.filter(pk__in=(a.seek_id, b.seek_id)).delete()
         return made
 
 

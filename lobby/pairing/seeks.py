@@ -13,6 +13,7 @@ both seeks paired. So a seeker is paired at most once, and never after their see
 from __future__ import annotations
 
 import enum
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -21,6 +22,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
+from common.errors import Refused
 from lobby import events
 from lobby.models import PairingWave, Seek
 from lobby.pairing.matching import DEFAULT_POLICY, Pool, Seeker, pair_seekers
@@ -30,6 +32,8 @@ from players.models import Player
 from players.services import refuse_bots
 from players.social import apart_among
 from ratings.selectors import ratings_of
+
+log = logging.getLogger(__name__)
 
 # The socket's process refreshes a live seek this often; a seek not refreshed for SEEK_EXPIRY is
 # treated as gone (its process died or its page went silent) and is never paired.
@@ -241,6 +245,12 @@ def seek_pair_write(*, pair: tuple[Seeker, Seeker], now: datetime) -> Pairing | 
         if apart_among([one.player_id, two.player_id]):
             return None  # one blocked the other since the wave read the pool
         players = Player.objects.in_bulk([one.player_id, two.player_id])
+        banned = [seek for seek in (one, two) if players[seek.player_id].is_banned]
+        if banned:  # banned since they sought: their seeks end, the other waits for the next wave
+            for seek in banned:
+                events.seek_ended_on_commit(channel_name=seek.channel_name, seek_id=seek.pk, reason="banned")
+                seek.delete()
+            return None
         pool = GameSettings(turn_seconds=one.turn_seconds, ranked=one.ranked)
         code = room_for_two(first=players[one.player_id], second=players[two.player_id], settings=pool,
                             now=now).room.code
@@ -252,6 +262,15 @@ def seek_pair_write(*, pair: tuple[Seeker, Seeker], now: datetime) -> Pairing | 
 
 def wave_pair(*, pairs: Sequence[tuple[Seeker, Seeker]], now: datetime) -> list[Pairing]:
     """Write pairs one after the other (see :func:`seek_pair_write`), each committed (and told) as soon as
-    it is written, on one database connection; returns those made."""
-    made = (seek_pair_write(pair=pair, now=now) for pair in pairs)
-    return [pairing for pairing in made if pairing is not None]
+    it is written, on one database connection; returns those made. A pair refused (its transaction rolled
+    back) is dropped alone: the pairs after it are written all the same."""
+    made = []
+    for pair in pairs:
+        try:
+            pairing = seek_pair_write(pair=pair, now=now)
+        except Refused as refused:
+            log.warning("seeks %s and %s not paired: %s", pair[0].seek_id, pair[1].seek_id, refused.code)
+            continue
+        if pairing is not None:
+            made.append(pairing)
+    return made

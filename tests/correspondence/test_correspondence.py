@@ -305,3 +305,23 @@ def test_the_pages_have_the_games_list_the_seek_card_and_the_rules_field():
     assert 'id="my-games"' in client.get("/my/games").content.decode()
     home = client.get("/").content.decode()
     assert 'id="correspondence"' in home and 'name="days_per_move"' in home and 'id="my-turns"' in home
+
+
+def test_a_pair_refused_in_the_wave_is_dropped_alone(monkeypatch):
+    from correspondence import services
+
+    ann, bob, cy, di = (account(name) for name in ("ann", "bob", "cyd", "dia"))
+    for player in (ann, bob, cy, di):
+        seek_create(player=player, days_per_move=2, ranked=False, now=T0)
+    real = services._pair
+
+    def refusing(first, second, **kwargs):
+        if "ann" in (first.name, second.name):
+            raise Refused("banned", "refused inside the wave")
+        return real(first, second, **kwargs)
+
+    monkeypatch.setattr(services, "_pair", refusing)
+    waiting = CORRESPONDENCE_WAVE.read(now=at(1))
+    pairs = CORRESPONDENCE_WAVE.pair(waiting, now=at(1))
+    made = CORRESPONDENCE_WAVE.write(pairs, now=at(1))
+    assert len(pairs) == 2 and len(made) == 1 and "ann" not in {made[0].red.name, made[0].yellow.name}

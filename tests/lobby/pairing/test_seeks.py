@@ -161,3 +161,19 @@ def test_cancelling_after_the_pairing_says_where_it_was_paired():
     assert (result.outcome, result.room_code) == (CancelOutcome.PAIRED, code)
     seek_leave(channel_name="chan-Ann")
     assert seek_cancel(seek_id=a.seek_id).outcome is CancelOutcome.GONE
+
+
+def test_a_banned_pair_in_a_wave_is_dropped_alone_and_its_seeks_end(django_capture_on_commit_callbacks):
+    from players.services import player_ban
+
+    ann, a = seeking("Ann")
+    bob, b = seeking("Bob")
+    _, c = seeking("Cy")
+    _, d = seeking("Di")
+    for player in (ann, bob):  # both of the first pair: whichever the coin makes Red, the room refuses them
+        player_ban(player=player, now=T0)
+    with django_capture_on_commit_callbacks(execute=False):
+        made = wave_pair(pairs=[(a, b), (c, d)], now=T0)
+    # The wave goes on past the refused pair: the pair after it is written.
+    assert len(made) == 1 and set(made[0].seek_ids) == {c.seek_id, d.seek_id}
+    assert not Seek.objects.filter(pk__in=[a.seek_id, b.seek_id]).exists()  # the banned seeks ended
