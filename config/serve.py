@@ -9,7 +9,8 @@ gone silent or half-open counts as gone within ``PING_TIMEOUT_SECONDS`` (for 4 s
 socket costs no frame through the consumer at all.
 
 Each websocket's frames wait for its consumer in an :class:`config.inbox.Inbox` instead of daphne's
-``asyncio.Queue`` (3 KiB less for every open socket); HTTP requests are served as daphne serves them.
+``asyncio.Queue`` (3 KiB less for every open socket); HTTP requests are served as daphne serves them, but
+a response in several parts waits for its client to read (:func:`body_sent`: back-pressure).
 What every handshake spent for nothing is not spent: autobahn's pretty-printed settings for a debug line
 that is not written, and daphne's access line when it goes to ``/dev/null`` (as deployed).
 
@@ -37,11 +38,13 @@ from daphne.http_protocol import WebRequest
 from daphne.server import Server
 from daphne.ws_protocol import WebSocketProtocol
 
-from common.asgi import Scope
+from common.asgi import Message, Scope
 from config.inbox import Inbox
 
 # daphne looks at its sockets' pings every 2 seconds (daphne.server.Server.timeout_checker).
 DAPHNE_CHECK_SECONDS = 2
+# How long a streamed response waits for a client that reads nothing before it drops the connection.
+STALL_SECONDS = 60.0
 
 
 def ping_arguments(timeout: float) -> list[str]:
@@ -134,6 +137,12 @@ class InboxServer(Server):  # type: ignore[misc]  # daphne is untyped: its class
         if isinstance(protocol, WebRequest) and protocol.transport is None:
             release_upgraded(protocol)
 
+    async def handle_reply(self, protocol: Any, message: Message) -> None:  # Any: daphne's protocol, untyped
+        if isinstance(protocol, WebRequest) and message.get("type") == "http.response.body":
+            await body_sent(self, protocol, message)
+            return
+        await super().handle_reply(protocol, message)
+
     def create_application(self, protocol: Any, scope: Scope) -> Any:  # Any: daphne's, untyped
         if scope["type"] != "websocket":
             return super().create_application(protocol, scope)
@@ -146,6 +155,56 @@ class InboxServer(Server):  # type: ignore[misc]  # daphne is untyped: its class
             return None
         self.connections[protocol]["application_instance"] = asyncio.ensure_future(instance)
         return inbox
+
+
+class Drain:
+    """The transport's word on one streamed response (twisted's push producer, registered on the request):
+    paused while the connection's send buffers are full, flowing again once the client has read them."""
+
+    def __init__(self, *, paused: bool) -> None:
+        self.flowing = asyncio.Event()
+        if not paused:
+            self.flowing.set()
+
+    def pauseProducing(self) -> None:
+        self.flowing.clear()
+
+    def resumeProducing(self) -> None:
+        self.flowing.set()
+
+    def stopProducing(self) -> None:  # the connection goes: nothing waits for it
+        self.flowing.set()
+
+
+async def body_sent(server: Server, request: WebRequest, message: Message) -> None:
+    """Hand a streamed response's ``http.response.body`` to daphne, then wait until the client has read
+    enough of it for more (back-pressure): a client that reads nothing holds one buffer's worth, not the
+    whole body, and the application's stream waits, holding what it holds (a per-address lease) until the
+    client has it. A client gone, or reading nothing for ``STALL_SECONDS``, ends the stream: the connection
+    is dropped and the application's send is cancelled, as daphne cancels an application whose client went."""
+    drain: Drain | None = getattr(request, "drain", None)
+    if not message.get("more_body", False):
+        if drain is not None and request.producer is drain:
+            request.unregisterProducer()
+        await Server.handle_reply(server, request, message)
+        return
+    if drain is None and request.channel is not None and not request.finished:
+        drain = request.drain = Drain(paused=bool(getattr(request.channel, "_waitingForTransport", False)))
+        request.registerProducer(drain, True)
+    await Server.handle_reply(server, request, message)
+    if drain is None or request.channel is None or request.finished or _gone(server, request):
+        raise asyncio.CancelledError
+    try:
+        await asyncio.wait_for(drain.flowing.wait(), STALL_SECONDS)
+    except TimeoutError:
+        request.channel.transport.abortConnection()
+        raise asyncio.CancelledError from None
+    if _gone(server, request):
+        raise asyncio.CancelledError
+
+
+def _gone(server: Server, request: WebRequest) -> bool:
+    return request not in server.connections or bool(server.connections[request].get("disconnected"))
 
 
 def release_upgraded(request: WebRequest) -> None:

@@ -17,7 +17,8 @@ from common.ratelimit import Quota, quota_take
 log = logging.getLogger(__name__)
 
 STREAM_LEASE_SECONDS = 300
-"""How long a records stream holds its address's slot at most (a stream that dies unreleased frees it then)."""
+"""How long a records stream holds its address's slot past its last page (a stream that dies unreleased frees
+it then); each page sent renews it, and the stream waits for its reader (``config.serve.body_sent``)."""
 
 
 def analysis_quota_take(*, address: str, now: datetime) -> None:
@@ -46,6 +47,12 @@ def records_stream_take(*, address: str, holder: str) -> None:
     """
     if not cache.add(_stream_key(address), holder, timeout=STREAM_LEASE_SECONDS):
         raise RateLimited(5, message=gettext("One download of game records at a time."))
+
+
+def records_stream_renew(*, address: str, holder: str) -> None:
+    """Keep the address's slot ``STREAM_LEASE_SECONDS`` more while ``holder``'s stream is still being read."""
+    if cache.get(_stream_key(address)) == holder:
+        cache.touch(_stream_key(address), STREAM_LEASE_SECONDS)
 
 
 def records_stream_release(*, address: str, holder: str) -> None:

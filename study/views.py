@@ -41,7 +41,7 @@ from players.models import Player
 from study.board import analysis_answer
 from study.explorer import explorer_query
 from study.games import KINDS, RESULTS, GamesFilter, player_games
-from study.limits import analysis_quota_take, records_stream_release, records_stream_take
+from study.limits import analysis_quota_take, records_stream_release, records_stream_renew, records_stream_take
 from study.recordfile import MAX_RECORD_BYTES, RecordError, record_parse
 from study.records import STREAM_PAGE, game_record_file, records_page
 
@@ -228,7 +228,8 @@ async def player_games_text(request: HttpRequest, player_id: str) -> HttpRespons
                 records, after = await offload(records_page)(
                     player_id, since=since, until=until, limit=min(STREAM_PAGE, left), after=after, base_url=url)
                 for record in records:
-                    yield record + "\n"
+                    yield record + "\n"  # sent once the reader has room for it (config.serve: back-pressure)
+                await offload(records_stream_renew)(address=address, holder=holder)
                 left -= len(records)
                 if after is None:
                     break

@@ -1,0 +1,79 @@
+"""A player's ``games.txt`` streamed to a client that reads nothing (issue 47, item 6), on a real daphne process:
+the server writes no more than its buffers hold and waits (back-pressure), and the stream keeps its address's
+one slot until the client has the body or goes."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import time
+
+import pytest
+
+from harness.procfs import cpu_seconds
+from tests.livekit import BIN, ROOT, running, server_env, sqlite_database
+
+pytestmark = [pytest.mark.slow]
+
+GAMES = 15_000  # about 6 MB of records: more than the kernel's and twisted's buffers on loopback
+
+MAKE_GAMES = f"""
+from django.utils import timezone
+from games.models import Game, GameStatus
+from lobby.models import Room
+from players.services import player_create
+now = timezone.now()
+ann, bob = (player_create(name=name, now=now) for name in ("Ann", "Bob"))
+room = Room.objects.create(code="RECORD", host=ann, created_at=now, last_activity_at=now)
+Game.objects.bulk_create([Game(room=room, number=n, red_seat=1, red_player=ann, yellow_player=bob,
+                               status=GameStatus.WON, reason="line", record="a1 b1 a2 b2 a3 b3 a4", ply=7,
+                               started_at=now, turn_started_at=now, finished_at=now)
+                          for n in range(1, {GAMES} + 1)], batch_size=2000)
+print(ann.pk)
+"""
+
+
+def quiet(pid: int, *, window: float = 1.0, most: float = 0.05, timeout: float = 60) -> None:
+    """Wait until process ``pid`` uses less than ``most`` CPU seconds in ``window`` seconds: its periodic
+    loops only, no stream writing (a stream of this size costs seconds of CPU)."""
+    end = time.monotonic() + timeout
+    last = cpu_seconds(pid)
+    while time.monotonic() < end:
+        time.sleep(window)
+        used = cpu_seconds(pid)
+        if used - last < most:
+            return
+        last = used
+    raise TimeoutError("the server did not go quiet")
+
+
+def status_of(port: int, path: str) -> int:
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
+        client.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+        return int(client.recv(64).split()[1])
+
+
+def test_a_client_that_reads_nothing_holds_a_buffer_not_the_body_and_the_slot_until_it_goes(tmp_path):
+    env = server_env(SQLITE_PATH=sqlite_database(tmp_path), HTTP_THREADS="2")
+    made = subprocess.run([str(BIN / "python"), "manage.py", "shell", "-c", MAKE_GAMES], cwd=ROOT, env=env,
+                          check=True, timeout=120, capture_output=True, text=True)
+    path = f"/api/players/{made.stdout.strip().splitlines()[-1]}/games.txt"
+    with running(env, 1, log_dir=tmp_path) as (server,):
+        assert server.proc is not None
+        reader = socket.socket()
+        reader.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        reader.connect(("127.0.0.1", server.port))
+        reader.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        try:
+            assert reader.recv(12).startswith(b"HTTP/1.1 200")
+            quiet(server.proc.pid)  # everything the server would write without a reader is written
+            # The stream waits for its reader: it still holds the address's one slot.
+            assert status_of(server.port, path) == 429
+        finally:
+            reader.close()
+        # Gone, the reader's stream ends and gives the slot back.
+        end = time.monotonic() + 30
+        while status_of(server.port, path) != 200:
+            assert time.monotonic() < end, "the slot was not given back"
+            time.sleep(0.2)
+        assert not server.log_errors()
