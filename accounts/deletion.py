@@ -1,6 +1,7 @@
 """Closing an account (``DELETE /api/accounts/me``): what is erased at once, and the name freed later.
 
-At once, in one transaction: the password (so every session ends: :func:`players.identity.session_player`)
+At once, in one transaction: the password (so every session ends: :func:`players.identity.session_player`,
+and every open socket of the account, on every process, is closed 4409 once committed)
 and the email address are erased, the account made inactive, its access tokens revoked, its chat
 messages, follows and blocks (both ways) and notifications deleted, its rating taken off the leaderboard
 (the rating row goes; the rating changes stay in the opponents' histories), and the player renamed
@@ -21,6 +22,7 @@ from django.utils.translation import gettext
 
 from accounts.models import AccountDeletion, AccountEmail
 from common.errors import Refused
+from lobby.events import player_sockets_end_on_commit
 from lobby.models import ChatMessage
 from notifications.models import Notification
 from players.models import AccessToken, Block, Follow, Player
@@ -58,6 +60,7 @@ def account_delete(*, player: Player, password: object, now: datetime) -> None:
         PlayerRating.objects.filter(player=player).delete()
         AccountDeletion.objects.create(player=player, deleted_at=now)
         player_rename(player=player, name=DELETED_NAME)
+        player_sockets_end_on_commit(player.pk, Refused("player_changed", gettext("This account was closed.")))
     log.info("account closed", extra={"player": str(player.pk)})
 
 

@@ -18,6 +18,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.contrib.auth.tokens import PasswordResetTokenGenerator
 from django.core.cache import cache
+from django.db import transaction
 from django.utils import translation
 from django.utils.encoding import force_str
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
@@ -27,6 +28,7 @@ from accounts.address import email_key, site_url
 from accounts.models import AccountEmail
 from common.errors import Refused
 from common.ratelimit import Quota, quota_take
+from lobby.events import player_sockets_end_on_commit
 from mail.outbox import email_queue
 from players.accounts import clean_password, login_failure_count, login_throttle_check, username_key
 from players.language import stored_language
@@ -127,7 +129,8 @@ def password_change(*, player: Player, current: object, password: object, addres
 
 
 def reset_confirm(*, token: object, password: object, now: datetime) -> Player:
-    """Set the password of the account ``token`` was made for; every session of the account ends.
+    """Set the password of the account ``token`` was made for; every session and open socket of the account
+    ends.
 
     Raises:
         Refused: bad_link (forged, expired or already used), weak_password.
@@ -141,6 +144,11 @@ def reset_confirm(*, token: object, password: object, now: datetime) -> Player:
     if user is None or not user.is_active or not ClockedTokenGenerator(now).check_token(user, secret):
         raise refused
     user.set_password(clean_password(password, username=user.username))
-    user.save(update_fields=["password"])
+    with transaction.atomic():
+        user.save(update_fields=["password"])
+        # Every open socket of the account too, on every process (a session thief's among them): 4409, the
+        # page reconnects as whoever its session now is.
+        player_sockets_end_on_commit(user.player.pk, Refused("player_changed", gettext(
+            "The password of this account was reset: log in again.")))
     log.info("password reset", extra={"player": str(user.player.pk)})
     return user.player

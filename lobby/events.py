@@ -116,6 +116,13 @@ def refusal(refused: Refused, *, snapshot: dict[str, Any] | None = None) -> mess
     return messages.RoomRefuse(close, snapshot=snapshot, error=error_frame(refused.code, refused.message))
 
 
+def player_sockets_end_on_commit(player_id: object, refused: Refused) -> None:
+    """Once committed, every open socket of the player, on every process (its player group: the room, lobby,
+    arena and player sockets), gets an error frame for ``refused`` and is closed with its code."""
+    message = messages.PlayerEnd(CLOSE_CODES[refused.code], error_frame(refused.code, refused.message))
+    on_commit(ToGroup(player_group(player_id), message))
+
+
 def room_closed_refusal(code: str) -> Refused:
     """``room_closed`` for room ``code``, in the active language."""
     return Refused("room_closed", gettext("Room %(code)s was closed.") % {"code": code})

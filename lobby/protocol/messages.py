@@ -139,3 +139,14 @@ class PlayerNotification(Message):
     TYPE: ClassVar[str] = "player.notification"
     text: str
     language: str | None = None
+
+
+@kind
+@dataclass(frozen=True, slots=True)
+class PlayerEnd(Message):
+    """The player's account changed under every open page (banned, its password reset, closed): each socket
+    sends ``error`` and closes with ``close``, on every process."""
+
+    TYPE: ClassVar[str] = "player.end"
+    close: int
+    error: dict[str, Any]

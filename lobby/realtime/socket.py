@@ -65,6 +65,11 @@ class Consumer(Socket):
         if group is not None:
             await self.channel_layer.group_discard(group, self.channel_name)
 
+    async def player_end(self, end: messages.PlayerEnd) -> None:
+        """The player was banned, their password reset or their account closed: say why, and close."""
+        await self.send_frame(end.error)
+        await self.close(code=end.close)
+
     async def player_notification(self, message: messages.PlayerNotification) -> None:
         """A notification of the socket's player: its frame, encoded once by the sender, in the player's
         language; a socket reading another (a guest who chose none: its browser's) writes the text again."""

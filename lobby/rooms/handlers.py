@@ -43,12 +43,11 @@ def rooms_player_renamed(renamed: PlayerRenamed) -> None:
 
 
 def rooms_player_banned(banned: PlayerBanned) -> None:
-    """Registered with ``players.services.PLAYER_BANNED``: every open websocket of the player is closed
-    (4403)."""
-    channels = list(Connection.objects.filter(player=banned.player).values_list("channel_name", flat=True))
+    """Registered with ``players.services.PLAYER_BANNED``: every open websocket of the player, on every
+    process, is closed (4403): its rooms', the lobby's (no more seeking), an arena's and its player socket."""
     with translation.override(language_of(banned.player)):  # the banned player reads it, not the moderator
         refused = Refused("banned", str(BANNED_MESSAGE))
-    events.sockets_refuse_on_commit(channels, refused)
+    events.player_sockets_end_on_commit(banned.player.pk, refused)
 
 
 def rooms_guest_replaced(replaced: GuestReplaced) -> None:

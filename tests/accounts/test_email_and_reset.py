@@ -11,6 +11,7 @@ from django.utils import timezone
 from accounts.address import email_confirm
 from accounts.reset import reset_confirm
 from common.errors import Refused
+from lobby.events import player_group
 from mail.models import OutboundEmail
 from tests.accounts.accountkit import PASSWORD, account, confirmed_account, device, last_email, link_in, post
 
@@ -128,3 +129,22 @@ def test_an_address_over_254_characters_is_bad_before_any_confirmation_is_counte
         refused = post(ann, "/api/accounts/email", {"email": long})
         assert refused.status_code == 400 and refused.json()["code"] == "bad_email"
     assert post(ann, "/api/accounts/email", {"email": "ann@example.com"}).status_code == 202  # none was counted
+
+
+def test_a_reset_closes_every_open_socket_of_the_account(django_capture_on_commit_callbacks):
+    from players.models import Player
+    from tests.layerkit import GroupListener
+
+    confirmed_account("Ann", "ann@example.com")
+    asking = device()
+    post(asking, "/api/accounts/password/reset", {"email": "ann@example.com"})
+    listener = GroupListener(player_group(Player.objects.get(name="Ann").pk))  # every socket of Ann's pages
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            answer = post(asking, "/api/accounts/password/reset/confirm", {"token": reset_token(),
+                                                                          "password": NEW_PASSWORD})
+        assert answer.status_code == 200
+        ended = listener.receive()
+    finally:
+        listener.close()
+    assert ended["type"] == "player.end" and ended["close"] == 4409 and ended["error"]["code"] == "player_changed"

@@ -128,3 +128,18 @@ def test_the_close_page_asks_for_the_password_and_a_confirmation():
     done = client.post("/accounts/delete", {"password": PASSWORD, "sure": "on", "csrfmiddlewaretoken": token})
     assert done.status_code == 200 and b"Account closed" in done.content
     assert Player.objects.filter(name=DELETED_NAME).count() == 1
+
+
+def test_closing_the_account_closes_its_open_sockets(django_capture_on_commit_callbacks):
+    from lobby.events import player_group
+    from tests.layerkit import GroupListener
+
+    client = account("Ann")
+    listener = GroupListener(player_group(Player.objects.get(name="Ann").pk))  # every socket of Ann's pages
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            assert post(client, "/api/accounts/me", {"password": PASSWORD}, method="delete").status_code == 204
+        ended = listener.receive()
+    finally:
+        listener.close()
+    assert ended["type"] == "player.end" and ended["close"] == 4409 and ended["error"]["code"] == "player_changed"

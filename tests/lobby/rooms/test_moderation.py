@@ -20,8 +20,10 @@ from lobby.rooms.services import room_close, rooms_close_idle
 from players.models import Player
 from players.services import player_ban, player_unban
 from ratings.models import RatingChange
+from tests.lobbykit import LobbyClient
 from tests.ratings.ratingkit import T0, at, make_table
 from tests.roomkit import Client, at_ply, make_player_async, make_room_async, seated_pair
+from tests.socketkit import SocketClient
 
 # --- closing rooms ----------------------------------------------------------------------------------
 
@@ -103,7 +105,7 @@ async def test_closing_a_room_ends_its_game_and_tells_every_page_before_closing_
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("runtime_cleanup")
-async def test_a_ban_closes_the_players_sockets_and_refuses_new_ones_until_lifted():
+async def test_a_ban_closes_every_socket_of_the_player_and_refuses_new_ones_until_lifted():
     ann, ann_key = await make_player_async("Ann")
     _, bob_key = await make_player_async("Bob")
     code = await make_room_async(ann)
@@ -111,8 +113,10 @@ async def test_a_ban_closes_the_players_sockets_and_refuses_new_ones_until_lifte
     a = await Client(code, ann_key).connect()
     a2 = await Client(other_room, ann_key).connect()
     b = await Client(code, bob_key).connect()
+    lobby = await LobbyClient(ann_key).connect()  # the lobby's socket, where the banned seeked and was paired
+    page = await SocketClient("/ws/player/", ann_key).connect()  # a page without a room: its notifications
     await sync_to_async(player_ban)(player=ann, now=timezone.now())
-    for client in (a, a2):
+    for client in (a, a2, lobby, page):
         error = await client.error()
         assert error["code"] == "banned" and "banned" in error["message"]
         assert (await client.comm.receive_output(timeout=5)) == {"type": "websocket.close", "code": 4403}
