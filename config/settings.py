@@ -318,8 +318,7 @@ ANALYSIS_TIME_BUDGET_S = _env_float("ANALYSIS_TIME_BUDGET_S", 20.0)
 ANALYSIS_BOARD_BUDGET_MS = int(os.environ.get("ANALYSIS_BOARD_BUDGET_MS", "300"))
 ANALYSIS_BOARD_MAX_MS = int(os.environ.get("ANALYSIS_BOARD_MAX_MS", "3000"))
 ANALYSIS_BOARD_PER_MINUTE = int(os.environ.get("ANALYSIS_BOARD_PER_MINUTE", "120"))
-# The analysis board's lane in each process (games.cpu_pool): answers computed at once (worker processes,
-# or threads when CPU_WORKERS is 0) and answers waiting for one; one more is refused 503 busy.
+# The analysis board's lane per process (games.cpu_pool): answers computed at once, answers waiting (README).
 ANALYSIS_BOARD_WORKERS = int(os.environ.get("ANALYSIS_BOARD_WORKERS", "1"))
 ANALYSIS_BOARD_QUEUE = int(os.environ.get("ANALYSIS_BOARD_QUEUE", "2"))
 # Rooms idle this long are closed by `manage.py close_idle_rooms`.
@@ -345,8 +344,7 @@ ROOM_LOOKUPS_PER_MINUTE_PER_ADDRESS = int(os.environ.get("ROOM_LOOKUPS_PER_MINUT
 # counts against the room quotas above too (the challenger's, and the accepter's unless a bot accepts).
 CHALLENGES_PER_HOUR_PER_PLAYER = int(os.environ.get("CHALLENGES_PER_HOUR_PER_PLAYER") or 60)
 CHALLENGES_PER_HOUR_PER_ADDRESS = int(os.environ.get("CHALLENGES_PER_HOUR_PER_ADDRESS") or 300)
-# Correspondence seeks one player, and one client address, may make in an hour (correspondence.limits; an
-# accepted seek also counts as a room of both players, as an accepted challenge does).
+# Correspondence seeks per player and per client address in an hour (correspondence.limits; README).
 SEEKS_PER_HOUR_PER_PLAYER = int(os.environ.get("SEEKS_PER_HOUR_PER_PLAYER") or 30)
 SEEKS_PER_HOUR_PER_ADDRESS = int(os.environ.get("SEEKS_PER_HOUR_PER_ADDRESS") or 120)
 CHALLENGES_WAITING_PER_PLAYER = int(os.environ.get("CHALLENGES_WAITING_PER_PLAYER") or 50)
@@ -391,8 +389,7 @@ EMAIL_CONFIRMATIONS_PER_DAY_PER_ACCOUNT = int(os.environ.get("EMAIL_CONFIRMATION
 EMAIL_CONFIRMATIONS_PER_DAY_PER_ADDRESS = int(os.environ.get("EMAIL_CONFIRMATIONS_PER_DAY_PER_ADDRESS") or 20)
 PASSWORD_RESETS_PER_HOUR_PER_ACCOUNT = int(os.environ.get("PASSWORD_RESETS_PER_HOUR_PER_ACCOUNT") or 3)
 PASSWORD_RESETS_PER_HOUR_PER_ADDRESS = int(os.environ.get("PASSWORD_RESETS_PER_HOUR_PER_ADDRESS") or 10)
-# Reports one player (device), and one client address, may make in a day (moderation/).
-REPORTS_PER_DAY = int(os.environ.get("REPORTS_PER_DAY") or 10)
+REPORTS_PER_DAY = int(os.environ.get("REPORTS_PER_DAY") or 10)  # per player (device), and per address: moderation/
 REPORTS_PER_DAY_PER_ADDRESS = int(os.environ.get("REPORTS_PER_DAY_PER_ADDRESS") or 20)
 # The bots' NDJSON streams open at once (bots.limits, docs/bots.md): per account, event streams (one a bot
 # needs, more cover reconnects before the old one's end is noticed) and game streams (one per game it
