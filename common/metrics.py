@@ -30,6 +30,10 @@ WEBSOCKETS_OPEN = Gauge(
     "fourinarow_websocket_connections_open",
     "Room websockets accepted and joined to their room by this process, not yet disconnected.",
 )
+HTTP_RESPONSES_WAITING = Gauge(
+    "fourinarow_http_responses_waiting",
+    "Streamed HTTP responses waiting for their client to read what was sent (back-pressure: config.serve).",
+)
 TICKER_LATENESS_SECONDS = Histogram(
     "fourinarow_scheduler_lateness_seconds",
     "How late a due automatic action was taken up by the ticker, after its due time (by reason).",

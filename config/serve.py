@@ -38,6 +38,7 @@ from daphne.http_protocol import WebRequest
 from daphne.server import Server
 from daphne.ws_protocol import WebSocketProtocol
 
+from common import metrics
 from common.asgi import Message, Scope
 from config.inbox import Inbox
 
@@ -194,11 +195,15 @@ async def body_sent(server: Server, request: WebRequest, message: Message) -> No
     await Server.handle_reply(server, request, message)
     if drain is None or request.channel is None or request.finished or _gone(server, request):
         raise asyncio.CancelledError
-    try:
-        await asyncio.wait_for(drain.flowing.wait(), STALL_SECONDS)
-    except TimeoutError:
-        request.channel.transport.abortConnection()
-        raise asyncio.CancelledError from None
+    if not drain.flowing.is_set():
+        metrics.HTTP_RESPONSES_WAITING.inc()
+        try:
+            await asyncio.wait_for(drain.flowing.wait(), STALL_SECONDS)
+        except TimeoutError:
+            request.channel.transport.abortConnection()
+            raise asyncio.CancelledError from None
+        finally:
+            metrics.HTTP_RESPONSES_WAITING.dec()
     if _gone(server, request):
         raise asyncio.CancelledError
 
