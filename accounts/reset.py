@@ -111,7 +111,8 @@ def reset_request(*, username: object, email: object, client: str, now: datetime
 
 def password_change(*, player: Player, current: object, password: object, address: str, now: datetime) -> None:
     """Set the signed-in account's new password, its ``current`` one confirming it (a wrong one counts as
-    a failed login, with its limits); the account's other sessions end, the caller keeps its own.
+    a failed login, with its limits); the account's other sessions end, the caller keeps its own, and every
+    open socket of the account is closed (4409: the caller's pages reconnect as the account).
 
     Raises:
         Refused: no_account, bad_credentials, weak_password; RateLimited: too many wrong passwords.
@@ -124,7 +125,12 @@ def password_change(*, player: Player, current: object, password: object, addres
         login_failure_count(user.username, address, now=now)
         raise Refused("bad_credentials", gettext("Your current password is not right."))
     user.set_password(clean_password(password, username=user.username))
-    user.save(update_fields=["password"])
+    with transaction.atomic():
+        user.save(update_fields=["password"])
+        # Every open socket of the account, on every process: 4409, each page reconnects as whoever its
+        # session now is (the caller's own, kept, is the account still).
+        player_sockets_end_on_commit(player.pk, Refused("player_changed", gettext(
+            "The password of this account was changed: log in again.")))
     log.info("password changed", extra={"player": str(player.pk)})
 
 

@@ -47,3 +47,20 @@ def test_the_account_page_is_served_and_asks_a_guest_to_sign_in():
     page = device().get("/account")
     assert page.status_code == 200 and b'id="account-page"' in page.content
     assert b'href="/account"' in account("Ann").get("/").content  # the header links it
+
+
+def test_a_password_change_closes_every_open_socket_of_the_account(django_capture_on_commit_callbacks):
+    from lobby.events import player_group
+    from players.models import Player
+    from tests.layerkit import GroupListener
+
+    ann = account("Ann")
+    listener = GroupListener(player_group(Player.objects.get(name="Ann").pk))  # every socket of Ann's pages
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            changed = post(ann, "/api/accounts/password", {"current": PASSWORD, "password": NEW_PASSWORD})
+        assert changed.status_code == 204
+        ended = listener.receive()
+    finally:
+        listener.close()
+    assert ended["type"] == "player.end" and ended["close"] == 4409 and ended["error"]["code"] == "player_changed"
