@@ -19,12 +19,14 @@ class Refused(Exception):
     Attributes:
         code: stable machine code (``not_your_turn``, ``stale``, ``seat_taken``, ...).
         message: one sentence a player can read, in the language active where it was raised.
+        details: more of the answer's body beside ``code`` and ``message`` (a stale run's state), or None.
     """
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, *, details: Mapping[str, object] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.details = details
 
     def __repr__(self) -> str:
         return f"Refused({self.code!r}, {self.message!r})"
@@ -59,22 +61,23 @@ class Busy(RateLimited):
 # status wherever it is raised (a test checks that no code is listed twice and that every code raised is).
 CODES_BY_STATUS: Mapping[int, tuple[str, ...]] = {
     400: (  # the request breaks a rule: fix it and send it again
-        "already_halved", "bad_chat", "bad_description", "bad_email", "bad_frame", "bad_link", "bad_name", "bad_peg",
-        "bad_ply", "bad_query", "bad_reason", "bad_record", "bad_report", "bad_request", "bad_rules", "bad_username",
-        "empty", "engine_error", "game_not_over", "game_over", "no_again", "no_berserk", "no_seat", "no_timer",
-        "not_allowed", "not_host", "not_your_turn", "nothing_to_take_back", "offer_limited", "own_seek", "peg_full",
-        "player_changed", "self_block", "self_challenge", "self_follow", "self_report", "stale", "timer_required",
-        "too_late", "too_long", "too_many_blocks", "too_many_challenges", "too_many_follows", "too_many_seeks",
-        "too_many_tokens", "weak_password",
+        "already_halved", "bad_chat", "bad_description", "bad_dir", "bad_email", "bad_frame", "bad_link", "bad_mode",
+        "bad_name", "bad_peg", "bad_ply", "bad_query", "bad_reason", "bad_record", "bad_report", "bad_request",
+        "bad_rules", "bad_username", "empty", "engine_error", "game_not_over", "game_over", "no_again", "no_berserk",
+        "no_seat", "no_timer", "no_undo", "not_allowed", "not_host", "not_your_turn", "nothing_to_take_back",
+        "offer_limited", "own_seek", "peg_full", "player_changed", "self_block", "self_challenge", "self_follow",
+        "self_report", "timer_required", "too_late", "too_long", "too_many_blocks", "too_many_challenges",
+        "too_many_follows", "too_many_seeks", "too_many_tokens", "weak_password",
         "bad_text",  # text with a NUL or a lone surrogate (common.text), over REST and on every socket
     ),
     401: ("bad_credentials", "bad_token", "no_session", "no_token"),  # who is asking is unknown
     403: ("account_required", "banned", "blocked", "bot_account", "muted", "no_account", "not_your_game", "not_yours"),
-    404: ("no_analysis", "no_challenge", "no_game", "no_player", "no_room", "no_seek", "not_found"),
+    404: ("no_analysis", "no_challenge", "no_game", "no_player", "no_room", "no_run", "no_seek", "not_found"),
     405: ("method_not_allowed",),
     409: (  # the request is well formed but the thing it acts on is past it
         "already_bot", "already_registered", "challenge_over", "email_taken", "finished", "game_playing",
-        "games_played", "guest_player", "inbox_full", "name_taken", "no_offer", "not_joined", "seat_taken",
+        "games_played", "guest_player", "inbox_full", "name_taken", "no_offer", "not_joined", "not_playing",
+        "not_won", "run_ended", "seat_taken", "stale", "undo_spent",
     ),
     410: ("room_closed",),
     429: ("rate_limited", "too_many_streams"),  # a RateLimited also carries Retry-After

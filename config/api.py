@@ -60,7 +60,7 @@ def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Respons
         return None  # not a refusal: Django answers 500 and logs the traceback, as it should
     response = exception_handler(refusal, dict(context))  # status, headers, and the transaction's rollback
     assert response is not None
-    response.data = _body(refusal)
+    response.data = _body(refusal, exc)
     _retry_after(exc, response)
     return response
 
@@ -79,13 +79,17 @@ class RefusalMiddleware:
         if not isinstance(exc, Refused):
             return None  # anything else is Django's to answer (a page's 404, a bug's 500)
         refusal = Refusal(exc)
-        response = JsonResponse(_body(refusal), status=refusal.status_code)
+        response = JsonResponse(_body(refusal, exc), status=refusal.status_code)
         _retry_after(exc, response)
         return response
 
 
-def _body(refusal: exceptions.APIException) -> dict[str, str]:
-    return {"code": _code(refusal), "message": _message(refusal.detail)}
+def _body(refusal: exceptions.APIException, exc: Exception) -> dict[str, object]:
+    body: dict[str, object] = {"code": _code(refusal), "message": _message(refusal.detail)}
+    if isinstance(exc, Refused) and exc.details:
+        for key, value in exc.details.items():  # beside code and message, never instead of them
+            body.setdefault(key, value)
+    return body
 
 
 def _retry_after(exc: Exception, response: HttpResponseBase) -> None:

@@ -28,5 +28,6 @@ urlpatterns = [
     path("api/", include("tournaments.urls")),
     path("api/", include("ratings.urls")),
     path("api/", include("puzzles.urls")),
+    path("api/", include("arcade.urls")),
     path("", include("frontend.urls")),
 ]

@@ -1,0 +1,13 @@
+from django.apps import AppConfig
+
+
+class ArcadeConfig(AppConfig):
+    name = "arcade"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # A player's page shows each mode's best run (the games layer's registry; it never imports the arcade).
+        from arcade.selectors import player_arcade_part
+        from games.selectors import PLAYER_PAGE_PARTS, PagePart
+
+        PLAYER_PAGE_PARTS.register(PagePart("arcade", player_arcade_part))
