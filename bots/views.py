@@ -144,8 +144,8 @@ class MoveView(TokenOnly):
     @extend_schema(operation_id="bot_game_move", request=None,
                    parameters=[OpenApiParameter("ply", {"type": "integer", "minimum": 0, "maximum": MAX_PLY},
                                                 description="The number of moves you saw (else stale).")],
-                   responses={200: None, 400: "not_your_turn, peg_full, bad_peg, game_over, stale, bad_ply",
-                              403: "not_your_game", 404: "no_game", 429: "rate_limited"})
+                   responses={200: None, 400: "not_your_turn, peg_full, bad_peg, game_over, bad_ply",
+                              403: "not_your_game", 404: "no_game", 409: "stale", 429: "rate_limited"})
     def post(self, request: Request, game_id: str, peg: str) -> Response:
         """Drop a bead on ``peg`` (``?ply=N``: only if the game is still at move N, else ``stale``)."""
         token, now = self.token(request), timezone.now()

@@ -50,7 +50,7 @@ def test_moves_and_the_room_sockets_refusals(two_bots):
     assert code_of(red.post(f"/api/bot/game/{game_id}/move/a1")) == (200, "ok")
     # The same ply again: it is not red's turn any more; with the ply seen, it is stale.
     assert code_of(red.post(f"/api/bot/game/{game_id}/move/a2")) == (400, "not_your_turn")
-    assert code_of(yellow.post(f"/api/bot/game/{game_id}/move/a2?ply=0")) == (400, "stale")
+    assert code_of(yellow.post(f"/api/bot/game/{game_id}/move/a2?ply=0")) == (409, "stale")
     for ply, (api, peg) in enumerate(((yellow, "a1"), (red, "a1"), (yellow, "a1")), start=1):
         assert code_of(api.post(f"/api/bot/game/{game_id}/move/{peg}?ply={ply}")) == (200, "ok")
     assert code_of(red.post(f"/api/bot/game/{game_id}/move/a1")) == (400, "peg_full")

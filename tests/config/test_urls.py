@@ -32,7 +32,7 @@ def test_config_routes_its_own_and_includes_each_apps_urls_module():
             included.append(entry.urlconf_name.__name__)
     assert own == CONFIG_OWN
     assert all(name.count(".") == 1 and name.endswith(".urls") for name in included), included
-    assert len(included) == len(set(included)) == 13
+    assert len(included) == len(set(included)) == 14
 
 
 def test_an_apps_urls_module_routes_only_that_apps_views():
