@@ -21,33 +21,33 @@ def mode_json(mode: Mode) -> dict[str, Any]:
             "directions": [direction.value for direction in mode.shape.directions]}
 
 
-class StartIn(serializers.Serializer[Any]):
+class ArcadeStartIn(serializers.Serializer[Any]):
     mode = serializers.ChoiceField(choices=list(MODES))
 
 
-class MoveIn(serializers.Serializer[Any]):
+class ArcadeMoveIn(serializers.Serializer[Any]):
     dir = serializers.ChoiceField(choices=["left", "right", "up", "down", "forward", "backward"],
                                   help_text="forward and backward on the cubes only.")
     n = serializers.IntegerField(min_value=0, help_text="The run's steps you have seen.")
 
 
-class StepIn(serializers.Serializer[Any]):
+class ArcadeStepIn(serializers.Serializer[Any]):
     n = serializers.IntegerField(min_value=0, required=False,
                                  help_text="The run's steps you have seen (left out: the run as it is).")
 
 
-class SpawnOut(serializers.Serializer[Any]):
+class ArcadeSpawnOut(serializers.Serializer[Any]):
     cell = serializers.IntegerField()
     value = serializers.IntegerField(help_text="2 or 4.")
 
 
-class PlayerOut(serializers.Serializer[Any]):
+class ArcadePlayerOut(serializers.Serializer[Any]):
     id = serializers.UUIDField()
     name = serializers.CharField()
     title = serializers.CharField(required=False, help_text='"BOT" for a bot account.')
 
 
-class StateOut(serializers.Serializer[Any]):
+class ArcadeStateOut(serializers.Serializer[Any]):
     board = serializers.ListField(child=serializers.IntegerField(),
                                   help_text="Cells: x + n·y + n²·z on the cubes, x + 4·y on classic; 0 is empty.")
     score = serializers.IntegerField()
@@ -61,13 +61,13 @@ class StateOut(serializers.Serializer[Any]):
     can_undo = serializers.BooleanField()
 
 
-class StepOut(StateOut):
+class ArcadeStepOut(ArcadeStateOut):
     moved = serializers.BooleanField(help_text="A move that moved nothing is not a move: false, nothing changed.")
-    spawned = SpawnOut(many=True, help_text="The new tiles, in the order placed.")
+    spawned = ArcadeSpawnOut(many=True, help_text="The new tiles, in the order placed.")
     gained = serializers.IntegerField()
 
 
-class RunOut(StateOut):
+class ArcadeRunOut(ArcadeStateOut):
     id = serializers.UUIDField()
     mode = serializers.ChoiceField(choices=list(MODES))
     shape = serializers.ListField(child=serializers.IntegerField())
@@ -77,16 +77,16 @@ class RunOut(StateOut):
     target = serializers.IntegerField()
     move_cap = serializers.IntegerField()
     bot = serializers.BooleanField(help_text="Played through a token: ranked on the bots' board.")
-    player = PlayerOut()
+    player = ArcadePlayerOut()
     started_at = serializers.DateTimeField()
     closed_at = serializers.DateTimeField(allow_null=True)
     ranked_score = serializers.IntegerField(allow_null=True, help_text="The replay's peak once closed (what ranks).")
     record = serializers.DictField(required=False, help_text="Once closed: opening, then every step (docs/arcade.md).")
 
 
-class ScoreRowOut(serializers.Serializer[Any]):
+class ArcadeScoreRowOut(serializers.Serializer[Any]):
     rank = serializers.IntegerField()
-    player = PlayerOut()
+    player = ArcadePlayerOut()
     score = serializers.IntegerField()
     top_tile = serializers.IntegerField()
     moves = serializers.IntegerField()
@@ -94,16 +94,16 @@ class ScoreRowOut(serializers.Serializer[Any]):
     run = serializers.UUIDField(help_text="GET /api/arcade/runs/{run}: the run and its record.")
 
 
-class ScoresOut(serializers.Serializer[Any]):
+class ArcadeScoresOut(serializers.Serializer[Any]):
     mode = serializers.CharField()
     period = serializers.CharField()
     board = serializers.CharField()
     page = serializers.IntegerField()
     more = serializers.BooleanField(help_text="Another page follows.")
-    rows = ScoreRowOut(many=True)
+    rows = ArcadeScoreRowOut(many=True)
 
 
-class ModeOut(serializers.Serializer[Any]):
+class ArcadeModeOut(serializers.Serializer[Any]):
     id = serializers.CharField()
     shape = serializers.ListField(child=serializers.IntegerField())
     spawns = serializers.IntegerField()

@@ -56,8 +56,8 @@ def _step_response(outcome: Outcome) -> Response:
 
 
 class RunsView(ArcadeView):
-    @extend_schema(operation_id="arcade_run_start", request=out.StartIn,
-                   responses={201: out.RunOut, 400: "bad_mode, bad_request", 403: "banned",
+    @extend_schema(operation_id="arcade_run_start", request=out.ArcadeStartIn,
+                   responses={201: out.ArcadeRunOut, 400: "bad_mode, bad_request", 403: "banned",
                               429: "rate_limited (see the Retry-After header)"})
     def post(self, request: Request) -> Response:
         """Start a run of ``mode`` (the player's open run of the mode, if any, is ended and scored first).
@@ -71,7 +71,7 @@ class RunsView(ArcadeView):
                         address=client_address(request))
         return Response(run_json(run), status=201)
 
-    @extend_schema(operation_id="arcade_runs", responses={200: out.RunOut(many=True)}, parameters=[
+    @extend_schema(operation_id="arcade_runs", responses={200: out.ArcadeRunOut(many=True)}, parameters=[
         OpenApiParameter("mode", str, enum=list(MODES), required=False),
         OpenApiParameter("status", str, enum=["playing", "won", "over", "ended"], required=False)])
     def get(self, request: Request) -> Response:
@@ -82,7 +82,7 @@ class RunsView(ArcadeView):
 
 
 class RunView(ArcadeView):
-    @extend_schema(operation_id="arcade_run", responses={200: out.RunOut, 404: "no_run"})
+    @extend_schema(operation_id="arcade_run", responses={200: out.ArcadeRunOut, 404: "no_run"})
     def get(self, request: Request, run_id: str) -> Response:
         """A run: yours, or anyone's once it is closed (then with its ``record``, to watch it replayed)."""
         return Response(run_json(run_get(run_id, viewer=self.player(request))))
@@ -103,7 +103,8 @@ class RunStepView(ArcadeView):
 class RunMoveView(RunStepView):
     op = "move"
 
-    @extend_schema(operation_id="arcade_run_move", request=out.MoveIn, responses={200: out.StepOut, **STEP_REFUSALS})
+    @extend_schema(operation_id="arcade_run_move", request=out.ArcadeMoveIn,
+                   responses={200: out.ArcadeStepOut, **STEP_REFUSALS})
     def post(self, request: Request, run_id: str) -> Response:
         """Slide the tiles toward ``dir``; the server deals the new tiles. ``n``: the run's ``steps`` you have
         seen (a retry with the same ``n`` answers the same and moves once)."""
@@ -111,14 +112,14 @@ class RunMoveView(RunStepView):
 
 
 class RunActionView(RunStepView):
-    @extend_schema(request=out.StepIn, responses={200: out.StepOut, **STEP_REFUSALS})
+    @extend_schema(request=out.ArcadeStepIn, responses={200: out.ArcadeStepOut, **STEP_REFUSALS})
     def post(self, request: Request, run_id: str) -> Response:
         """Undo the last move (cubes, once in a row), continue after a win, or end the run (it is scored)."""
         return super().post(request, run_id)
 
 
 class ScoresView(ArcadeView):
-    @extend_schema(operation_id="arcade_scores", responses={200: out.ScoresOut, 400: "bad_mode, bad_request"},
+    @extend_schema(operation_id="arcade_scores", responses={200: out.ArcadeScoresOut, 400: "bad_mode, bad_request"},
                    parameters=[OpenApiParameter("mode", str, enum=list(MODES), required=True),
                                OpenApiParameter("period", str, enum=list(PERIODS), required=False),
                                OpenApiParameter("board", str, enum=list(BOARDS), required=False),
@@ -135,7 +136,7 @@ class ScoresView(ArcadeView):
 
 
 class ModesView(ArcadeView):
-    @extend_schema(operation_id="arcade_modes", responses={200: out.ModeOut(many=True)})
+    @extend_schema(operation_id="arcade_modes", responses={200: out.ArcadeModeOut(many=True)})
     def get(self, request: Request) -> Response:
         """The modes: each one's board, new tiles a move, four-rate, target, undo and move cap."""
         return Response([out.mode_json(mode) for mode in MODES.values()])

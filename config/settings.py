@@ -256,7 +256,8 @@ SPECTACULAR_SETTINGS = {
     # The colour a challenger asks for (random too), apart from a game's red or yellow.
     "ENUM_NAME_OVERRIDES": {"ChallengeColourEnum": "bots.models.ColourChoice", "GameColourEnum": ["red", "yellow"],
                             "RecordResultEnum": "study.recordfile.RESULTS", "GameResultEnum": "study.games.RESULTS",
-                            "PuzzleResultEnum": ["continue", "solved", "failed"]},
+                            "PuzzleResultEnum": ["continue", "solved", "failed"],
+                            "ArcadeStatusEnum": "arcade.serializers.STATUSES", "ArcadeModeEnum": "arcade.engine.MODES"},
 }
 
 # LOG_FORMAT=json: one JSON object per line (config/logformat.py); the default is readable text.
