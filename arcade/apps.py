@@ -7,7 +7,11 @@ class ArcadeConfig(AppConfig):
 
     def ready(self) -> None:
         # A player's page shows each mode's best run (the games layer's registry; it never imports the arcade).
+        from arcade.loop import ArcadeSweep
         from arcade.selectors import player_arcade_part
         from games.selectors import PLAYER_PAGE_PARTS, PagePart
+        from live.runtime import LOOP_SERVICES
 
         PLAYER_PAGE_PARTS.register(PagePart("arcade", player_arcade_part))
+        # Every event loop closes the idle runs (each once, replayed and ranked, whichever loop is first).
+        LOOP_SERVICES.register(ArcadeSweep)

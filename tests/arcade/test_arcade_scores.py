@@ -3,6 +3,7 @@ page's bests, the quotas and the idle close."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 from io import StringIO
 
@@ -11,8 +12,10 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
+from arcade.loop import ArcadeSweep
 from arcade.models import Run
 from arcade.selectors import period_start
+from live.runtime import LOOP_SERVICES
 from tests.arcade.arcadekit import device, move, play_moves, post, start
 from tests.bots.botkit import Api, account, bot, token_for
 
@@ -136,3 +139,13 @@ def test_idle_runs_are_closed_and_ranked_by_the_command():
     assert Run.objects.get(pk=fresh["id"]).closed_at is None
     status, body = move(client, idle["id"], "left", closed.steps)
     assert (status, body["code"]) == (409, "run_ended")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_event_loop_sweeps_the_idle_runs():
+    assert ArcadeSweep in LOOP_SERVICES
+    client, _ = device()
+    idle = start(client, "cube2")
+    Run.objects.filter(pk=idle["id"]).update(played_at=timezone.now() - timedelta(hours=25))
+    assert asyncio.run(ArcadeSweep(None).sweep(now=timezone.now())) == [idle["id"]]  # type: ignore[arg-type]
+    assert Run.objects.get(pk=idle["id"]).closed_at is not None
