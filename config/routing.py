@@ -8,6 +8,7 @@ would close the socket with 4503, telling the page to retry for ever).
 
 from django.urls import path, re_path
 
+from arcade.socket import ArcadeConsumer
 from lobby.models import ROOM_CODE_LENGTH
 from lobby.realtime.lobby import LobbyConsumer
 from lobby.realtime.player import PlayerConsumer
@@ -19,5 +20,6 @@ websocket_urlpatterns = [
     path("ws/lobby/", LobbyConsumer.as_asgi()),
     path("ws/player/", PlayerConsumer.as_asgi()),
     path("ws/tournaments/<int:arena_id>/", TournamentConsumer.as_asgi()),
+    path("ws/arcade/", ArcadeConsumer.as_asgi()),
     re_path(r"", UnknownPathConsumer.as_asgi()),  # an empty pattern matches every path: the catch-all
 ]
