@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -89,7 +90,7 @@ def _held(run: Run) -> Held:
                 steps=run.steps, state=state_of(run))
 
 
-def best_of(*, player_id: object, mode_id: str) -> int:
+def best_of(*, player_id: uuid.UUID | str, mode_id: str) -> int:
     """The player's best in the mode: the highest checked peak of their closed runs (0 before any)."""
     best = Run.objects.filter(player_id=player_id, mode=mode_id, ranked_score__isnull=False).aggregate(
         best=Max("ranked_score"))["best"]
