@@ -54,7 +54,7 @@ def parse_arcade_frame(text: str | None, data: bytes | None = None) -> StepFrame
     if kind == "ping":
         return StepFrame(op="ping")
     if kind not in OPS:
-        raise BadFrame(gettext("Unknown frame type %(type)r.") % {"type": kind[:32]})
+        raise BadFrame(gettext('Unknown frame type "%(type)s".') % {"type": kind[:32]})
     ref = frame.get("ref")
     if ref is not None and not ((isinstance(ref, str) and len(ref) <= 64) or type(ref) in (int, float)):
         raise BadFrame(gettext('A "ref" is a string of at most 64 characters or a number.'))
