@@ -51,6 +51,7 @@ from arcade.state import StepDone, record_of, spawns_json, spawns_of, state_of
 from arcade.writes import HELD, Held, step_write
 from common.errors import Refused
 from common.translation import render
+from players.accounts import GuestReplaced
 from players.models import Player
 
 log = logging.getLogger(__name__)
@@ -278,3 +279,17 @@ def runs_close_idle(*, now: datetime, idle: timedelta | None = None) -> list[str
         Q(played_at__lte=now - idle) | Q(status=Status.ENDED.value) | Q(status=Status.OVER.value, slot__isnull=True))
     closed = [str(run_id) for run_id in left.values_list("pk", flat=True)]
     return [run_id for run_id in closed if run_close(run_id=run_id, now=now)]
+
+
+def runs_guest_replaced(replaced: GuestReplaced) -> None:
+    """``players.accounts.GUEST_REPLACED``'s handler: the device's guest's open runs go on as the account's,
+    where the account has none of the mode (else the guest's is closed and ranked as the guest's). The guest's
+    closed runs stay the guest's, as its finished games do."""
+    account = replaced.account
+    for run in Run.objects.select_for_update().filter(player=replaced.guest, closed_at__isnull=True):
+        if Run.objects.filter(player=account, mode=run.mode, closed_at__isnull=True).exists():
+            run_close(run_id=str(run.pk), now=replaced.now)
+            continue
+        Run.objects.filter(pk=run.pk).update(player=account, best_before=max(
+            run.best_before, best_of(player_id=account.pk, mode_id=run.mode)))
+        HELD.drop(str(run.pk))

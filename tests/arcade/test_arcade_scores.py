@@ -17,7 +17,7 @@ from arcade.models import Run
 from arcade.selectors import period_start
 from live.runtime import LOOP_SERVICES
 from tests.arcade.arcadekit import device, move, play_moves, post, start
-from tests.bots.botkit import Api, account, bot, token_for
+from tests.bots.botkit import PASSWORD, Api, account, bot, session_post, signed_in, token_for
 
 pytestmark = pytest.mark.django_db
 
@@ -149,3 +149,38 @@ def test_every_event_loop_sweeps_the_idle_runs():
     Run.objects.filter(pk=idle["id"]).update(played_at=timezone.now() - timedelta(hours=25))
     assert asyncio.run(ArcadeSweep(None).sweep(now=timezone.now())) == [idle["id"]]  # type: ignore[arg-type]
     assert Run.objects.get(pk=idle["id"]).closed_at is not None
+
+
+def test_an_account_plays_through_its_session_and_ranks_among_the_players():
+    ann = account("anna")
+    browser = signed_in(ann)
+    run = _json(session_post(browser, "/api/arcade/runs", {"mode": "cube2"}), 201)
+    assert run["player"]["id"] == str(ann.id) and run["bot"] is False
+    steps = 0
+    for direction in ("left", "backward", "down", "right", "forward", "up") * 2:
+        steps = _json(session_post(browser, f"/api/arcade/runs/{run['id']}/move", {"dir": direction, "n": steps}),
+                      200)["steps"]
+    ended = _json(session_post(browser, f"/api/arcade/runs/{run['id']}/end"), 200)
+    assert [(row["player"]["id"], row["score"]) for row in _scores("mode=cube2")["rows"]] == [(str(ann.id),
+                                                                                              ended["peak"])]
+
+
+def test_a_guest_who_logs_in_plays_their_open_runs_on_as_the_account():
+    ann = account("anna")
+    signed_in(ann)
+    own_classic = _json(session_post(signed_in(ann), "/api/arcade/runs", {"mode": "classic"}), 201)
+    guest = Client(enforce_csrf_checks=True)
+    guest.get("/api/session")
+    cube2 = _json(session_post(guest, "/api/arcade/runs", {"mode": "cube2"}), 201)
+    classic = _json(session_post(guest, "/api/arcade/runs", {"mode": "classic"}), 201)
+    _json(session_post(guest, "/api/accounts/login", {"username": "anna", "password": PASSWORD}), 200)
+    handed = Run.objects.get(pk=cube2["id"])
+    assert str(handed.player_id) == str(ann.id) and handed.closed_at is None
+    assert Run.objects.get(pk=classic["id"]).closed_at is not None  # the account had one of its own
+    assert Run.objects.get(pk=own_classic["id"]).closed_at is None
+    assert _json(session_post(guest, f"/api/arcade/runs/{cube2['id']}/move", {"dir": "left", "n": 0}), 200)
+
+
+def _json(answer, status: int) -> dict:  # type: ignore[no-untyped-def]
+    assert answer.status_code == status, answer.content
+    return answer.json()
