@@ -1,9 +1,9 @@
 """Each event loop's arcade sweep: a service of its runtime (``live.runtime.LOOP_SERVICES``).
 
-Every ``SWEEP_SECONDS`` it closes the runs idle for ``ARCADE_IDLE_HOURS`` and those left open that can change
-no more (:func:`arcade.services.runs_close_idle`: each closed once, replayed and ranked, whichever process gets
-there first; ``manage.py close_idle_runs`` does the same from outside). Database work goes through
-:func:`live.offload.offload`.
+Every ``SWEEP_SECONDS`` it closes the runs idle for 24 hours (:data:`arcade.services.IDLE`) and those left
+open that can change no more (:func:`arcade.services.runs_close_idle`: each closed once, replayed and ranked,
+whichever process gets there first; ``manage.py close_idle_runs`` does the same from outside). Database work
+goes through :func:`live.offload.offload`.
 """
 
 from __future__ import annotations

@@ -10,8 +10,6 @@ from rest_framework import serializers
 
 from arcade.engine import CLASSIC, MODES, Mode
 
-STATUSES = ["playing", "won", "over", "ended"]
-
 
 def mode_json(mode: Mode) -> dict[str, Any]:
     """A mode as ``GET /api/arcade/modes`` shows it."""
@@ -57,7 +55,8 @@ class ArcadeStateOut(serializers.Serializer[Any]):
     moves = serializers.IntegerField(help_text="Moves counted (an undo takes one back).")
     steps = serializers.IntegerField(help_text="Steps applied (moves, undos, continues, ends): only grows. "
                                                "Send it as n.")
-    status = serializers.ChoiceField(choices=STATUSES)
+    # A plain string: an enum of this name exists already (a game's status), and one name has one set.
+    status = serializers.CharField(help_text="playing, won, over or ended.")
     can_undo = serializers.BooleanField()
 
 

@@ -7,7 +7,7 @@ nothing; any other ``n`` is refused as ``stale`` with the run's state. A step on
 at ``n`` is one statement (:mod:`arcade.writes`); otherwise the run's row is read ``FOR UPDATE`` first.
 
 A run closes when it can change no more (ended, capped, stuck on ``classic``), when its player starts
-another of its mode, or after ``ARCADE_IDLE_HOURS`` idle (``manage.py close_idle_runs``): its record is
+another of its mode, or after :data:`IDLE` (24 hours) idle (``manage.py close_idle_runs``): its record is
 replayed from the opening through the engine, and the replay's peak score is what ranks. A replay that does
 not give the run the server computed is logged and the run is not ranked.
 """
@@ -57,6 +57,7 @@ from players.models import Player
 log = logging.getLogger(__name__)
 
 OPS = ("move", "undo", "continue", "end")
+IDLE = timedelta(hours=24)  # a run no step touched this long is closed (replayed and ranked)
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,9 +273,9 @@ def _checked(run: Run, state: RunState, steps: list[Step]) -> int | None:
 
 
 def runs_close_idle(*, now: datetime, idle: timedelta | None = None) -> list[str]:
-    """Close the runs no step has touched for ``idle`` (``ARCADE_IDLE_HOURS``), and those that can change no
+    """Close the runs no step has touched for ``idle`` (:data:`IDLE`), and those that can change no
     more but were left open (a process that stopped between a run's last step and its close)."""
-    idle = timedelta(hours=settings.ARCADE_IDLE_HOURS) if idle is None else idle
+    idle = IDLE if idle is None else idle
     left = Run.objects.filter(closed_at__isnull=True).filter(
         Q(played_at__lte=now - idle) | Q(status=Status.ENDED.value) | Q(status=Status.OVER.value, slot__isnull=True))
     closed = [str(run_id) for run_id in left.values_list("pk", flat=True)]

@@ -256,8 +256,7 @@ SPECTACULAR_SETTINGS = {
     # The colour a challenger asks for (random too), apart from a game's red or yellow.
     "ENUM_NAME_OVERRIDES": {"ChallengeColourEnum": "bots.models.ColourChoice", "GameColourEnum": ["red", "yellow"],
                             "RecordResultEnum": "study.recordfile.RESULTS", "GameResultEnum": "study.games.RESULTS",
-                            "PuzzleResultEnum": ["continue", "solved", "failed"],
-                            "ArcadeStatusEnum": "arcade.serializers.STATUSES", "ArcadeModeEnum": "arcade.engine.MODES"},
+                            "PuzzleResultEnum": ["continue", "solved", "failed"]},
 }
 
 # LOG_FORMAT=json: one JSON object per line (config/logformat.py); the default is readable text.
@@ -362,14 +361,11 @@ SEEK_MAX_WAIT_SECONDS = _env_float("SEEK_MAX_WAIT_SECONDS", 120.0)
 # how many arenas one account may create in a day (staff create more in the admin).
 ARENA_WAVE_SECONDS = _env_float("ARENA_WAVE_SECONDS", 2.0)
 ARENAS_PER_DAY_PER_ACCOUNT = int(os.environ.get("ARENAS_PER_DAY_PER_ACCOUNT") or 3)
-# The arcade (docs/arcade.md): a classic run's move cap (ARCADE.md's 20,000), runs started per player and per
-# client address in an hour, steps (moves, undos) per second per run (a fast human presses 10), and the hours
-# after which a run no step has touched is closed (replayed and ranked) by `manage.py close_idle_runs`.
+# The arcade (docs/arcade.md): a classic run's move cap, runs started an hour, steps a second per run.
 ARCADE_CLASSIC_MOVE_CAP = int(os.environ.get("ARCADE_CLASSIC_MOVE_CAP") or 20000)
 ARCADE_RUNS_PER_HOUR_PER_PLAYER = int(os.environ.get("ARCADE_RUNS_PER_HOUR_PER_PLAYER") or 120)
 ARCADE_RUNS_PER_HOUR_PER_ADDRESS = int(os.environ.get("ARCADE_RUNS_PER_HOUR_PER_ADDRESS") or 600)
 ARCADE_MOVES_PER_SECOND_PER_RUN = int(os.environ.get("ARCADE_MOVES_PER_SECOND_PER_RUN") or 30)
-ARCADE_IDLE_HOURS = _env_float("ARCADE_IDLE_HOURS", 24.0)
 # A challenge not answered this long expires (its challenger is told; it no longer counts as open).
 CHALLENGE_TTL_SECONDS = _env_float("CHALLENGE_TTL_SECONDS", 1200.0)
 
