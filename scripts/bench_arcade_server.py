@@ -1,0 +1,178 @@
+"""``make bench-arcade``: arcade runs played over the page's own transport (``/ws/arcade/``) on one server
+process, beside a bare Channels echo on the same configuration (docs/arcade.md, docs/benchmarks.md).
+
+Each run is a device (a session, ``POST /api/arcade/runs``) with its socket; every run sends a move every
+``runs / rate`` seconds (paced, each move waiting for its answer, ``n`` the steps it last saw), for
+``--seconds``. Measured: the moves done (answered in time) against those offered, their round trips
+(p50, p99), and the server's CPU seconds per move. The echo: ``runs / 2`` pairs of sockets at the same total
+rate (``harness.bench.echo``), its p99 and CPU per message. The embedded default (SQLite, one process, the
+in-memory layer) at ``--embedded-rate``; with DATABASE_URL and REDIS_URL set, PostgreSQL + Redis at ``--rate``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import itertools
+import json
+import os
+import random
+import tempfile
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+import websockets
+
+from harness.bench.echo import ECHO_APP, ECHO_HEALTH, EchoPair
+from harness.bench.stats import Stats, paced, percentile
+from harness.database import postgres_database
+from harness.device import Device
+from harness.room import ws_base
+from harness.server import LiveServer, migrate, running, server_env
+
+DIRECTIONS = ("left", "backward", "right", "forward", "down", "up")
+UNLIMITED = str(10**9)
+TIMEOUT = 10.0
+
+
+class ArcadeRun:
+    """One run: its device, its socket, and the moves it sends."""
+
+    def __init__(self, index: int, server: LiveServer, stats: Stats) -> None:
+        self.index, self.server, self.stats = index, server, stats
+        self.rng = random.Random(index)
+        self.directions = itertools.cycle(self.rng.sample(DIRECTIONS, len(DIRECTIONS)))
+        self.steps = 0
+        self.run_id = ""
+        self.conn: websockets.ClientConnection | None = None
+
+    async def set_up(self) -> None:
+        device = Device(self.server.http)
+        await asyncio.to_thread(device.join, f"Bench {self.index}")
+        run = await asyncio.to_thread(device.expect, "POST", "/api/arcade/runs", {"mode": "cube3"})
+        self.run_id = run["id"]
+        self.conn = await websockets.connect(ws_base(self.server.http) + "/ws/arcade/", open_timeout=TIMEOUT,
+                                             additional_headers={"Cookie": device.cookie_header(),
+                                                                 "Origin": self.server.http}, max_queue=None)
+
+    async def play(self, until: float, interval: float) -> None:
+        await paced(self._move, until, interval, self.rng)
+
+    async def _move(self) -> None:
+        assert self.conn is not None
+        loop = asyncio.get_running_loop()
+        sent = loop.time()
+        try:
+            await self.conn.send(json.dumps({"type": "move", "run": self.run_id, "dir": next(self.directions),
+                                             "n": self.steps}))
+            async with asyncio.timeout(TIMEOUT):
+                answer = json.loads(await self.conn.recv())
+            if answer["type"] != "step":
+                self.stats.error(f"refused {answer.get('code')}")
+                self.steps = answer.get("run", {}).get("steps", self.steps)
+                return
+            self.steps = answer["steps"]
+            done = loop.time()
+            self.stats.round_trips.append((done, done - sent))
+        except Exception as exc:
+            self.stats.error(f"move {type(exc).__name__}")
+
+    async def close(self) -> None:
+        if self.conn is not None:
+            with contextlib.suppress(Exception):
+                await self.conn.close()
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    label: str
+    offered: int
+    done: int
+    p50: float
+    p99: float
+    cpu_per: float | None
+    errors: dict[str, int]
+
+
+async def load(drivers: list, server: LiveServer, *, seconds: float, interval: float, label: str,  # type: ignore[type-arg]
+               offered: int, concurrency: int = 25) -> Result:
+    stats = drivers[0].stats
+    gate = asyncio.Semaphore(concurrency)
+
+    async def set_up(driver) -> None:  # type: ignore[no-untyped-def]
+        async with gate:
+            await driver.set_up()
+
+    await asyncio.gather(*(set_up(d) for d in drivers))
+    loop = asyncio.get_running_loop()
+    before, started = server.cpu_seconds(), loop.time()
+    await asyncio.gather(*(d.play(started + seconds, interval) for d in drivers))
+    after = server.cpu_seconds()
+    await asyncio.gather(*(d.close() for d in drivers))
+    trips = [rtt for _, rtt in stats.round_trips]
+    cpu = None if before is None or after is None or not trips else (after - before) / len(trips)
+    return Result(label, offered, len(trips), percentile(trips, 0.5), percentile(trips, 0.99), cpu,
+                  dict(stats.errors))
+
+
+async def bench(env: dict[str, str], log_dir: Path, *, runs: int, rate: float, seconds: float) -> list[Result]:
+    interval = runs / rate
+    offered = int(rate * seconds)
+    results = []
+    with running(env, 1, log_dir=log_dir) as (server,):
+        stats = Stats()
+        drivers = [ArcadeRun(i, server, stats) for i in range(runs)]
+        results.append(await load(drivers, server, seconds=seconds, interval=interval, label="arcade moves",
+                                  offered=offered))
+    with running(env, 1, log_dir=log_dir, app=ECHO_APP, health=ECHO_HEALTH) as (echo,):
+        stats = Stats()
+        pairs = [EchoPair(i, echo.http, echo.http, stats, TIMEOUT) for i in range(runs // 2)]
+        results.append(await load(pairs, echo, seconds=seconds, interval=interval / 2, label="echo",
+                                  offered=offered))
+    return results
+
+
+def report(title: str, results: list[Result]) -> str:
+    lines = [f"{title}", "", "| | offered | done | p50 ms | p99 ms | server CPU ms per move/message | errors |",
+             "|---|---|---|---|---|---|---|"]
+    for r in results:
+        cpu = "?" if r.cpu_per is None else f"{r.cpu_per * 1000:.2f}"
+        lines.append(f"| {r.label} | {r.offered} | {r.done} ({100 * r.done / max(1, r.offered):.1f}%) | "
+                     f"{r.p50 * 1000:.1f} | {r.p99 * 1000:.1f} | {cpu} | {r.errors or '-'} |")
+    arcade, echo = results
+    if echo.p99 and arcade.cpu_per and echo.cpu_per:
+        lines.append(f"\np99 ratio {arcade.p99 / echo.p99:.2f} (target ≤ 2), CPU ratio "
+                     f"{arcade.cpu_per / echo.cpu_per:.2f} (target ≤ 1.5)")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=1000)
+    parser.add_argument("--rate", type=float, default=400.0, help="moves a second offered on PostgreSQL + Redis")
+    parser.add_argument("--embedded-rate", type=float, default=200.0, help="moves a second offered embedded")
+    parser.add_argument("--seconds", type=float, default=30.0)
+    args = parser.parse_args()
+    limits = {"ARCADE_RUNS_PER_HOUR_PER_PLAYER": UNLIMITED, "ARCADE_RUNS_PER_HOUR_PER_ADDRESS": UNLIMITED,
+              "ARCADE_MOVES_PER_SECOND_PER_RUN": UNLIMITED, "LOG_LEVEL": "WARNING"}
+    with tempfile.TemporaryDirectory(prefix="bench-arcade-") as tmp:
+        log_dir = Path(tmp)
+        env = server_env(SQLITE_PATH=str(log_dir / "db.sqlite3"), **limits)
+        migrate(env)
+        out = [report(f"embedded, one process, {args.runs} runs at {args.embedded_rate:g} moves/s",
+                      asyncio.run(bench(env, log_dir, runs=args.runs, rate=args.embedded_rate, seconds=args.seconds)))]
+        if os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL"):
+            with postgres_database(os.environ["DATABASE_URL"], prefix="bench_arcade") as url:
+                env = server_env(DATABASE_URL=url, REDIS_URL=os.environ["REDIS_URL"],
+                                 CHANNEL_PREFIX=f"a{uuid.uuid4().hex[:8]}", **limits)
+                out.append(report(f"PostgreSQL + Redis, one process, {args.runs} runs at {args.rate:g} moves/s",
+                                  asyncio.run(bench(env, log_dir, runs=args.runs, rate=args.rate,
+                                                    seconds=args.seconds))))
+    print("\n\n".join(out))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
