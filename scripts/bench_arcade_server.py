@@ -18,10 +18,13 @@ import itertools
 import json
 import os
 import random
+import sys
 import tempfile
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import websockets
 
