@@ -19,7 +19,7 @@ from common.errors import CODES_BY_STATUS, DEFAULT_STATUS, STATUS_OF_CODE, RateL
 from config.api import RefusalMiddleware, api_exception_handler
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ["bots", "common", "config", "games", "lobby", "players", "puzzles", "ratings", "tournaments"]
+APPS = ["arcade", "bots", "common", "config", "games", "lobby", "players", "puzzles", "ratings", "tournaments"]
 
 
 def answered(exc: Exception) -> tuple[int, dict[str, str], dict[str, str]]:
