@@ -340,25 +340,21 @@ API_MAX_JSON_DEPTH = 16
 ROOMS_PER_HOUR_PER_DEVICE = int(os.environ.get("ROOMS_PER_HOUR_PER_DEVICE") or 30)
 ROOMS_PER_HOUR_PER_ADDRESS = int(os.environ.get("ROOMS_PER_HOUR_PER_ADDRESS") or 120)
 ROOM_LOOKUPS_PER_MINUTE_PER_ADDRESS = int(os.environ.get("ROOM_LOOKUPS_PER_MINUTE_PER_ADDRESS") or 120)
-# Challenges (bots.challenges): created per challenger (a player) and per client address in an hour, and
-# how many may wait for an answer in one player's inbox at once. An accepted challenge is a new room: it
-# counts against the room quotas above too (the challenger's, and the accepter's unless a bot accepts).
+# Challenges (bots.challenges) per challenger and per address in an hour, and waiting in one inbox at once;
+# an accepted challenge counts against the room quotas above too.
 CHALLENGES_PER_HOUR_PER_PLAYER = int(os.environ.get("CHALLENGES_PER_HOUR_PER_PLAYER") or 60)
 CHALLENGES_PER_HOUR_PER_ADDRESS = int(os.environ.get("CHALLENGES_PER_HOUR_PER_ADDRESS") or 300)
 # Correspondence seeks per player and per client address in an hour (correspondence.limits; README).
 SEEKS_PER_HOUR_PER_PLAYER = int(os.environ.get("SEEKS_PER_HOUR_PER_PLAYER") or 30)
 SEEKS_PER_HOUR_PER_ADDRESS = int(os.environ.get("SEEKS_PER_HOUR_PER_ADDRESS") or 120)
 CHALLENGES_WAITING_PER_PLAYER = int(os.environ.get("CHALLENGES_WAITING_PER_PLAYER") or 50)
-# Registrations (POST /api/accounts/register, refused ones too) per client address: a short burst limit
-# (a script's 15 in 4 s) and a daily one (hundreds: a school behind one address registers a class a
-# minute apart, 5 at a time). Every per-account limit (arenas, challenges, tokens) rests on these.
+# Registrations per client address (refused ones too): a burst limit and a daily one (README's table).
 REGISTRATIONS_PER_MINUTE_PER_ADDRESS = int(os.environ.get("REGISTRATIONS_PER_MINUTE_PER_ADDRESS") or 5)
 REGISTRATIONS_PER_DAY_PER_ADDRESS = int(os.environ.get("REGISTRATIONS_PER_DAY_PER_ADDRESS") or 300)
 # "Play online": how often a pairing wave runs (across all processes), and how long a seek may wait.
 PAIRING_WAVE_SECONDS = _env_float("PAIRING_WAVE_SECONDS", 2.0)
 SEEK_MAX_WAIT_SECONDS = _env_float("SEEK_MAX_WAIT_SECONDS", 120.0)
-# Arenas (tournaments/): how often each running arena pairs its free players (across all processes), and
-# how many arenas one account may create in a day (staff create more in the admin).
+# Arenas (tournaments/): how often each arena pairs its free players, and arenas an account creates a day.
 ARENA_WAVE_SECONDS = _env_float("ARENA_WAVE_SECONDS", 2.0)
 ARENAS_PER_DAY_PER_ACCOUNT = int(os.environ.get("ARENAS_PER_DAY_PER_ACCOUNT") or 3)
 # The arcade (docs/arcade.md): a classic run's move cap, runs started an hour, steps a second per run.
@@ -397,10 +393,8 @@ PASSWORD_RESETS_PER_HOUR_PER_ACCOUNT = int(os.environ.get("PASSWORD_RESETS_PER_H
 PASSWORD_RESETS_PER_HOUR_PER_ADDRESS = int(os.environ.get("PASSWORD_RESETS_PER_HOUR_PER_ADDRESS") or 10)
 REPORTS_PER_DAY = int(os.environ.get("REPORTS_PER_DAY") or 10)  # per player (device), and per address: moderation/
 REPORTS_PER_DAY_PER_ADDRESS = int(os.environ.get("REPORTS_PER_DAY_PER_ADDRESS") or 20)
-# The bots' NDJSON streams open at once (bots.limits, docs/bots.md): per account, event streams (one a bot
-# needs, more cover reconnects before the old one's end is noticed) and game streams (one per game it
-# plays at once, and reconnects), counted in the cache across processes; and per server process, all
-# accounts together (a stream holds no thread and no database connection, but a channel and memory).
+# The bots' NDJSON streams open at once (bots.limits, docs/bots.md): per account (event and game streams,
+# counted in the cache across processes) and per server process, all accounts together.
 BOT_EVENT_STREAMS_PER_ACCOUNT = int(os.environ.get("BOT_EVENT_STREAMS_PER_ACCOUNT") or 3)
 BOT_GAME_STREAMS_PER_ACCOUNT = int(os.environ.get("BOT_GAME_STREAMS_PER_ACCOUNT") or 16)
 BOT_STREAMS_PER_PROCESS = int(os.environ.get("BOT_STREAMS_PER_PROCESS") or 300)
