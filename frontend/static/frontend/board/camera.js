@@ -158,15 +158,33 @@ export function lensFor(w, h, inset, target) {
 }
 
 /**
+ * @typedef {object} OrbitPlace where the orbit starts and how far it may go (the board's by default)
+ * @property {number} [distance] from the target
+ * @property {number} [polar] the height: radians from straight above
+ * @property {number} [azimuth] radians, as OrbitControls' getAzimuthalAngle reads it
+ * @property {number} [minDistance]
+ * @property {number} [maxDistance]
+ * @property {number} [minPolar] radians
+ * @property {number} [maxPolar] radians
+ */
+
+/**
  * The main camera at its default place, and the orbit controls that turn it (no panning, bounded zoom
- * and height), calling `onChange` whenever the view moves.
+ * and height), calling `onChange` whenever the view moves. `place` changes the board's default place and
+ * bounds (the arcade's cube).
  * @param {HTMLElement} dom the canvas that takes the drags
  * @param {THREE.Vector3} target
  * @param {() => void} onChange
+ * @param {OrbitPlace} [place]
  */
-export function createOrbit(dom, target, onChange) {
+export function createOrbit(dom, target, onChange, place = {}) {
+  const deg = THREE.MathUtils.degToRad;
   const camera = new THREE.PerspectiveCamera(DEFAULT_FOV, 1, 0.1, 100);
-  camera.position.setFromSphericalCoords(DEFAULT_DISTANCE, DEFAULT_POLAR, 0);
+  camera.position.setFromSphericalCoords(
+    place.distance ?? DEFAULT_DISTANCE,
+    place.polar ?? DEFAULT_POLAR,
+    place.azimuth ?? 0,
+  );
   camera.position.add(target);
   const controls = new OrbitControls(camera, dom);
   controls.target.copy(target);
@@ -174,10 +192,10 @@ export function createOrbit(dom, target, onChange) {
   controls.enableDamping = true;
   controls.dampingFactor = 0.12;
   controls.rotateSpeed = 0.8;
-  controls.minDistance = 9;
-  controls.maxDistance = 22;
-  controls.minPolarAngle = THREE.MathUtils.degToRad(8);
-  controls.maxPolarAngle = THREE.MathUtils.degToRad(84);
+  controls.minDistance = place.minDistance ?? 9;
+  controls.maxDistance = place.maxDistance ?? 22;
+  controls.minPolarAngle = place.minPolar ?? deg(8);
+  controls.maxPolarAngle = place.maxPolar ?? deg(84);
   controls.update();
   controls.addEventListener("change", onChange);
   return { camera, controls };

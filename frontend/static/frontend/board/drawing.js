@@ -190,24 +190,29 @@ export function drawPegs(s, selected, hovered) {
 
 /**
  * One frame: the main view over the whole canvas, then (when there is an inset) the far camera's view in
- * its square.
- * @param {BoardScene} s
- * @param {{camera: THREE.Camera, far: THREE.Camera, width: number, height: number, inset: Rect | null}} view
+ * its square. `s` is the board's scene, or any {renderer, scene} (the arcade's cube); `before(camera)` is
+ * called before each of the two views is drawn (the cube turns its labels to the camera that draws them);
+ * `insetClear` is the inset's background (the board's: half-transparent white).
+ * @param {{renderer: THREE.WebGLRenderer, scene: THREE.Scene}} s
+ * @param {{camera: THREE.Camera, far: THREE.Camera, width: number, height: number, inset: Rect | null,
+ *          before?: (camera: THREE.Camera) => void, insetClear?: [number, number]}} view
  */
-export function drawFrame(s, { camera, far, width, height, inset }) {
+export function drawFrame(s, { camera, far, width, height, inset, before, insetClear = [0xffffff, 0.5] }) {
   const r = s.renderer;
   r.setScissorTest(false);
   r.setViewport(0, 0, width, height);
   r.setClearColor(0x000000, 0);
   r.clear();
+  before?.(camera);
   r.render(s.scene, camera);
   if (!inset) return;
   const gy = height - inset.y - inset.h; // GL's origin is bottom-left
   r.setScissorTest(true);
   r.setScissor(inset.x, gy, inset.w, inset.h);
   r.setViewport(inset.x, gy, inset.w, inset.h);
-  r.setClearColor(0xffffff, 0.5);
+  r.setClearColor(insetClear[0], insetClear[1]);
   r.clear();
+  before?.(far);
   r.render(s.scene, far);
   r.setScissorTest(false);
   r.setClearColor(0x000000, 0);

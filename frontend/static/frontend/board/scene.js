@@ -1,5 +1,7 @@
 // The 3D board's scene: the renderer, the lights, the wooden base with its pegs and notation, and the
 // markers (ghost bead, rings, winning rod, cross, threat dots) that drawing.js moves and shows. Built once.
+// The stage under it (the renderer, its light, the software check: buildStage) is shared with the arcade's
+// cube (arcade/cube/stage.js), as are the canvas helpers (canvas2d, srgbTexture).
 
 import * as THREE from "three";
 import { RoomEnvironment } from "three/addons/environments/RoomEnvironment.js";
@@ -30,7 +32,7 @@ import { BASE_W, BEAD_R, COLOURS, PEG_H, pegPosition, SPACING } from "./geometry
  * @param {THREE.WebGLRenderer} renderer
  * @returns {boolean}
  */
-function isSoftwareRenderer(renderer) {
+export function isSoftwareRenderer(renderer) {
   try {
     const gl = renderer.getContext();
     const info = gl.getExtension("WEBGL_debug_renderer_info");
@@ -47,7 +49,7 @@ function isSoftwareRenderer(renderer) {
  * @param {number} h
  * @returns {[HTMLCanvasElement, CanvasRenderingContext2D]}
  */
-function canvas2d(w, h) {
+export function canvas2d(w, h) {
   const canvas = document.createElement("canvas");
   canvas.width = w;
   canvas.height = h;
@@ -57,7 +59,7 @@ function canvas2d(w, h) {
 }
 
 /** @param {HTMLCanvasElement} canvas */
-function srgbTexture(canvas) {
+export function srgbTexture(canvas) {
   const tex = new THREE.CanvasTexture(canvas);
   tex.colorSpace = THREE.SRGBColorSpace;
   return tex;
@@ -276,19 +278,20 @@ function hidden(scene, object) {
 }
 
 /**
- * Builds the whole scene in `container`.
+ * The stage a 3D view stands on: the renderer (its canvas appended to `container`), an empty scene with
+ * the lamps (and image-based light on a GPU), and whether the renderer is a software one.
  * @param {HTMLElement} container
- * @param {{noEnvironment?: boolean}} opts noEnvironment: no image-based light even on a GPU
- * @returns {BoardScene}
+ * @param {{noEnvironment?: boolean, shadows?: boolean}} opts noEnvironment: no image-based light even on a
+ *   GPU; shadows: false for none even on a GPU
  */
-export function buildScene(container, opts) {
+export function buildStage(container, opts) {
   const renderer = createRenderer(container);
   const scene = new THREE.Scene();
   // Image-based light makes the beads glossy, but its shaders take seconds to compile on a software
   // renderer (SwiftShader, llvmpipe), so there the lamps alone light the scene. There the lamps cast no
   // shadows either: the shadow map is a third of each frame's CPU (the soft shadow under the board stays).
   const software = isSoftwareRenderer(renderer);
-  renderer.shadowMap.enabled = !software;
+  renderer.shadowMap.enabled = !software && opts.shadows !== false;
   if (!software && !opts.noEnvironment) {
     const pmrem = new THREE.PMREMGenerator(renderer);
     scene.environment = pmrem.fromScene(new RoomEnvironment(), 0.04).texture;
@@ -296,6 +299,17 @@ export function buildScene(container, opts) {
     pmrem.dispose();
   }
   addLights(scene);
+  return { renderer, scene, software };
+}
+
+/**
+ * Builds the whole scene in `container`.
+ * @param {HTMLElement} container
+ * @param {{noEnvironment?: boolean}} opts noEnvironment: no image-based light even on a GPU
+ * @returns {BoardScene}
+ */
+export function buildScene(container, opts) {
+  const { renderer, scene, software } = buildStage(container, opts);
   const pegMeshes = addBoard(scene);
 
   const beadGeo = new THREE.SphereGeometry(BEAD_R, 40, 28);
