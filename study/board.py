@@ -53,9 +53,22 @@ def _stored(verdict: BoardVerdict, oriented: Oriented, budget_ms: int) -> dict[s
 
 
 def _threats(position: Position) -> list[dict[str, Any]]:
-    """Each side's threat cells (a line that one more bead completes), the playable ones marked."""
+    """Each side's threat cells (a line that one more bead completes), the playable ones marked; none once
+    the game is over (nothing is left to play)."""
+    if position.to_move is None:
+        return []
     return [{"colour": str(threat.colour), "peg": str(threat.cell.peg), "level": threat.cell.level,
              "playable": threat.playable} for colour in Colour for threat in position.threats(colour)]
+
+
+def _result(position: Position) -> dict[str, Any]:
+    """How a finished position ended: ``winner`` (None for a full board) and the winning ``line``'s cells as
+    in a game record; both None while the game goes on."""
+    outcome = position.outcome
+    if outcome is None or outcome.winner is None:
+        return {"winner": None, "line": None}
+    cells = outcome.line or ()
+    return {"winner": str(outcome.winner), "line": [{"peg": str(cell.peg), "level": cell.level} for cell in cells]}
 
 
 def _answer(position: Position, oriented: Oriented, stored: dict[str, Any], *, cached: bool) -> dict[str, Any]:
@@ -64,6 +77,7 @@ def _answer(position: Position, oriented: Oriented, stored: dict[str, Any], *, c
     moves.sort(key=lambda move: Peg.from_name(str(move["peg"])).index)
     return {
         "ply": position.ply, "to_move": None if position.to_move is None else str(position.to_move),
+        **_result(position),
         "verdict": stored["verdict"], "plies": stored["plies"], "moves": moves,
         "best": [str(oriented.asked_peg(index)) for index in stored["best"]],
         "threats": _threats(position), "depth": stored["depth"], "complete": stored["complete"],

@@ -1,5 +1,6 @@
-"""The analysis board: from a replay, "Analyse" at move 10, a variation whose verdict differs, back to the
-main line, then the game's record downloaded and pasted into a fresh analysis board (top view, no WebGL)."""
+"""The analysis board: from a replay, "Analyse" at move 10, a variation whose verdict differs played to
+its win (the result said, nothing left to play), back to the main line, then the game's record downloaded
+and pasted into a fresh analysis board (top view, no WebGL)."""
 
 from __future__ import annotations
 
@@ -46,12 +47,26 @@ def test_analyse_a_replay_position_try_a_variation_and_paste_the_downloaded_reco
 
     # A variation: Red a1, Yellow d1; now Red has a win at once.
     peg_button(host, "a1").click()
-    expect(host.locator("#to-move")).to_contain_text("ply 11")
+    expect(host.locator("#to-move")).to_contain_text("11 moves played")
     peg_button(host, "d1").click()
     expect(verdict).to_have_text("Red wins by force in 1 (proved), with a1.")
     assert record_of(host.url) == " ".join([*GAME.split()[:10], "a1", "d1"])
     expect(host.locator("#tree .variation .tree-move")).to_have_count(2)
+    expect(host.locator("#tree .tree-move").first).to_have_text("1. a1")  # each move numbered, as the replay
     expect(host.locator("#topview .peg.threat-red")).not_to_have_count(0)
+    # Only what is proved is listed (the other moves are not searched once one wins at once).
+    proved = host.locator("#move-verdicts li")
+    expect(proved).to_have_count(1)
+    expect(proved.locator("span")).to_have_text("Wins in 1:")
+    expect(proved.get_by_role("button")).to_have_text(["a1"])
+
+    # Red plays it: the game is over, its result said, nothing left to play or threaten.
+    peg_button(host, "a1").click()
+    expect(verdict).to_have_text("Red wins with four in a row.")
+    expect(host.locator("#to-move")).to_have_text("Red won · 13 moves played")
+    expect(host.locator("#move-verdicts li")).to_have_count(0)
+    expect(host.locator("#threats")).to_be_hidden()
+    expect(host.locator("#topview .peg.threat-red, #topview .peg.threat-yellow")).to_have_count(0)
 
     # Back to the main line: the position after move 10, its verdict again.
     host.get_by_role("button", name="Main line").click()

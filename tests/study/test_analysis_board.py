@@ -6,6 +6,8 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
+from tests.records import DRAWN_RECORD, RED_VERTICAL_WIN
+
 pytestmark = pytest.mark.django_db
 
 
@@ -55,3 +57,18 @@ def test_bad_records_and_the_rate_limit(settings):
     assert client.get("/api/analysis", {"record": "a1"}).status_code == 200
     limited = client.get("/api/analysis", {"record": "a1"})
     assert limited.status_code == 429 and limited.json()["code"] == "rate_limited" and limited["Retry-After"]
+
+
+def test_a_finished_position_says_who_won_with_its_line_and_has_nothing_left_to_play():
+    client = Client()
+    # Red's fourth bead on a1 wins; Yellow's three on b1 would be a playable threat if the game went on.
+    won = client.get("/api/analysis", {"record": RED_VERTICAL_WIN.replace(" ", ",")}).json()
+    assert (won["to_move"], won["winner"], won["verdict"], won["plies"]) == (None, "red", "loss", 0)
+    assert won["line"] == [{"peg": "a1", "level": level} for level in (1, 2, 3, 4)]
+    assert (won["moves"], won["best"], won["threats"]) == ([], [], [])
+    drawn = client.get("/api/analysis", {"record": DRAWN_RECORD.replace(" ", ",")}).json()
+    assert (drawn["to_move"], drawn["winner"], drawn["line"], drawn["verdict"], drawn["threats"]) == \
+        (None, None, None, "draw", [])
+    playing = client.get("/api/analysis", {"record": "a1,b1,a1,b1,a1,b1"}).json()
+    assert (playing["to_move"], playing["winner"], playing["line"]) == ("red", None, None)
+    assert {(t["colour"], t["peg"], t["playable"]) for t in playing["threats"]} >= {("red", "a1", True)}

@@ -6,7 +6,7 @@ import { ApiError, apiGet, apiPost, errorText } from "../api.js";
 import { mountBoard } from "../board/board3d.js";
 import { TopView } from "../board/topview.js";
 import { $ } from "../dom.js";
-import { colourOfPly, replay, SIZE, sideName } from "../game.js";
+import { replay, SIZE } from "../game.js";
 import { gettext } from "../i18n.js";
 import {
   addMove,
@@ -19,7 +19,7 @@ import {
   recordParam,
   remove,
 } from "./tree.js";
-import { renderEngine, renderExplorer, renderTree } from "./view.js";
+import { positionText, renderEngine, renderExplorer, renderTree } from "./view.js";
 
 /** @typedef {import("../api.js").Json} Json */
 
@@ -93,8 +93,7 @@ function show() {
   board?.setPosition({ stacks, last, line: null, animate: true });
   topview.update({ stacks, last, line: null, selected: null, cross: null, canMove: true, readOnly: false });
   renderTree($("#tree"), A.tree, A.current, go);
-  const toMove = gettext("%(side)s to move", { side: sideName(colourOfPly(moves.length)) });
-  $("#to-move").textContent = `${toMove} · ${gettext("ply %(n)s", { n: moves.length })}`;
+  $("#to-move").textContent = positionText(moves.length, null);
   const here = url();
   history.replaceState(null, "", here);
   $("#share", HTMLAnchorElement).href = `${location.origin}/analysis?record=${encodeURIComponent(recordParam(moves))}`;
@@ -116,6 +115,7 @@ async function ask(moves, budget = 0) {
     A.answer = answer;
     renderEngine(answer, play);
     showThreats(answer);
+    if (!answer.to_move) showEnd(moves, answer);
     if (!budget && answer.verdict === "unknown" && !answer.complete) {
       longer = setTimeout(() => ask(moves, LONGER_BUDGET_MS), WAIT_BEFORE_LONGER_MS);
     }
@@ -123,6 +123,15 @@ async function ask(moves, budget = 0) {
     if (asked === A.asked) say(err instanceof ApiError ? err.message : errorText(err));
   }
   if (A.tab === "explorer" && !budget) explore(moves);
+}
+
+/** A finished position: its result above the board, its line of four drawn. @param {string[]} moves @param {Json} answer */
+function showEnd(moves, answer) {
+  $("#to-move").textContent = positionText(moves.length, answer);
+  const { stacks, placed } = replay(moves);
+  const last = placed.at(-1) || null;
+  board?.setPosition({ stacks, last, line: answer.line, animate: false });
+  topview.update({ stacks, last, line: answer.line, selected: null, cross: null, canMove: false, readOnly: false });
 }
 
 /** Marks the pegs where a threat cell lies on the top view. @param {Json} answer */

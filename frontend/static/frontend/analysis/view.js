@@ -1,6 +1,6 @@
 // The analysis board's rendering: the move tree, the engine's verdicts and the explorer's table.
 
-import { sideName } from "../game.js";
+import { capitalise, colourOfPly, drawText, endText, sideName } from "../game.js";
 import { formatNumber, formatPercent, gettext, listText, ngettext } from "../i18n.js";
 import { mainLine, pathTo } from "./tree.js";
 
@@ -11,12 +11,27 @@ import { mainLine, pathTo } from "./tree.js";
 const other = (colour) => (colour === "red" ? "yellow" : "red");
 
 /**
- * The engine's verdict on the position in words, for the side to move's result.
+ * Where the board is, above it: the side to move and the moves played, or once the game is over its result.
+ * @param {number} played moves played
+ * @param {Json | null} answer GET /api/analysis for this position, if it came
+ */
+export function positionText(played, answer) {
+  const moves = ngettext("%(n)s move played", "%(n)s moves played", played, { n: played });
+  if (answer && answer.ply === played && !answer.to_move) {
+    const result = answer.winner ? gettext("%(side)s won", { side: sideName(answer.winner) }) : gettext("Draw");
+    return `${result} · ${moves}`;
+  }
+  return `${gettext("%(side)s to move", { side: sideName(colourOfPly(played)) })} · ${moves}`;
+}
+
+/**
+ * The engine's verdict on the position in words, for the side to move's result; once the game is over,
+ * how it ended.
  * @param {Json} answer GET /api/analysis
  */
 export function verdictText(answer) {
   const mover = answer.to_move;
-  if (!mover) return answer.verdict === "draw" ? gettext("The game is over: a draw.") : gettext("The game is over.");
+  if (!mover) return answer.winner ? endText(null, answer.winner) : drawText("full_board");
   const values = {
     side: sideName(mover),
     other: sideName(other(mover)),
@@ -32,16 +47,36 @@ export function verdictText(answer) {
     case "draw":
       return gettext("A draw with best play (proved), e.g. %(best)s.", values);
     default:
-      return gettext("Not proved within %(ms)s ms; the engine's choice: %(best)s.", values);
+      return gettext("No forced result found within %(ms)s ms: the engine would play %(best)s.", values);
   }
 }
 
-/** One move's verdict in words, for the side playing it. @param {Json} move */
+/** A proved move's verdict in words, for the side playing it. @param {{verdict: string, plies: number | null}} move */
 export function moveText(move) {
-  if (move.verdict === "win") return gettext("wins in %(plies)s", { plies: move.plies });
-  if (move.verdict === "loss") return gettext("loses in %(plies)s", { plies: move.plies });
-  if (move.verdict === "draw") return gettext("draws");
-  return gettext("not proved");
+  if (move.verdict === "win") return gettext("wins in %(plies)s", { plies: move.plies ?? "" });
+  if (move.verdict === "loss") return gettext("loses in %(plies)s", { plies: move.plies ?? "" });
+  return gettext("draws");
+}
+
+/** A proved move's rank for its player: the fastest win first, then draws, then the longest loss. @param {Json} move */
+const rank = (move) => (move.verdict === "win" ? move.plies : move.verdict === "draw" ? 100 : 200 - move.plies);
+
+/**
+ * The moves the engine proved something of, grouped by what it proved, the best for the side to move
+ * first (those it proved nothing of say nothing to a player, and are left out).
+ * @param {Json} answer GET /api/analysis
+ * @returns {Array<{verdict: string, plies: number | null, pegs: string[]}>}
+ */
+export function provedMoves(answer) {
+  /** @type {Map<string, {verdict: string, plies: number | null, pegs: string[]}>} */
+  const groups = new Map();
+  const proved = (answer.moves || []).filter((/** @type {Json} */ m) => m.verdict !== "unknown");
+  for (const move of proved.sort((/** @type {Json} */ a, /** @type {Json} */ b) => rank(a) - rank(b))) {
+    const key = `${move.verdict} ${move.plies}`;
+    if (!groups.has(key)) groups.set(key, { verdict: move.verdict, plies: move.plies, pegs: [] });
+    groups.get(key)?.pegs.push(move.peg);
+  }
+  return [...groups.values()];
 }
 
 /**
@@ -60,8 +95,7 @@ export function renderTree(root, tree, current, go) {
     b.type = "button";
     b.className = `tree-move${id === current ? " current" : ""}`;
     b.dataset.node = String(id);
-    const number = ply % 2 === 1 ? `${(ply + 1) / 2}. ` : "";
-    b.textContent = `${number}${tree.nodes.get(id)?.peg}`;
+    b.textContent = `${ply}. ${tree.nodes.get(id)?.peg}`; // each move numbered, as the replay does
     b.setAttribute("aria-current", id === current ? "true" : "false");
     b.addEventListener("click", () => go(id));
     into.appendChild(b);
@@ -113,21 +147,29 @@ export function renderEngine(answer, play) {
       ? gettext("%(side)s %(peg)s level %(level)s (playable)", values)
       : gettext("%(side)s %(peg)s level %(level)s", values);
   });
-  if (threats)
+  if (threats) {
+    threats.hidden = !answer.to_move; // a finished game has nothing left to threaten
     threats.textContent = shown.length
       ? gettext("Threats: %(threats)s", { threats: listText(shown) })
       : gettext("No threats.");
+  }
   const list = document.getElementById("move-verdicts");
   if (!list) return;
   list.replaceChildren();
-  for (const move of answer.moves || []) {
+  for (const group of provedMoves(answer)) {
     const li = document.createElement("li");
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = `btn ghost small verdict-${move.verdict}`;
-    b.textContent = `${move.peg}: ${moveText(move)}`;
-    b.addEventListener("click", () => play(move.peg));
-    li.appendChild(b);
+    li.className = `verdict-${group.verdict}`;
+    const label = document.createElement("span");
+    label.textContent = `${capitalise(moveText(group))}:`;
+    li.appendChild(label);
+    for (const peg of group.pegs) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "btn ghost small";
+      b.textContent = peg;
+      b.addEventListener("click", () => play(peg));
+      li.appendChild(b);
+    }
     list.appendChild(li);
   }
 }
