@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from frontend import jscatalog, views
+from frontend import arcade_pages, jscatalog, views
 
 app_name = "frontend"
 
@@ -23,4 +23,6 @@ urlpatterns = [
     path("arenas", views.arenas, name="arenas"),
     path("puzzles", views.puzzle, name="puzzles"),
     path("puzzles/<str:puzzle_id>", views.puzzle, name="puzzle"),
+    path("arcade/2048", arcade_pages.game_2048, name="arcade-2048"),
+    path("arcade/sw.js", arcade_pages.service_worker, name="arcade-sw"),
 ]

@@ -45,6 +45,7 @@ PAGES: tuple[SitePage, ...] = (
     SitePage("arena", "frontend:arena", "/tournaments/{arena}", "#arena-name:not(:empty)"),
     SitePage("puzzles", "frontend:puzzles", "/puzzles", "#task:not(:empty)"),
     SitePage("puzzle", "frontend:puzzle", "/puzzles/{puzzle}", "#task:not(:empty)"),
+    SitePage("arcade-2048", "frontend:arcade-2048", "/arcade/2048", "#arcade-keys:not(:empty)"),
     SitePage("challenges", "frontend:challenges", "/challenges", "#challenges-h"),
     SitePage("my-games", "frontend:my-games", "/my/games", "#my-games-h"),
     SitePage("account", "frontend:account", "/account", "#acct-body:not([hidden])"),
@@ -59,6 +60,7 @@ NOT_PAGES = {
     "frontend:favicon": "an icon",
     "frontend:set-language": "a form's POST (it answers a redirect)",
     "frontend:js-catalog": "a script",
+    "frontend:arcade-sw": "a script: the arcade's service worker",
     "moderation-warning": "shown only to a warned player (tests/moderation); otherwise a redirect",
 }
 
