@@ -1,11 +1,14 @@
 """Closing an account (``DELETE /api/accounts/me``): what is erased at once, and the name freed later.
 
-At once, in one transaction: the password (so every session ends: :func:`players.identity.session_player`,
-and every open socket of the account, on every process, is closed 4409 once committed)
-and the email address are erased, the account made inactive, its access tokens revoked, its chat
-messages, follows and blocks (both ways) and notifications deleted, its rating taken off the leaderboard
-(the rating row goes; the rating changes stay in the opponents' histories), and the player renamed
-"deleted player": its games stay, for the opponents' records, under that name. The username stays taken
+At once, in one transaction: the account is marked closed (:func:`players.services.player_close`: every app
+ends what it has open through ``PLAYER_ENDED``: every open socket of the account, on every process, is
+closed 4409 once committed, its bot streams end, its seeks, challenges and arena entries are withdrawn; and
+from then on nobody finds, follows, challenges, notifies or pairs it), the password (so every session ends:
+:func:`players.identity.session_player`) and the email address are erased, the account made inactive, its
+access tokens revoked, its chat messages, follows and blocks (both ways) and notifications deleted, its
+rating taken off the leaderboard (the rating row goes; the rating changes stay in the opponents'
+histories), and the player renamed "deleted player": its games stay, for the opponents' records, under that
+name. The username stays taken
 ``NAME_HELD_DAYS`` days (nobody can pass for the closed account at once), then :func:`names_free`
 deletes the Django user, which frees it.
 """
@@ -22,11 +25,10 @@ from django.utils.translation import gettext
 
 from accounts.models import AccountDeletion, AccountEmail
 from common.errors import Refused
-from lobby.events import player_sockets_end_on_commit
 from lobby.models import ChatMessage
 from notifications.models import Notification
 from players.models import AccessToken, Block, Follow, Player
-from players.services import player_rename
+from players.services import player_close, player_rename
 from ratings.models import PlayerRating
 
 log = logging.getLogger(__name__)
@@ -48,6 +50,7 @@ def account_delete(*, player: Player, password: object, now: datetime) -> None:
         raise Refused("bad_credentials", gettext("That password is not this account's."))
     with transaction.atomic():
         Player.objects.select_for_update().filter(pk=player.pk).first()
+        player_close(player=player, now=now, message=gettext("This account was closed."))
         user.set_unusable_password()
         user.email, user.is_active = "", False
         user.save(update_fields=["password", "email", "is_active"])
@@ -60,7 +63,6 @@ def account_delete(*, player: Player, password: object, now: datetime) -> None:
         PlayerRating.objects.filter(player=player).delete()
         AccountDeletion.objects.create(player=player, deleted_at=now)
         player_rename(player=player, name=DELETED_NAME)
-        player_sockets_end_on_commit(player.pk, Refused("player_changed", gettext("This account was closed.")))
     log.info("account closed", extra={"player": str(player.pk)})
 
 

@@ -28,11 +28,11 @@ from accounts.address import email_key, site_url
 from accounts.models import AccountEmail
 from common.errors import Refused
 from common.ratelimit import Quota, quota_take
-from lobby.events import player_sockets_end_on_commit
 from mail.outbox import email_queue
 from players.accounts import clean_password, login_failure_count, login_throttle_check, username_key
 from players.language import stored_language
 from players.models import Player
+from players.services import EndedBy, player_sessions_end
 
 log = logging.getLogger(__name__)
 
@@ -127,10 +127,10 @@ def password_change(*, player: Player, current: object, password: object, addres
     user.set_password(clean_password(password, username=user.username))
     with transaction.atomic():
         user.save(update_fields=["password"])
-        # Every open socket of the account, on every process: 4409, each page reconnects as whoever its
-        # session now is (the caller's own, kept, is the account still).
-        player_sockets_end_on_commit(player.pk, Refused("player_changed", gettext(
-            "The password of this account was changed: log in again.")))
+        # Every open socket and stream of the account, on every process: 4409, each page reconnects as
+        # whoever its session now is (the caller's own, kept, is the account still).
+        player_sessions_end(player=player, by=EndedBy.PASSWORD, now=now, message=gettext(
+            "The password of this account was changed: log in again."))
     log.info("password changed", extra={"player": str(player.pk)})
 
 
@@ -152,9 +152,9 @@ def reset_confirm(*, token: object, password: object, now: datetime) -> Player:
     user.set_password(clean_password(password, username=user.username))
     with transaction.atomic():
         user.save(update_fields=["password"])
-        # Every open socket of the account too, on every process (a session thief's among them): 4409, the
-        # page reconnects as whoever its session now is.
-        player_sockets_end_on_commit(user.player.pk, Refused("player_changed", gettext(
-            "The password of this account was reset: log in again.")))
+        # Every open socket and stream of the account too, on every process (a session thief's among them):
+        # 4409, the page reconnects as whoever its session now is.
+        player_sessions_end(player=user.player, by=EndedBy.RESET, now=now, message=gettext(
+            "The password of this account was reset: log in again."))
     log.info("password reset", extra={"player": str(user.player.pk)})
     return user.player

@@ -48,6 +48,7 @@ from lobby.rooms.limits import rooms_create_quota_take
 from notifications.services import notifications_read_key, notify
 from players.accounts import username_key
 from players.models import Player
+from players.services import PlayerEnded
 from players.social import BlocksChanged, refuse_blocked_challenge
 from ratings.selectors import rating_json, ratings_of
 
@@ -69,7 +70,8 @@ def live_challenges(*, now: datetime) -> QuerySet[Challenge]:
 
 
 def _player_by_username(username: str) -> Player | None:
-    return Player.objects.select_related("user").filter(username_key=username_key(username), user__isnull=False).first()
+    return (Player.objects.select_related("user")
+            .filter(username_key=username_key(username), user__isnull=False, closed_at=None).first())
 
 
 def username_of(player: Player) -> str | None:
@@ -177,6 +179,8 @@ def _refuse_unplayable(*, challenger: Player, dest: Player, turn_seconds: int | 
                       gettext("A game with a bot needs a turn timer (30 or 60 seconds) or days per move."))
     if challenger.is_banned or dest.is_banned:
         raise Refused("banned", gettext("A banned player cannot play challenges."))
+    if challenger.is_closed or dest.is_closed:
+        raise Refused("no_player", gettext("This account was closed."))
 
 
 def challenge_create(*, challenger: Player, username: str, turn_seconds: object = 60, ranked: object = False,
@@ -321,6 +325,21 @@ def challenges_blocked(changed: BlocksChanged) -> None:
     for challenge_id in waiting.values_list("pk", flat=True):
         with contextlib.suppress(Refused):  # past its time meanwhile: it is over all the same
             challenge_decline(challenge_id=challenge_id, player=changed.blocker, now=changed.at)
+
+
+def challenges_player_ended(ended: PlayerEnded) -> None:
+    """Registered with ``players.services.PLAYER_ENDED`` (in its transaction): a banned or closed player's
+    waiting challenges end, each under its row lock: those they sent are canceled, those they received
+    declined (reason ``generic``), and the other player is told as for a person's answer."""
+    if not ended.withdraws:
+        return
+    player, now = ended.player, ended.at
+    waiting = Challenge.objects.filter(status=ChallengeStatus.CREATED)
+    for challenge_id, sent in (waiting.filter(challenger=player) | waiting.filter(dest=player)).order_by("pk") \
+            .values_list("pk", "challenger_id"):
+        answer = challenge_cancel if sent == player.pk else challenge_decline
+        with contextlib.suppress(Refused):  # past its time or answered meanwhile: it is over all the same
+            answer(challenge_id=challenge_id, player=player, now=now)
 
 
 def challenge_cancel(*, challenge_id: str, player: Player, now: datetime) -> Challenge:

@@ -1,6 +1,7 @@
 """What the bot API tells accounts once a transaction commits: lines for their event streams, and the end
-of the streams whose token was revoked or whose account was banned, through the platform's one outlet
-(``live.events``), to the account's channel-layer group in whatever process holds them."""
+of the streams whose token was revoked or whose account was banned, closed or given a new password, through
+the platform's one outlet (``live.events``), to the account's channel-layer group in whatever process holds
+them."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from bots.messages import AccountLine, AccountStreamsEnd
 from games.endings import GameFinished
 from live import events
 from lobby.rooms.services import room_code
-from players.services import PlayerBanned
+from players.services import PlayerEnded
 from players.tokens import TokenRevoked
 
 
@@ -41,7 +42,9 @@ def token_revoked(revoked: TokenRevoked) -> None:
     events.deliver(events.ToGroup(protocol.account_group(revoked.player_id), AccountStreamsEnd(revoked.token_id)))
 
 
-def player_banned(banned: PlayerBanned) -> None:
-    """A handler of ``players.services.PLAYER_BANNED`` (inside the ban's transaction): once it commits,
-    every stream of the account ends."""
-    events.on_commit(events.ToGroup(protocol.account_group(banned.player.pk), AccountStreamsEnd(None)))
+def player_ended(ended: PlayerEnded) -> None:
+    """A handler of ``players.services.PLAYER_ENDED`` (inside the transaction of the ban, the closing or the
+    new password): once it commits, every stream of the account ends, on every process (a bot whose token
+    still holds opens it again)."""
+    end = AccountStreamsEnd(None, ended.reason.value)
+    events.on_commit(events.ToGroup(protocol.account_group(ended.player.pk), end))

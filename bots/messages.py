@@ -22,7 +22,8 @@ class AccountLine(Message):
 @dataclass(frozen=True, slots=True)
 class AccountStreamsEnd(Message):
     """End an account's open streams (``bots.events``): those opened with token ``token``, or all of them
-    (``None``: the account was banned)."""
+    (``None``: the account was banned, closed or given a new password, ``reason``: ``players.services.EndedBy``)."""
 
     TYPE: ClassVar[str] = "account.streams_end"
     token: int | None = None
+    reason: str = "banned"

@@ -8,16 +8,23 @@ class CorrespondenceConfig(AppConfig):
     def ready(self) -> None:
         # Its notification kinds; the move path tells it of every move under a room's lock (your_turn, in
         # correspondence games), the games layer of every game's end (game_over); every event loop runs its
-        # loop (warnings, seek pairing).
+        # loop (warnings, seek pairing); a banned or closed player's seeks are withdrawn.
         from correspondence.realtime import CorrespondenceLoop
-        from correspondence.services import TEXTS_OF_CORRESPONDENCE, game_over_notify, your_turn_notify
+        from correspondence.services import (
+            TEXTS_OF_CORRESPONDENCE,
+            game_over_notify,
+            seeks_player_ended,
+            your_turn_notify,
+        )
         from games.endings import GAME_FINISHED
         from live.runtime import LOOP_SERVICES
         from lobby.play.moves import MOVE_PLAYED
         from notifications.kinds import KINDS
+        from players.services import PLAYER_ENDED
 
         for kind, text in TEXTS_OF_CORRESPONDENCE.items():
             KINDS.register(kind, text)
         MOVE_PLAYED.register(your_turn_notify)  # (it picks out the correspondence games' moves)
         GAME_FINISHED.register(game_over_notify)
         LOOP_SERVICES.register(CorrespondenceLoop)
+        PLAYER_ENDED.register(seeks_player_ended)

@@ -38,6 +38,7 @@ from lobby.rooms.limits import rooms_create_quota_take
 from notifications.models import Notification
 from notifications.services import notify
 from players.models import Player
+from players.services import PlayerEnded
 from players.social import is_blocked
 from ratings.selectors import ratings_of
 
@@ -59,12 +60,12 @@ def _room_url(code: str) -> str:
 
 # --- seeks -------------------------------------------------------------------------------------------
 def _refuse_unable(player: Player | None) -> Player:
-    """The player, if they may play correspondence games: an account that is not a bot and not banned.
+    """The player, if they may play correspondence games: an open account that is not a bot and not banned.
 
     Raises:
-        Refused: no_account, bot_account (bots are challenged instead), banned.
+        Refused: no_account (none, a guest or closed), bot_account (bots are challenged instead), banned.
     """
-    if player is None or player.user_id is None:
+    if player is None or player.user_id is None or player.is_closed:
         raise Refused("no_account", gettext("Correspondence games need an account: register or log in first."))
     if player.is_bot:
         raise Refused("bot_account", gettext("A bot plays correspondence games when challenged, not through seeks."))
@@ -96,6 +97,14 @@ def seek_create(*, player: Player | None, days_per_move: object, ranked: object,
                           % {"most": MAX_SEEKS})
         return CorrespondenceSeek.objects.create(player=seeker, days_per_move=int(days_per_move), ranked=ranked,
                                                  rating=rating, created_at=now, expires_at=now + SEEK_LIFETIME)
+
+
+def seeks_player_ended(ended: PlayerEnded) -> None:
+    """Registered with ``players.services.PLAYER_ENDED`` (in its transaction): a banned or closed player's
+    seeks are withdrawn, under their row locks, so that nobody accepts them and no wave pairs them after."""
+    if ended.withdraws:
+        for seek in CorrespondenceSeek.objects.select_for_update().filter(player=ended.player):
+            seek.delete()
 
 
 def _seek_locked(seek_id: object, *, now: datetime) -> CorrespondenceSeek:
@@ -197,11 +206,11 @@ class CorrespondenceWave:
 
 def _seeks_pair(a: Seeker, b: Seeker, *, now: datetime) -> TwoSeated | None:
     """One pair of the wave in a transaction of its own; None when one was taken, deleted or expired meanwhile,
-    or its player banned."""
+    or its player banned or closed."""
     with transaction.atomic():
         seeks = list(CorrespondenceSeek.objects.select_for_update(of=("self",)).select_related("player")
                      .filter(pk__in=(a.seek_id, b.seek_id), expires_at__gt=now).order_by("pk"))
-        if len(seeks) != 2 or any(s.player.is_banned for s in seeks):
+        if len(seeks) != 2 or any(s.player.is_banned or s.player.is_closed for s in seeks):
             return None
         first, second = seeks
         made = _pair(first.player, second.player, days_per_move=first.days_per_move, ranked=first.ranked, now=now)

@@ -8,16 +8,18 @@ class LobbyConfig(AppConfig):
     def ready(self) -> None:
         # The players layer emits these hooks, never importing the rooms: a renamed player is shown anew
         # in the rooms that seat them, a banned player's sockets close, and a guest replaced by an
-        # account on login hands its rooms over (each inside the players' transaction).
+        # account on login hands its rooms over (each inside the players' transaction); a banned or closed
+        # player's quick seek ends.
         from live.runtime import LOOP_SERVICES
         from lobby import events
         from lobby.chat.services import chat_blocks_changed
+        from lobby.pairing.seeks import seeks_player_ended
         from lobby.realtime.loop import LobbyLoop
-        from lobby.rooms.handlers import rooms_guest_replaced, rooms_player_banned, rooms_player_renamed
+        from lobby.rooms.handlers import rooms_guest_replaced, rooms_player_ended, rooms_player_renamed
         from lobby.rooms.views import SESSION_ROOMS
         from notifications.services import NOTIFIED
         from players.accounts import GUEST_REPLACED
-        from players.services import PLAYER_BANNED, PLAYER_RENAMED
+        from players.services import PLAYER_ENDED, PLAYER_RENAMED
         from players.session import SESSION_PARTS
         from players.social import BLOCKS_CHANGED
 
@@ -26,7 +28,8 @@ class LobbyConfig(AppConfig):
         LOOP_SERVICES.register(LobbyLoop)
 
         PLAYER_RENAMED.register(rooms_player_renamed)
-        PLAYER_BANNED.register(rooms_player_banned)
+        PLAYER_ENDED.register(rooms_player_ended)
+        PLAYER_ENDED.register(seeks_player_ended)
         GUEST_REPLACED.register(rooms_guest_replaced)
         # A stored notification reaches every open page of its player, through the one delivery path.
         NOTIFIED.register(events.notification_delivered)

@@ -151,7 +151,7 @@ def seek_paired_on_commit(*, channel_name: str, seek_id: int, code: str) -> None
 
 def seek_ended_on_commit(*, channel_name: str, seek_id: int, reason: str) -> None:
     """Once committed, tell the seek's socket its seek ended unpaired (``replaced``, ``timeout``, ``expired``,
-    ``banned``)."""
+    ``banned``, ``closed``)."""
     on_commit(ToSockets((channel_name,), messages.LobbyEnded(seek_id, reason)))
 
 

@@ -28,6 +28,7 @@ from notifications.models import KEY_LENGTH, TEXT_LENGTH, URL_LENGTH, Notificati
 from notifications.protocol import notification_json
 from notifications.selectors import unread_count
 from players.language import language_of
+from players.models import Player
 
 # Marked read at once: at most this many ids a request.
 MAX_READ_IDS = 100
@@ -58,13 +59,15 @@ def notify(*, player_id: PlayerId, kind: str, text: str | None = None, url: str 
     registered text does not make it (by default the kind's text in English).
 
     ``key`` (optional) names the event: a second notification with the same key for the same player is
-    not made (None is returned), whichever process tries.
+    not made (None is returned), whichever process tries. A closed account is told nothing (None).
 
     Raises:
         ValueError: ``kind`` is not registered in :data:`KINDS` (a programming error, not a refusal).
     """
     if kind not in KINDS:
         raise ValueError(f"no notification kind {kind!r} is registered")
+    if Player.objects.filter(pk=player_id, closed_at__isnull=False).exists():
+        return None  # a closed account (players.services.player_close): nobody reads it any more
     data = data or {}
     if text is None:
         with translation.override(settings.LANGUAGE_CODE):

@@ -19,6 +19,9 @@ class Player(models.Model):
     created_at = models.DateTimeField()
     # Set by a moderator: the player's websockets are closed and new ones refused until it is cleared.
     banned_at = models.DateTimeField(null=True, blank=True)
+    # When the account was closed (``accounts.deletion``), for good: nobody finds, follows, challenges,
+    # notifies or pairs it any more; its games stay under "deleted player".
+    closed_at = models.DateTimeField(null=True, blank=True, editable=False)
     # The account's username in the form two spellings of one name share (NFKC, casefolded): unique, so
     # "Ann", "ANN" and a fullwidth "Ann" are one account. Set by players.accounts; None for a guest.
     username_key = models.CharField(max_length=150, null=True, blank=True, unique=True, editable=False)
@@ -40,6 +43,10 @@ class Player(models.Model):
     @property
     def is_banned(self) -> bool:
         return self.banned_at is not None
+
+    @property
+    def is_closed(self) -> bool:
+        return self.closed_at is not None
 
     @property
     def is_bot(self) -> bool:

@@ -1,12 +1,15 @@
-"""Every state change of a player that is not about an account: creating a guest, renaming, banning.
+"""Every state change of a player that is not about an account: creating a guest, renaming, banning; and the
+one hook by which every app hears that a player's sessions end.
 
 Layers above hear of a rename through :data:`PLAYER_RENAMED` (the rooms register a handler at start-up
-to re-send the rooms that show the player) and of a ban through :data:`PLAYER_BANNED` (the rooms close
-the player's websockets), so this layer never imports them.
+to re-send the rooms that show the player) and of a ban, a closed account or a password reset or changed
+through :data:`PLAYER_ENDED` (every app ends what the player has open: sockets, streams, and for a ban or a
+closing their seeks, challenges and arena entries), so this layer never imports them.
 """
 
 from __future__ import annotations
 
+import enum
 import logging
 import unicodedata
 from dataclasses import dataclass
@@ -32,18 +35,37 @@ class PlayerRenamed:
     player: Player
 
 
+class EndedBy(enum.StrEnum):
+    """Why a player's sessions end."""
+
+    BANNED = "banned"  # by a moderator (``banned_at`` set)
+    CLOSED = "closed"  # the account closed, for good (``closed_at`` set)
+    RESET = "reset"  # the account's password reset by email
+    PASSWORD = "password"  # the account's password changed by its owner
+
+
 @dataclass(frozen=True, slots=True)
-class PlayerBanned:
-    """A player just banned (``player.banned_at`` is set)."""
+class PlayerEnded:
+    """Every open socket and stream of ``player`` ends, on every process, once this commits (``message``: what
+    its pages are told, in its language; empty for a ban, whose sentence the rooms have). For a ban or a
+    closing (:attr:`withdraws`), nothing of the player waits for an opponent any more either: its seeks,
+    challenges and arena entries are withdrawn."""
 
     player: Player
+    reason: EndedBy
+    at: datetime
+    message: str = ""
+
+    @property
+    def withdraws(self) -> bool:
+        return self.reason in (EndedBy.BANNED, EndedBy.CLOSED)
 
 
 # Inside the rename's transaction: a handler that raises rolls the rename back.
 PLAYER_RENAMED: Hook[PlayerRenamed] = Hook("player renamed", runs=Runs.INSIDE_TRANSACTION,
                                            on_error=OnError.PROPAGATE)
-# Inside the ban's transaction: a handler that raises rolls the ban back.
-PLAYER_BANNED: Hook[PlayerBanned] = Hook("player banned", runs=Runs.INSIDE_TRANSACTION, on_error=OnError.PROPAGATE)
+# Inside the transaction of the ban, the closing or the new password: a handler that raises rolls it back.
+PLAYER_ENDED: Hook[PlayerEnded] = Hook("player ended", runs=Runs.INSIDE_TRANSACTION, on_error=OnError.PROPAGATE)
 
 
 def clean_player_name(name: object) -> str:
@@ -81,15 +103,29 @@ def player_rename(*, player: Player, name: str) -> Player:
 
 
 def player_ban(*, player: Player, now: datetime) -> bool:
-    """Ban ``player``: :data:`PLAYER_BANNED`'s handlers run in the same transaction. Returns False if
+    """Ban ``player``: :data:`PLAYER_ENDED`'s handlers run in the same transaction. Returns False if
     already banned."""
     with transaction.atomic():
         if not Player.objects.filter(pk=player.pk, banned_at__isnull=True).update(banned_at=now):
             return False
         player.banned_at = now
-        PLAYER_BANNED.emit(PlayerBanned(player))
+        PLAYER_ENDED.emit(PlayerEnded(player, EndedBy.BANNED, now))
     log.info("player %s (%s) banned", player.pk, player.name, extra={"player": player.pk})
     return True
+
+
+def player_close(*, player: Player, now: datetime, message: str) -> None:
+    """Mark ``player``'s account closed, for good, in the caller's transaction (``accounts.deletion``, which
+    erases the rest), and end everything it has open: :data:`PLAYER_ENDED`'s handlers run in it."""
+    Player.objects.filter(pk=player.pk).update(closed_at=now)
+    player.closed_at = now
+    PLAYER_ENDED.emit(PlayerEnded(player, EndedBy.CLOSED, now, message))
+
+
+def player_sessions_end(*, player: Player, by: EndedBy, now: datetime, message: str) -> None:
+    """The account's password was reset or changed (``by``), in the caller's transaction: every open socket and
+    stream of it ends once committed (:data:`PLAYER_ENDED`), ``message`` telling its pages why."""
+    PLAYER_ENDED.emit(PlayerEnded(player, by, now, message))
 
 
 def player_unban(*, player: Player) -> bool:

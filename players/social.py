@@ -84,17 +84,17 @@ def refuse_guests(player: Player | None) -> Player:
 
 
 def player_named(player_id: object, *, account: bool) -> Player:
-    """The player ``player_id`` names (an account when ``account``).
+    """The player ``player_id`` names (an open account when ``account``).
 
     Raises:
-        Refused(no_player): not a player id, no such player, or not an account when one is needed.
+        Refused(no_player): not a player id, no such player, or not an open account when one is needed.
     """
     try:
         pk = uuid.UUID(str(player_id)[:40])
     except ValueError:
         raise Refused("no_player", gettext("There is no such player.")) from None
     rows = Player.objects.filter(pk=pk)
-    found = (rows.filter(user__isnull=False) if account else rows).first()
+    found = (rows.filter(user__isnull=False, closed_at=None) if account else rows).first()
     if found is None:
         raise Refused("no_player",
                       gettext("There is no such account.") if account else gettext("There is no such player."))
@@ -256,7 +256,7 @@ def refuse_blocked_challenge(*, challenger: Player, dest: Player) -> None:
 def players_search(query: object) -> list[Player]:
     """At most ``SEARCH_LIMIT`` accounts whose username starts with ``query`` in the usernames' one form
     (NFKC, casefolded: ``ANN`` finds ``ann``, and so does its fullwidth form), by username; bots included, rated
-    games or not.
+    games or not; a closed account never.
 
     Raises:
         Refused(bad_query): not a text of 1 to ``SEARCH_MAX_CHARS`` characters after trimming.
@@ -266,5 +266,5 @@ def players_search(query: object) -> list[Player]:
         raise Refused("bad_query", gettext("Search with 1 to %(most)s characters of a name.")
                       % {"most": SEARCH_MAX_CHARS})
     rows = Player.objects.select_related("user").filter(username_key__startswith=username_key(text),
-                                                        user__isnull=False)
+                                                        user__isnull=False, closed_at=None)
     return list(rows.order_by("username_key")[:SEARCH_LIMIT])

@@ -5,6 +5,7 @@ arena's page shows is told on commit (:mod:`tournaments.events`). Services take 
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -28,7 +29,7 @@ from lobby.rooms.selectors import current_game
 from lobby.rooms.services import room_code, room_lock, room_touch
 from notifications.services import notify
 from players.models import Player
-from players.services import refuse_bots
+from players.services import PlayerEnded, refuse_bots
 from ratings.selectors import ratings_of
 from tournaments import events
 from tournaments.models import MAX_MINUTES, MIN_MINUTES, NAME_MAX_CHARS, TURN_SECONDS, Arena, ArenaGame, ArenaPlayer
@@ -228,6 +229,19 @@ def arena_withdraw(*, arena_id: int, player: Player, now: datetime) -> None:
             entry.withdrawn, entry.paused = True, False
             entry.save(update_fields=["withdrawn", "paused"])
         _changed(arena)
+
+
+def arenas_player_ended(ended: PlayerEnded) -> None:
+    """Registered with ``players.services.PLAYER_ENDED`` (in its transaction): a banned or closed player is
+    withdrawn from every arena not over, as :func:`arena_withdraw` does, under the entry's lock, so that no
+    wave pairs them after (a game being played goes on and counts)."""
+    if not ended.withdraws:
+        return
+    entered = (ArenaPlayer.objects.filter(player=ended.player, withdrawn=False).exclude(arena__status=Status.FINISHED)
+               .order_by("arena_id").values_list("arena_id", flat=True))
+    for arena_id in entered:
+        with contextlib.suppress(Refused):  # over or left meanwhile
+            arena_withdraw(arena_id=arena_id, player=ended.player, now=ended.at)
 
 
 def arena_berserk(*, arena_id: int, player: Player, game_id: str, now: datetime) -> None:

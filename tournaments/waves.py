@@ -87,7 +87,7 @@ PAIRS_PER_BATCH = 50
 def arena_pairs_write(*, arena_id: int, pairs: Sequence[Pair], now: datetime) -> list[str]:
     """Write a batch of a wave's pairs in one transaction: for each, a room with Red as host and Yellow as
     guest, its first game started for the arena; returns the rooms' codes. A pair is dropped (the others
-    are written) when one of its players paused, withdrew, is in a game by now or turned bot, or is banned;
+    are written) when one of its players paused, withdrew, is in a game by now or turned bot, or is banned or closed;
     the whole batch when the arena ended. Each player is told once it commits."""
     ids = [player_id for pair in pairs for player_id in (pair.red.player_id, pair.yellow.player_id)]
     with transaction.atomic():
@@ -108,7 +108,7 @@ def arena_pairs_write(*, arena_id: int, pairs: Sequence[Pair], now: datetime) ->
             both = (pair.red.player_id, pair.yellow.player_id)
             if pair.red.player_id == pair.yellow.player_id or any(
                     who not in players or who in busy or who in taken or players[who].is_bot
-                    or players[who].is_banned for who in both):
+                    or players[who].is_banned or players[who].is_closed for who in both):
                 continue  # one of them sat down to a game (or turned bot) since the wave read them
             taken.update(both)
             kept.append(pair)

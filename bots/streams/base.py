@@ -46,6 +46,9 @@ from players.tokens import bearer_secret, token_authenticate
 log = logging.getLogger(__name__)
 
 KEEP_ALIVE_SECONDS = 5.0
+# Why every stream of an account ended, by ``players.services.EndedBy`` (the log line's words).
+ENDED_BY = {"banned": "the account was banned", "closed": "the account was closed",
+            "reset": "the account's password was reset", "password": "the account's password was changed"}
 
 Lines = AsyncIterator[dict[str, Any] | None]
 P = ParamSpec("P")
@@ -129,7 +132,7 @@ class Listener:
         """The next message, or None after ``timeout`` seconds without one.
 
         Raises:
-            StreamEnded: the stream's token was revoked or its account banned.
+            StreamEnded: the stream's token was revoked, or its account banned, closed or given a new password.
             Exception: the reader failed (the channel layer lost Redis): the stream ends.
         """
         if self.reader is not None and self.reader.done():
@@ -139,7 +142,8 @@ class Listener:
         except TimeoutError:
             return None
         if isinstance(message, AccountStreamsEnd) and message.token in (None, self.token_id):
-            raise StreamEnded("the token was revoked" if message.token else "the account was banned")
+            raise StreamEnded("the token was revoked" if message.token
+                              else ENDED_BY.get(message.reason, message.reason))
         return message
 
     async def stop(self) -> None:

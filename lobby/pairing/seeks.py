@@ -29,7 +29,7 @@ from lobby.pairing.matching import DEFAULT_POLICY, Pool, Seeker, pair_seekers
 from lobby.pairing.waves import WaveLease
 from lobby.play.pairs import GameSettings, room_for_two
 from players.models import Player
-from players.services import refuse_bots
+from players.services import PlayerEnded, refuse_bots
 from players.social import apart_among
 from ratings.selectors import ratings_of
 
@@ -145,6 +145,16 @@ def seek_leave(*, channel_name: str) -> None:
     Seek.objects.filter(channel_name=channel_name).delete()
 
 
+def seeks_player_ended(ended: PlayerEnded) -> None:
+    """Registered with ``players.services.PLAYER_ENDED``: a banned or closed player's waiting seek ends (its
+    socket is told, reason ``banned`` or ``closed``), under its row lock, so no wave pairs it after."""
+    if not ended.withdraws:
+        return
+    for seek in Seek.objects.select_for_update().filter(player=ended.player, room_code=None):
+        events.seek_ended_on_commit(channel_name=seek.channel_name, seek_id=seek.pk, reason=ended.reason.value)
+        seek.delete()
+
+
 def seek_replaced(*, seek_id: int, player: Player) -> bool:
     """Whether the player's seek ``seek_id`` is gone because the player seeks on another socket now."""
     return Seek.objects.filter(player=player).exclude(pk=seek_id).exists()
@@ -245,10 +255,11 @@ def seek_pair_write(*, pair: tuple[Seeker, Seeker], now: datetime) -> Pairing | 
         if apart_among([one.player_id, two.player_id]):
             return None  # one blocked the other since the wave read the pool
         players = Player.objects.in_bulk([one.player_id, two.player_id])
-        banned = [seek for seek in (one, two) if players[seek.player_id].is_banned]
-        if banned:  # banned since they sought: their seeks end, the other waits for the next wave
-            for seek in banned:
-                events.seek_ended_on_commit(channel_name=seek.channel_name, seek_id=seek.pk, reason="banned")
+        gone = [seek for seek in (one, two) if players[seek.player_id].is_banned or players[seek.player_id].is_closed]
+        if gone:  # banned or closed since they sought: their seeks end, the other waits for the next wave
+            for seek in gone:
+                reason = "banned" if players[seek.player_id].is_banned else "closed"
+                events.seek_ended_on_commit(channel_name=seek.channel_name, seek_id=seek.pk, reason=reason)
                 seek.delete()
             return None
         pool = GameSettings(turn_seconds=one.turn_seconds, ranked=one.ranked)

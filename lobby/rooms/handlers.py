@@ -1,6 +1,6 @@
 """What the rooms do when a layer below tells them something happened (registered in ``lobby.apps``): a
-player renamed, banned, or a device's guest replaced by its account. Each runs inside the transaction of
-the change it hears of, locking rooms as :mod:`lobby.rooms.services` does.
+player renamed, banned, closed or given a new password, or a device's guest replaced by its account. Each
+runs inside the transaction of the change it hears of, locking rooms as :mod:`lobby.rooms.services` does.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from lobby.rooms.services import (
 )
 from players.accounts import GuestReplaced
 from players.language import language_of
-from players.services import PlayerBanned, PlayerRenamed
+from players.services import EndedBy, PlayerEnded, PlayerRenamed
 
 log = logging.getLogger(__name__)
 
@@ -42,12 +42,17 @@ def rooms_player_renamed(renamed: PlayerRenamed) -> None:
         room_touch(room_lock(code), now=now)
 
 
-def rooms_player_banned(banned: PlayerBanned) -> None:
-    """Registered with ``players.services.PLAYER_BANNED``: every open websocket of the player, on every
-    process, is closed (4403): its rooms', the lobby's (no more seeking), an arena's and its player socket."""
-    with translation.override(language_of(banned.player)):  # the banned player reads it, not the moderator
-        refused = Refused("banned", str(BANNED_MESSAGE))
-    events.player_sockets_end_on_commit(banned.player.pk, refused)
+def rooms_player_ended(ended: PlayerEnded) -> None:
+    """Registered with ``players.services.PLAYER_ENDED``: every open websocket of the player, on every
+    process, is closed once committed, its rooms', the lobby's (no more seeking), an arena's and its player
+    socket: 4403 for a ban, 4409 (``player_changed``: the page reconnects as whoever its session is now)
+    for a closed account or a new password."""
+    if ended.reason is EndedBy.BANNED:
+        with translation.override(language_of(ended.player)):  # the banned player reads it, not the moderator
+            refused = Refused("banned", str(BANNED_MESSAGE))
+    else:
+        refused = Refused("player_changed", ended.message)
+    events.player_sockets_end_on_commit(ended.player.pk, refused)
 
 
 def rooms_guest_replaced(replaced: GuestReplaced) -> None:

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from bots import challenges
 from bots.accounts import bot_upgrade
-from bots.models import Challenge
+from bots.models import Challenge, ChallengeStatus
 from common.errors import RateLimited, Refused
 from games.models import Game, GameStatus
 from lobby.models import Room
@@ -205,18 +205,27 @@ def test_a_bot_accepting_spends_only_the_challengers_room_quota(settings):
     assert Room.objects.count() == 3
 
 
-def test_a_banned_players_waiting_challenge_cannot_be_accepted():
+def test_a_banned_players_waiting_challenges_end_and_cannot_be_accepted():
     ann, bob, cyd, dan = account("ann"), account("bob"), account("cyd"), account("dan")
     # The banned player plays Yellow each time: the room's host (Red) is not the one banned.
     from_ann = challenges.challenge_create(challenger=ann, username="bob", colour="yellow", now=NOW)
     to_dan = challenges.challenge_create(challenger=cyd, username="dan", colour="red", now=NOW)
     player_ban(player=ann, now=NOW)
     player_ban(player=dan, now=NOW)
+    # The ban ended them (players.services.PLAYER_ENDED): the one sent canceled, the one received declined.
+    assert Challenge.objects.get(pk=from_ann.pk).status == ChallengeStatus.CANCELED
+    assert Challenge.objects.get(pk=to_dan.pk).status == ChallengeStatus.DECLINED
     for challenge, accepter in ((from_ann, bob), (to_dan, dan)):  # the challenger banned; the accepter banned
         accepter.refresh_from_db()
         with pytest.raises(Refused) as refused:
             challenges.challenge_accept(challenge_id=challenge.pk, player=accepter, now=NOW)
-        assert refused.value.code == "banned"
+        assert refused.value.code == "challenge_over"
+    # One made since (the check on accepting stands): refused banned.
+    late = Challenge.objects.create(challenger=cyd, dest=dan, turn_seconds=60, ranked=False, colour="red",
+                                    created_at=NOW, updated_at=NOW)
+    with pytest.raises(Refused) as refused:
+        challenges.challenge_accept(challenge_id=late.pk, player=dan, now=NOW)
+    assert refused.value.code == "banned"
     assert not Room.objects.exists()
 
 

@@ -1,9 +1,10 @@
 """The streams' caps and ends, through the project's own ASGI application in this process (SQLite and the
 in-memory channel layer; ``tests/integration/test_streams_live.py`` has them across processes).
 
-A stream is capped per account and per process (``429 too_many_streams``); revoking its token or banning
-its account ends it at once (the account's group hears ``AccountStreamsEnd``), and a renewal of its slot
-that finds its token revoked ends it even when that message never came.
+A stream is capped per account and per process (``429 too_many_streams``); revoking its token, or banning,
+closing or giving a new password to its account ends it at once (the account's group hears
+``AccountStreamsEnd``), and a renewal of its slot that finds its token revoked ends it even when that message
+never came.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from config.http import is_stream
 from players.models import AccessToken, Player
 from players.services import player_ban
 from players.tokens import token_revoke
-from tests.bots.botkit import NOW, Api, account, bot, token_for
+from tests.bots.botkit import NOW, PASSWORD, Api, account, bot, token_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("runtime_cleanup")]
 
@@ -92,6 +93,26 @@ async def test_a_ban_ends_every_stream_of_the_account_event_and_game_streams(cap
     ends = [m for m in caplog.messages if m.startswith("a bot stream ended")]
     assert "a bot stream ended: the account was banned" in ends and len(ends) == 2
     assert not any("failure" in m or "banned" not in m for m in ends)
+
+
+async def test_a_new_password_and_a_closing_end_every_stream_of_the_account(caplog):
+    from accounts.deletion import account_delete
+    from accounts.reset import password_change
+
+    player = await sync_to_async(account)("owner")
+    secret = await sync_to_async(token_for)(player)
+    changed = Stream("/api/stream/event", secret)
+    assert (await changed.open())["status"] == 200
+    await sync_to_async(password_change)(player=player, current=PASSWORD, password="another-password-3d!",
+                                         address="127.0.0.1", now=timezone.now())
+    assert await changed.ended()  # the token still holds: the bot opens its stream again
+    closed = Stream("/api/stream/event", secret)
+    assert (await closed.open())["status"] == 200
+    await sync_to_async(account_delete)(player=player, password="another-password-3d!", now=timezone.now())
+    assert await closed.ended()
+    ends = [m for m in caplog.messages if m.startswith("a bot stream ended")]
+    assert ends == ["a bot stream ended: the account's password was changed",
+                    "a bot stream ended: the account was closed"]
 
 
 async def test_a_renewal_that_finds_the_token_revoked_ends_the_stream(monkeypatch, caplog):
