@@ -12,6 +12,7 @@ from __future__ import annotations
 import enum
 import logging
 import unicodedata
+import uuid
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -21,6 +22,7 @@ from django.utils.translation import gettext
 from common.errors import Refused
 from common.hooks import Hook, OnError, Runs
 from players.models import Player
+from players.session import DEFAULT_GUEST_NAME
 
 log = logging.getLogger(__name__)
 
@@ -86,9 +88,14 @@ def clean_player_name(name: object) -> str:
     return cleaned
 
 
-def player_create(*, name: str, now: datetime) -> Player:
-    """A new guest player."""
-    return Player.objects.create(name=clean_player_name(name), created_at=now)
+def player_create(*, name: str | None, now: datetime) -> Player:
+    """A new guest player named ``name``. A guest who chose no name (None, or ``DEFAULT_GUEST_NAME``, which
+    the views that make a device's player on the way pass) is "Guest" and the first four hex digits of
+    its id, in the active language ("Guest 4F2A"), so that two guests in a room are told apart."""
+    player_id = uuid.uuid4()
+    if name is None or name == DEFAULT_GUEST_NAME:
+        name = gettext("Guest %(code)s") % {"code": player_id.hex[:4].upper()}
+    return Player.objects.create(id=player_id, name=clean_player_name(name), created_at=now)
 
 
 def player_rename(*, player: Player, name: str) -> Player:

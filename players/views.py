@@ -33,7 +33,7 @@ from players.models import Player
 from players.preferences import language_keep, preferences_change, preferences_of
 from players.selectors import player_json
 from players.services import player_create, player_rename
-from players.session import DEFAULT_GUEST_NAME, SESSION_PARTS, in_order, session_json
+from players.session import SESSION_PARTS, in_order, session_json
 
 
 class PlayerRefOut(serializers.Serializer[Any]):
@@ -43,7 +43,8 @@ class PlayerRefOut(serializers.Serializer[Any]):
 
 
 class SessionIn(serializers.Serializer[Any]):
-    name = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    name = serializers.CharField(required=False, allow_blank=True, max_length=200,
+                                 help_text='Omitted for a new guest: "Guest" and four hex digits of its id.')
 
 
 # The player's own fields, and the parts the layers above add (players.session.SESSION_PARTS); no docstring:
@@ -72,7 +73,7 @@ class SessionView(APIView):
         name = request.data.get("name")
         existing = session_player(request.session)
         if existing is None:
-            player = player_create(name=DEFAULT_GUEST_NAME if name is None else name, now=timezone.now())
+            player = player_create(name=name, now=timezone.now())
             session_attach(request.session, player)
             code: int = status.HTTP_201_CREATED
         else:

@@ -30,7 +30,7 @@ def test_a_device_without_a_player_starts_a_run_as_a_guest():
     assert run["shape"] == [3, 3, 3] and len(run["board"]) == 27 and run["four_rate"] == 0.1 and run["target"] == 2048
     assert sorted(v for v in run["board"] if v) in ([2, 2], [2, 4], [4, 4])
     assert (run["score"], run["moves"], run["steps"], run["status"], run["can_undo"]) == (0, 0, 0, "playing", False)
-    assert run["player"]["name"] == "Guest" and run["bot"] is False
+    assert run["player"]["name"] == f"Guest {run['player']['id'][:4].upper()}" and run["bot"] is False
     assert client.get("/api/session").json()["player"]["id"] == run["player"]["id"]
 
 

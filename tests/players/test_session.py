@@ -35,6 +35,20 @@ def test_session_lifecycle(device):
     assert renamed.status_code == 200 and renamed.json()["player"] == {"id": player["id"], "name": "Annie"}
 
 
+def test_two_guests_without_a_name_are_told_apart_by_their_ids_in_their_language():
+    names = []
+    for language in ("en", "en", "ja"):
+        guest = Client(enforce_csrf_checks=True, headers={"Accept-Language": language})
+        guest.get("/api/session")
+        made = post(guest, "/api/session", {}).json()["player"]
+        names.append(made["name"])
+        code = made["id"][:4].upper()
+        assert made["name"] == (f"Guest {code}" if language == "en" else f"ゲスト {code}")
+        # The word "Guest" a page sends for a guest with no name is the same as none.
+        assert post(browser(), "/api/session", {"name": "Guest"}).json()["player"]["name"].startswith("Guest ")
+    assert names[0] != names[1]
+
+
 def test_writes_without_csrf_token_are_refused(device):
     response = device.post("/api/session", {"name": "Ann"}, content_type="application/json")
     assert response.status_code == 403 and response.json()["code"] == "permission_denied"

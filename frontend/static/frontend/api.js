@@ -98,7 +98,8 @@ export async function getSession() {
  */
 export async function saveName(name) {
   const trimmed = (name || "").trim();
-  const session = await apiPost("/api/session", { name: trimmed || guestName() });
+  // No name, or the word "Guest": the server names a new guest "Guest 4F2A" (from its id) and keeps a player's name.
+  const session = await apiPost("/api/session", trimmed && trimmed !== guestName() ? { name: trimmed } : {});
   sessionChanges.dispatchEvent(new Event("saved"));
   return session;
 }

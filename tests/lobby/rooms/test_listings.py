@@ -149,7 +149,8 @@ def test_rest_take_a_seat_from_the_lobby(device):
     seated = post(device, f"/api/rooms/{code.lower()}/seat")
     assert seated.status_code == 200
     room = seated.json()
-    assert room["you"]["seat"] == 2 and room["seats"][1]["player"]["name"] == "Guest"
+    guest = room["seats"][1]["player"]  # named for its id: two guests are told apart
+    assert room["you"]["seat"] == 2 and guest["name"] == f"Guest {guest['id'][:4].upper()}"
     assert post(device, f"/api/rooms/{code}/seat").json()["you"]["seat"] == 2  # already there: the same seat
     other = Client(enforce_csrf_checks=True)
     other.get("/api/session")

@@ -76,7 +76,8 @@ def test_game_record(device):
     game_drop(code=code, player=player, peg="c2", ply=0, now=timezone.now())
     record = device.get(f"/api/games/{game.id}").json()
     assert record["status"] == "playing" and record["room"] == code
-    assert record["players"]["red"] == {"seat": 1, "player": {"id": str(player.id), "name": "Guest"}, "cpu": False}
+    named = {"id": str(player.id), "name": f"Guest {player.id.hex[:4].upper()}"}
+    assert record["players"]["red"] == {"seat": 1, "player": named, "cpu": False}
     assert record["players"]["yellow"]["cpu"] is True and record["ranked"] is False
     assert record["moves"][0]["peg"] == "c2" and record["moves"][0]["cpu"] is False
     assert device.get("/api/games/not-a-uuid").status_code == 404
