@@ -40,6 +40,8 @@ def test_every_cache_object_of_the_process_shares_one_client():
     for thread in threads:
         thread.join()
     assert len(made) == 3 and all(client is cache._cache for client in made)
+    # and one redis-py client, where Django's made one for every call (0.2 ms of CPU each: an arcade move's quota)
+    assert cache._cache.get_client(write=True) is made[0].get_client(write=True)  # type: ignore[attr-defined]
 
 
 def test_a_quota_counted_again_and_again_opens_no_connection(monkeypatch):
