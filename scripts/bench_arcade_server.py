@@ -157,16 +157,20 @@ def main() -> int:
     parser.add_argument("--rate", type=float, default=400.0, help="moves a second offered on PostgreSQL + Redis")
     parser.add_argument("--embedded-rate", type=float, default=200.0, help="moves a second offered embedded")
     parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--only", choices=["embedded", "postgres"], help="one configuration of the two")
     args = parser.parse_args()
     limits = {"ARCADE_RUNS_PER_HOUR_PER_PLAYER": UNLIMITED, "ARCADE_RUNS_PER_HOUR_PER_ADDRESS": UNLIMITED,
               "ARCADE_MOVES_PER_SECOND_PER_RUN": UNLIMITED, "LOG_LEVEL": "WARNING"}
     with tempfile.TemporaryDirectory(prefix="bench-arcade-") as tmp:
         log_dir = Path(tmp)
         env = server_env(SQLITE_PATH=str(log_dir / "db.sqlite3"), **limits)
-        migrate(env)
-        out = [report(f"embedded, one process, {args.runs} runs at {args.embedded_rate:g} moves/s",
-                      asyncio.run(bench(env, log_dir, runs=args.runs, rate=args.embedded_rate, seconds=args.seconds)))]
-        if os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL"):
+        out = []
+        if args.only != "postgres":
+            migrate(env)
+            out.append(report(f"embedded, one process, {args.runs} runs at {args.embedded_rate:g} moves/s",
+                              asyncio.run(bench(env, log_dir, runs=args.runs, rate=args.embedded_rate,
+                                                seconds=args.seconds))))
+        if args.only != "embedded" and os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL"):
             with postgres_database(os.environ["DATABASE_URL"], prefix="bench_arcade") as url:
                 env = server_env(DATABASE_URL=url, REDIS_URL=os.environ["REDIS_URL"],
                                  CHANNEL_PREFIX=f"a{uuid.uuid4().hex[:8]}", **limits)
