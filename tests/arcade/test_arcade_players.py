@@ -104,7 +104,8 @@ async def play_over_socket(client: Client, start_run: Callable[[str], dict[str, 
         players.add(run["player"]["id"])
         socket = comm = comm or await socket_of(client)
 
-        async def ask(op: str, body: dict[str, Any], run_id: str = run["id"], ref: int = ref) -> tuple[str, dict]:
+        async def ask(op: str, body: dict[str, Any], run_id: str = run["id"], ref: int = ref,
+                      socket: WebsocketCommunicator = socket) -> tuple[str, dict]:
             await socket.send_to(text_data=json.dumps({"type": op, "run": run_id, "ref": ref, **body}))
             frame = json.loads(await socket.receive_from(timeout=10))
             assert frame["ref"] == ref and (frame["type"] == "error" or frame["run"] == run_id), frame
