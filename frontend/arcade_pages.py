@@ -27,6 +27,12 @@ def game_2048(request: HttpRequest) -> HttpResponse:
 
 
 @ensure_csrf_cookie
+def game_3d(request: HttpRequest) -> HttpResponse:
+    """3D 2048 on the 2x2x2 or 3x3x3 cube (Normal or Hard, chosen on the page): your saved run resumed, or Start."""
+    return render(request, "frontend/arcade_cube.html", {"page": "arcade-3d"})
+
+
+@ensure_csrf_cookie
 def scores(request: HttpRequest) -> HttpResponse:
     """The high scores of a mode (``?mode=``), all time, this week or today (``?period=``)."""
     return render(request, "frontend/arcade_scores.html", {"page": "arcade-scores"})

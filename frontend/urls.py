@@ -24,5 +24,6 @@ urlpatterns = [
     path("puzzles", views.puzzle, name="puzzles"),
     path("puzzles/<str:puzzle_id>", views.puzzle, name="puzzle"),
     path("arcade/2048", arcade_pages.game_2048, name="arcade-2048"),
+    path("arcade/3d", arcade_pages.game_3d, name="arcade-3d"),
     path("arcade/sw.js", arcade_pages.service_worker, name="arcade-sw"),
 ]

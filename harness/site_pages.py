@@ -46,6 +46,7 @@ PAGES: tuple[SitePage, ...] = (
     SitePage("puzzles", "frontend:puzzles", "/puzzles", "#task:not(:empty)"),
     SitePage("puzzle", "frontend:puzzle", "/puzzles/{puzzle}", "#task:not(:empty)"),
     SitePage("arcade-2048", "frontend:arcade-2048", "/arcade/2048", "#arcade-keys:not(:empty)"),
+    SitePage("arcade-3d", "frontend:arcade-3d", "/arcade/3d", "#arcade-keys:not(:empty)"),
     SitePage("challenges", "frontend:challenges", "/challenges", "#challenges-h"),
     SitePage("my-games", "frontend:my-games", "/my/games", "#my-games-h"),
     SitePage("account", "frontend:account", "/account", "#acct-body:not([hidden])"),

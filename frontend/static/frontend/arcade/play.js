@@ -16,8 +16,8 @@
 //   keysHelp()            the moves' keys, [{key, keys, symbol, label}]: `key` is what the on-screen button
 //                         sends to direction(), `keys` the keys named on screen, `label` the move's name.
 //
-// The page's template includes frontend/_arcade_controls.html (the scores, the buttons, the panel, the board
-// in words) and calls startArcade({view, mode}).
+// The page's template includes frontend/_arcade_play.html (the board, the scores, the buttons, the panel, the
+// board in words) and calls startArcade({view, mode}).
 
 import { ApiError, apiGet, apiPost, errorText } from "../api.js";
 import { confirmDialog } from "../dialog.js";

@@ -13,12 +13,13 @@ const MARGIN = 4; // px kept between the window and the view's edge
 /** @typedef {{x: number, y: number, size: number}} Kept the same as fractions: of the width, the height, the short side */
 
 /**
- * The window's first place on a view of w × h: a third of the short side (at most 220 px), in the top right.
+ * The window's first place on a view of w × h: a third of the short side (at most 220 px; less on a phone), in
+ * the top right.
  * @param {number} w @param {number} h
  * @returns {Place}
  */
 export function defaultPlace(w, h) {
-  const size = Math.round(Math.min(220, Math.max(MIN_SIZE, Math.min(w, h) * 0.34)));
+  const size = Math.round(Math.min(220, Math.max(MIN_SIZE, Math.min(w, h) * (w < 520 ? 0.3 : 0.36))));
   return { x: w - size - 8, y: 8, size };
 }
 
@@ -72,10 +73,12 @@ export class BackView {
   /**
    * @param {HTMLElement} host the element the window stands in (the main view's)
    * @param {() => void} onChange the window moved or changed size (the view draws again)
+   * @param {() => void} [onRest] it was let go where it now stays (the view fits the cube around it)
    */
-  constructor(host, onChange) {
+  constructor(host, onChange, onRest = () => {}) {
     this.host = host;
     this.onChange = onChange;
+    this.onRest = onRest;
     this.el = document.createElement("div");
     this.el.className = "cube-backview";
     this.el.setAttribute("aria-hidden", "true"); // a picture: the board in words says the same
@@ -112,6 +115,18 @@ export class BackView {
   rect() {
     const { x, y, size } = this.place;
     return { x, y, w: size, h: size };
+  }
+
+  /**
+   * What the main view keeps its cube clear of: the window's corner of the view up to the top right when
+   * it stands in the top right quarter (where it starts), else nothing (the player put it over the cube).
+   */
+  corner() {
+    const { x, y, size } = this.place;
+    const w = this.host.clientWidth;
+    const h = this.host.clientHeight;
+    if (x + size / 2 < w / 2 || y + size / 2 > h / 2) return null;
+    return { x, y: 0, w: w - x, h: y + size };
   }
 
   keep() {
@@ -162,6 +177,7 @@ export class BackView {
       grab = null;
       this.el.classList.remove("grabbed");
       this.keep();
+      this.onRest();
     };
     this.el.addEventListener("pointerup", release);
     this.el.addEventListener("pointercancel", release);

@@ -21,12 +21,17 @@ const CORNER = TILE * 0.18;
 const LABEL_OUT = (TILE / 2 - CORNER) * Math.sqrt(3) + CORNER + 0.01; // in front of the block's nearest corner
 
 const blockGeometry = new RoundedBoxGeometry(TILE, TILE, TILE, 3, CORNER);
-/** @type {Map<number, {block: THREE.MeshStandardMaterial, label: THREE.SpriteMaterial}>} */
+/** @type {Map<string, {block: THREE.Material, label: THREE.SpriteMaterial}>} */
 const LOOKS = new Map();
 
-/** @param {number} value */
-function looks(value) {
-  let found = LOOKS.get(value);
+/**
+ * A value's block material and label, made once.
+ * @param {number} value
+ * @param {boolean} plain a matte block (Lambert): a software renderer draws it in two thirds of the time
+ */
+function looks(value, plain) {
+  const key = `${plain ? "plain" : "lit"}:${value}`;
+  let found = LOOKS.get(key);
   if (found) return found;
   const { fill, ink } = tileColours(value);
   const [canvas, g] = canvas2d(128, 128);
@@ -43,10 +48,12 @@ function looks(value) {
   const texture = srgbTexture(canvas);
   texture.anisotropy = 4;
   found = {
-    block: new THREE.MeshStandardMaterial({ color: fill, roughness: 0.42, metalness: 0.05 }),
+    block: plain
+      ? new THREE.MeshLambertMaterial({ color: fill })
+      : new THREE.MeshStandardMaterial({ color: fill, roughness: 0.42, metalness: 0.05 }),
     label: new THREE.SpriteMaterial({ map: texture, transparent: true }),
   };
-  LOOKS.set(value, found);
+  LOOKS.set(key, found);
   return found;
 }
 
@@ -57,9 +64,11 @@ export class Tiles {
   /**
    * @param {THREE.Scene} scene
    * @param {number[]} shape
+   * @param {boolean} [plain] matte blocks (for a software renderer)
    */
-  constructor(scene, shape) {
+  constructor(scene, shape, plain = false) {
     this.shape = shape;
+    this.plain = plain;
     this.root = new THREE.Group();
     scene.add(this.root);
     /** @type {Map<number, Tile>} the tile on each cell, as the last board shown has it */
@@ -75,7 +84,7 @@ export class Tiles {
    * @returns {Tile}
    */
   make(cell, value, scale = 1) {
-    const look = looks(value);
+    const look = looks(value, this.plain);
     const group = new THREE.Group();
     group.add(new THREE.Mesh(blockGeometry, look.block));
     const label = new THREE.Sprite(look.label);

@@ -6,7 +6,7 @@
 // browser asks for one (input never waits for a frame).
 
 import * as THREE from "three";
-import { createOrbit } from "../../board/camera.js";
+import { createOrbit, fitPicture } from "../../board/camera.js";
 import { drawFrame } from "../../board/drawing.js";
 import { buildStage } from "../../board/scene.js";
 import { pgettext } from "../../i18n.js";
@@ -69,6 +69,7 @@ export class CubeView {
     this.shape = ctx.mode.shape;
     this.host = document.createElement("div");
     this.host.className = "cube3d";
+    el.classList.add("cube-board"); // square (cube.css)
     el.replaceChildren(this.host);
     const { renderer, scene, software } = buildStage(this.host, { shadows: false });
     this.stage = { renderer, scene };
@@ -92,8 +93,16 @@ export class CubeView {
     this.far = new THREE.PerspectiveCamera(2 * THREE.MathUtils.radToDeg(Math.asin(1 / DISTANCE)) * 1.12, 1, 0.1, 100);
     this.far.position.setFromSphericalCoords(distance, FAR_POLAR, FAR_AZIMUTH);
     this.far.lookAt(target);
-    this.tiles = new Tiles(scene, this.shape);
-    this.backview = new BackView(this.host, () => this.touch());
+    // The stage's lamps shine from above and in front: a lamp beside the back view lights what it shows.
+    const back = new THREE.DirectionalLight(0xffffff, 1.1);
+    back.position.copy(this.far.position);
+    scene.add(back);
+    this.tiles = new Tiles(scene, this.shape, software);
+    this.backview = new BackView(
+      this.host,
+      () => this.touch(),
+      () => this.fit(),
+    );
     if (ctx.play) this.swipes(ctx.play);
     if (!this.themed) {
       this.themed = true;
@@ -217,14 +226,30 @@ export class CubeView {
     this.width = w;
     this.height = h;
     this.stage.renderer.setSize(w, h, false);
-    // The lens that holds the whole cube, whichever way it is turned, across the shorter of the two sides.
-    const half = Math.asin(1 / DISTANCE) * 1.06;
-    const aspect = w / h;
-    const vertical = aspect >= 1 ? half : Math.atan(Math.tan(half) / aspect);
-    this.camera.aspect = aspect;
-    this.camera.fov = THREE.MathUtils.radToDeg(2 * vertical);
-    this.camera.updateProjectionMatrix();
     this.backview?.layout();
+    this.fit();
+  }
+
+  /**
+   * The main camera's lens: the cube as large as the view allows, whichever way it is turned, and clear
+   * of the back-view window where it starts (board/camera.js's fitPicture, as the 3D board keeps its pegs
+   * clear of its inset).
+   */
+  fit() {
+    if (!this.camera) return;
+    const { width: w, height: h } = this;
+    const reachAt = Math.tan(Math.asin(1 / DISTANCE)) * 1.04; // the cube's outline, in screen units a unit deep
+    const outline = Array.from({ length: 48 }, (_, i) => ({
+      u: reachAt * Math.cos((i * Math.PI) / 24),
+      v: reachAt * Math.sin((i * Math.PI) / 24),
+    }));
+    const inset = this.backview ? this.backview.corner() : null;
+    const maxFocal = Math.min(w, h) / 2 / reachAt;
+    const lens = fitPicture({ width: w, height: h, frame: outline, avoid: outline, inset, maxFocal });
+    this.camera.aspect = w / h;
+    this.camera.fov = THREE.MathUtils.radToDeg(2 * Math.atan(h / 2 / lens.focal));
+    this.camera.setViewOffset(w, h, w / 2 - lens.cx, h / 2 - lens.cy, w, h);
+    this.camera.updateProjectionMatrix();
     this.touch();
   }
 

@@ -1,0 +1,99 @@
+"""The 3D 2048 page in Chromium with WebGL (docs/arcade.md, "The cube page"): it renders and turns by a drag,
+"left" moves the tiles to the screen's left before and after a half turn of the view (read from the page's
+state: where its camera puts each cell, not from pixels), the back-view window is dragged and resized and
+keeps both after a reload, and the page passes axe in light and dark.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page
+
+from tests.e2e.test_accessibility import axe_source, violations  # noqa: F401 (axe_source: a fixture)
+
+pytestmark = [pytest.mark.browser, pytest.mark.webgl]
+
+SETTLED = """() => { const s = window.__arcade && window.__arcade.sync;
+  return !!(s && s.run && !s.pending && !s.queue.length); }"""
+DRAWN = "() => { const v = window.__arcade && window.__arcade.view; return !!(v && v.frames > 0); }"
+# The last move's slide as the page's camera sees it now: each tile that changed cell, from where to where
+# on the screen, and the direction played.
+SLID = """() => { const v = window.__arcade.view;
+  return (v.lastChange?.tiles || []).filter((t) => t.from !== t.to)
+    .map((t) => ({ from: v.screenPoint(t.from), to: v.screenPoint(t.to) })); }"""
+BACK_VIEW = """() => { const r = document.querySelector('.cube-backview').getBoundingClientRect();
+  return [r.x, r.y, r.width]; }"""
+
+
+def start(page: Page) -> None:
+    """Opens the 3x3x3 page as a new device and starts a run."""
+    page.goto("/arcade/3d?mode=cube3")
+    page.locator("#arcade-start").click()
+    page.wait_for_function(SETTLED)
+    page.wait_for_function(DRAWN)
+
+
+def press_left(page: Page) -> list[dict[str, Any]]:
+    """Right, then left (which then surely moves a tile): where left moved each tile on the screen."""
+    for key in ("ArrowRight", "ArrowLeft"):
+        page.keyboard.press(key)
+        page.wait_for_function(SETTLED)
+    slid: list[dict[str, Any]] = page.evaluate(SLID)
+    assert slid, "left moved no tile"
+    return slid
+
+
+def drag(page: Page, x: float, y: float, dx: float, dy: float) -> None:
+    page.mouse.move(x, y)
+    page.mouse.down()
+    for step in range(1, 9):
+        page.mouse.move(x + dx * step / 8, y + dy * step / 8)
+    page.mouse.up()
+
+
+def test_the_cube_turns_by_a_drag_and_left_stays_on_the_screens_left(new_page, axe_source) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    page = new_page(width=1280, height=800)
+    start(page)
+    azimuth = page.evaluate("() => window.__arcade.view.azimuth()")
+    box = page.locator(".cube3d canvas").bounding_box()
+    assert box is not None
+    drag(page, box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.7, 160, 0)
+    page.wait_for_function(f"() => Math.abs(window.__arcade.view.azimuth() - {azimuth}) > 0.3")
+
+    first_played = None
+    for turn in (0.0, math.pi):  # the view as it stands, then half way round
+        page.evaluate(f"() => window.__arcade.view.turnTo(window.__arcade.view.azimuth() + {turn})")
+        played = page.evaluate("() => window.__arcade.view.direction('ArrowLeft')")
+        slid = press_left(page)
+        assert all(t["to"]["x"] < t["from"]["x"] - 5 for t in slid), (turn, played, slid)
+        board = page.evaluate("() => window.__arcade.sync.run.board")
+        server = page.evaluate("(id) => fetch(`/api/arcade/runs/${id}`).then((r) => r.json())",
+                               page.evaluate("() => window.__arcade.sync.id"))
+        assert board == server["board"]
+        assert played != first_played, "a half turn of the view plays the other way"
+        first_played = played
+
+    assert violations(page, axe_source) == []
+    assert page.js_errors == []
+
+
+def test_the_back_view_window_is_dragged_resized_and_kept_after_a_reload(new_page) -> None:  # type: ignore[no-untyped-def]
+    page = new_page(width=1280, height=800)
+    start(page)
+    x, y, size = page.evaluate(BACK_VIEW)
+    drag(page, x + size / 2, y + size / 2, -180, 120)  # its body: it moves
+    moved = page.evaluate(BACK_VIEW)
+    assert abs(moved[0] - (x - 180)) <= 2 and abs(moved[1] - (y + 120)) <= 2 and moved[2] == size
+    drag(page, moved[0] + 4, moved[1] + moved[2] - 4, -50, 50)  # its bottom-left corner: it grows
+    resized = page.evaluate(BACK_VIEW)
+    assert resized[2] >= size + 45
+    assert abs(resized[0] + resized[2] - (moved[0] + moved[2])) <= 2  # its right edge stays
+
+    page.reload()
+    page.wait_for_function(DRAWN)
+    kept = page.evaluate(BACK_VIEW)
+    assert all(abs(a - b) <= 2 for a, b in zip(kept, resized, strict=True)), (kept, resized)
+    assert page.js_errors == []
