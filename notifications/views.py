@@ -20,7 +20,7 @@ from notifications import limits
 from notifications.protocol import page_json
 from notifications.selectors import notifications_page, unread_count
 from notifications.services import MAX_READ_IDS, notifications_read
-from players.identity import session_player
+from players.identity import client_address, session_player
 
 # Pages beyond this are not served (20 a page: the newest 1,000 notifications).
 MAX_PAGE = 50
@@ -81,7 +81,8 @@ class NotificationsView(APIView):
         player = session_player(request.session)
         if player is None:
             return Response(page_json([], unread=0, next_url=None))
-        limits.notifications_quota_take(limits.PAGES, player_id=player.pk, now=timezone.now())
+        limits.notifications_quota_take(limits.PAGES, player_id=player.pk, address=client_address(request),
+                                        now=timezone.now())
         rows, more = notifications_page(player.pk, page=page)
         next_url = f"{reverse('notifications')}?page={page + 1}" if more and page < MAX_PAGE else None
         return Response(page_json(rows, unread=unread_count(player.pk), next_url=next_url))
@@ -97,5 +98,5 @@ class NotificationsReadView(APIView):
         if player is None:
             raise Refused("no_session", gettext("This device has no player yet: it has no notifications."))
         now = timezone.now()
-        limits.notifications_quota_take(limits.READS, player_id=player.pk, now=now)
+        limits.notifications_quota_take(limits.READS, player_id=player.pk, address=client_address(request), now=now)
         return Response({"unread": notifications_read(player_id=player.pk, ids=ids, now=now)})

@@ -1,9 +1,11 @@
 """Quotas on following, blocking and searching for players: far above what a person does, against scripts.
 
-A player (the account) may change follows and blocks :data:`SOCIAL_WRITES_PER_MINUTE` times a minute; a
-client address may search :data:`SEARCHES_PER_MINUTE_PER_ADDRESS` times a minute (the header's box asks
-once per pause in typing). Counted in Django's cache (Redis when ``REDIS_URL`` is set, so across
-processes); while the cache is unreachable nothing is counted (a warning is logged) and the request goes on.
+A player (the account) may change follows and blocks :data:`SOCIAL_WRITES_PER_MINUTE` times a minute, and
+a client address :data:`SOCIAL_WRITES_PER_MINUTE_PER_ADDRESS` times (the accounts made at one address are
+many: each costs only a registration); a client address may search :data:`SEARCHES_PER_MINUTE_PER_ADDRESS`
+times a minute (the header's box asks once per pause in typing). Counted in Django's cache (Redis when
+``REDIS_URL`` is set, so across processes); while the cache is unreachable nothing is counted (a warning is
+logged) and the request goes on.
 """
 
 from __future__ import annotations
@@ -20,19 +22,22 @@ from common.ratelimit import Quota, quota_take
 log = logging.getLogger(__name__)
 
 SOCIAL_WRITES_PER_MINUTE = 30
+SOCIAL_WRITES_PER_MINUTE_PER_ADDRESS = 120
 SEARCHES_PER_MINUTE_PER_ADDRESS = 60
 
 SOCIAL_WRITES = Quota("social-writes-by-player", SOCIAL_WRITES_PER_MINUTE, 60)
+SOCIAL_WRITES_BY_ADDRESS = Quota("social-writes-by-address", SOCIAL_WRITES_PER_MINUTE_PER_ADDRESS, 60)
 SEARCHES = Quota("player-searches-by-address", SEARCHES_PER_MINUTE_PER_ADDRESS, 60)
 
 
-def social_write_quota_take(*, player_id: str, now: datetime) -> None:
-    """Count one follow, unfollow, block or unblock of the player.
+def social_write_quota_take(*, player_id: str, address: str | None, now: datetime) -> None:
+    """Count one follow, unfollow, block or unblock of the player, and of the client ``address`` when known.
 
     Raises:
-        RateLimited: the quota is spent (nothing was counted).
+        RateLimited: a quota is spent (nothing was counted).
     """
-    _take(SOCIAL_WRITES, player_id, now=now, message=gettext("Too many follows and blocks."))
+    takes = [(SOCIAL_WRITES, player_id)] + ([(SOCIAL_WRITES_BY_ADDRESS, address)] if address is not None else [])
+    _take(takes, now=now, message=gettext("Too many follows and blocks."))
 
 
 def search_quota_take(*, address: str, now: datetime) -> None:
@@ -41,11 +46,11 @@ def search_quota_take(*, address: str, now: datetime) -> None:
     Raises:
         RateLimited: the quota is spent (nothing was counted).
     """
-    _take(SEARCHES, address, now=now, message=gettext("Too many searches."))
+    _take([(SEARCHES, address)], now=now, message=gettext("Too many searches."))
 
 
-def _take(quota: Quota, caller: str, *, now: datetime, message: str) -> None:
+def _take(takes: list[tuple[Quota, str]], *, now: datetime, message: str) -> None:
     try:
-        quota_take(cache, [(quota, caller)], now=now, message=message)
+        quota_take(cache, takes, now=now, message=message)
     except RedisError as exc:
-        log.warning("%s not counted: the cache is unreachable (%s)", quota.scope, exc)
+        log.warning("%s not counted: the cache is unreachable (%s)", takes[0][0].scope, exc)

@@ -56,7 +56,7 @@ def _writer(request: Request) -> Player:
         Refused: no_account; RateLimited.
     """
     player = social.refuse_guests(session_player(request.session))
-    social_write_quota_take(player_id=str(player.pk), now=timezone.now())
+    social_write_quota_take(player_id=str(player.pk), address=client_address(request), now=timezone.now())
     return player
 
 

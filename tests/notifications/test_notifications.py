@@ -96,6 +96,19 @@ def test_reads_are_limited_with_retry_after(settings):
 
 
 @pytest.mark.django_db
+def test_pages_and_reads_are_limited_per_address_too(monkeypatch):
+    from notifications import limits
+
+    monkeypatch.setattr(limits, "PAGES_BY_ADDRESS", limits.Quota("notification-pages-by-address", 3, 60))
+    monkeypatch.setattr(limits, "READS_BY_ADDRESS", limits.Quota("notification-reads-by-address", 3, 60))
+    guests = [http_for(make_player()[1]) for _ in range(4)]  # fresh guests of one address cost nothing
+    assert [g.get("/api/notifications").status_code for g in guests] == [200, 200, 200, 429]
+    read = [g.post("/api/notifications/read", {"all": True}, content_type="application/json") for g in guests]
+    assert [answer.status_code for answer in read] == [200, 200, 200, 429]
+    assert read[-1].json()["code"] == "rate_limited" and int(read[-1]["Retry-After"]) >= 1
+
+
+@pytest.mark.django_db
 def test_a_key_makes_one_notification_and_keeps_the_transaction_usable():
     player, _ = make_player()
     with transaction.atomic():

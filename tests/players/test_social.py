@@ -120,6 +120,17 @@ def test_search_by_prefix_as_usernames_compare_with_bots_marked_and_found_unrate
         refused(Client().get("/api/players", bad), 400, "bad_query")
 
 
+def test_writes_are_limited_per_address_too(monkeypatch):
+    monkeypatch.setattr(limits, "SOCIAL_WRITES_BY_ADDRESS", limits.Quota("social-writes-by-address", 3, 60))
+    ann, bob, cyd = account("ann"), account("bob"), account("cyd")
+    ann_browser, bob_browser = signed_in(ann), signed_in(bob)  # two accounts, one address
+    for browser, other in ((ann_browser, cyd), (ann_browser, bob), (bob_browser, cyd)):
+        assert session_post(browser, f"/api/players/{other.id}/follow").status_code == 200
+    written = session_post(bob_browser, f"/api/players/{ann.id}/follow")
+    refused(written, 429, "rate_limited")
+    assert int(written["Retry-After"]) >= 1
+
+
 def test_search_answers_at_most_ten():
     for i in range(12):
         account(f"player{i:02d}")
