@@ -15,6 +15,9 @@ import { PEG_H, pegPosition } from "./geometry.js";
 import { bindPointer, pickIn } from "./picking.js";
 import { buildScene, setSceneTheme } from "./scene.js";
 
+/** The height in CSS pixels of the far-side inset's caption ("far side"), under its picture, never over it. */
+const INSET_CAPTION = 18;
+
 export { fitPicture } from "./camera.js";
 export { COLOURS, cellPosition, pegPosition } from "./geometry.js";
 
@@ -264,7 +267,8 @@ export class Board3D {
     this.renderer.setSize(w, h, false);
     this.camera.aspect = w / h;
     const inset = this.insetRect();
-    const lens = lensFor(w, h, inset, this.target);
+    // The main picture keeps clear of the inset and of its caption under it.
+    const lens = lensFor(w, h, inset && { ...inset, h: inset.h + INSET_CAPTION }, this.target);
     this.camera.fov = lens.fov;
     this.camera.setViewOffset(w, h, lens.offsetX, lens.offsetY, w, h);
     this.camera.updateProjectionMatrix();
@@ -276,8 +280,9 @@ export class Board3D {
           left: `${inset.x}px`,
           top: `${inset.y}px`,
           width: `${inset.w}px`,
-          height: `${inset.h}px`,
+          height: `${inset.h + INSET_CAPTION}px`,
         });
+        label.style.setProperty("--picture", `${inset.h}px`);
       }
     }
     this.dirty = true;
