@@ -55,10 +55,14 @@ def my_games(player: Player, *, now: datetime) -> dict[str, list[dict[str, Any]]
     return {"your_turn": yours, "waiting": waiting}
 
 
-def seek_json(seek: CorrespondenceSeek) -> dict[str, Any]:
-    return {"id": seek.pk, "player": {"id": str(seek.player_id), "name": seek.player.name},
-            "days_per_move": seek.days_per_move, "ranked": seek.ranked, "rating": round(seek.rating),
-            "created_at": iso(seek.created_at)}
+def seeks_json(seeks: list[CorrespondenceSeek], *, now: datetime) -> list[dict[str, Any]]:
+    """The seeks as the API has them: ``rating`` the seeker's when they sought, ``display`` it as people read
+    it, with the ``?`` of a rating still provisional (the seeker's rating at ``now``; one query)."""
+    ratings = ratings_of([seek.player_id for seek in seeks], now=now)
+    return [{"id": seek.pk, "player": {"id": str(seek.player_id), "name": seek.player.name},
+             "days_per_move": seek.days_per_move, "ranked": seek.ranked, "rating": round(seek.rating),
+             "display": f"{round(seek.rating)}{'?' if ratings[seek.player_id].is_provisional else ''}",
+             "created_at": iso(seek.created_at)} for seek in seeks]
 
 
 def seeks_open(*, now: datetime) -> QuerySet[CorrespondenceSeek]:
@@ -75,4 +79,4 @@ def seeks_page(*, now: datetime, page: int) -> tuple[list[dict[str, Any]], bool]
     """One page of the open seeks, newest first, and whether another follows."""
     start = (page - 1) * SEEKS_PER_PAGE
     rows = list(seeks_open(now=now)[start:start + SEEKS_PER_PAGE + 1])
-    return [seek_json(seek) for seek in rows[:SEEKS_PER_PAGE]], len(rows) > SEEKS_PER_PAGE
+    return seeks_json(rows[:SEEKS_PER_PAGE], now=now), len(rows) > SEEKS_PER_PAGE

@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.params import query_int
-from correspondence.selectors import my_games, seek_json, seeks_page
+from correspondence.selectors import my_games, seeks_json, seeks_page
 from correspondence.services import seek_accept, seek_create, seek_delete
 from lobby.rooms.selectors import snapshot_of
 from players.identity import client_address, session_player
@@ -34,6 +34,7 @@ class SeekOut(serializers.Serializer[Any]):
     days_per_move = serializers.IntegerField()
     ranked = serializers.BooleanField()
     rating = serializers.IntegerField(help_text="The seeker's rating when they sought.")
+    display = serializers.CharField(help_text='The rating as people read it: "1500?" while provisional.')
     created_at = serializers.DateTimeField()
 
 
@@ -79,7 +80,7 @@ class SeeksView(APIView):
         data = request.data if isinstance(request.data, dict) else {}
         seek = seek_create(player=session_player(request.session), days_per_move=data.get("days_per_move"),
                            ranked=data.get("ranked", False), now=timezone.now(), address=client_address(request))
-        return Response(seek_json(seek), status=status.HTTP_201_CREATED)
+        return Response(seeks_json([seek], now=timezone.now())[0], status=status.HTTP_201_CREATED)
 
 
 class SeekView(APIView):

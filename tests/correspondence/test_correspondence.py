@@ -246,6 +246,9 @@ def test_seeks_over_rest():
     seek = made.json()
     assert seek["days_per_move"] == 1 and seek["ranked"] and seek["player"]["name"] == "ann"
     assert [s["id"] for s in bob.get("/api/seeks").json()["results"]] == [seek["id"]]
+    # A new account's rating is provisional: shown with its "?", as everywhere else.
+    assert (seek["rating"], seek["display"]) == (1500, "1500?") == \
+        tuple(bob.get("/api/seeks").json()["results"][0][key] for key in ("rating", "display"))
     assert bob.delete(f"/api/seeks/{seek['id']}").json()["code"] == "not_yours"
     assert bob.get("/api/seeks?page=%C2%B2").status_code == 400
     room = bob.post(f"/api/seeks/{seek['id']}/accept")

@@ -20,7 +20,7 @@ function seekItem(seek, me, reload) {
   const li = document.createElement("li");
   li.innerHTML =
     `<span><a href="/players/${encodeURIComponent(seek.player.id)}">${escapeHtml(seek.player.name)}</a>` +
-    ` <span class="muted small">${escapeHtml(seek.rating)} · ${escapeHtml(timeControlText(seek))} · ` +
+    ` <span class="muted small">${escapeHtml(seek.display ?? seek.rating)} · ${escapeHtml(timeControlText(seek))} · ` +
     `${escapeHtml(rankedText(seek.ranked))}</span></span>`;
   const mine = seek.player.id === me;
   const button = document.createElement("button");
