@@ -87,7 +87,8 @@ _joined = Seat.objects.filter(room_id=OuterRef("room_id"), player__isnull=False)
 
 
 def live_games(*, now: datetime, limit: int = LIVE_GAMES_SHOWN, offset: int = 0) -> dict[str, Any]:
-    """Games between two people being played now, best-rated first: ``{"count", "limit", "offset", "results"}``.
+    """Games between two people being played now, best-rated first: ``{"count", "limit", "offset", "results"}``;
+    not correspondence games.
 
     "Best-rated" is the higher sum of both players' ratings; ties go to the game started last. A game
     is live while it is being played in an open room that changed within ``LIVE_IDLE``, once one of its players
@@ -106,6 +107,7 @@ def live_games(*, now: datetime, limit: int = LIVE_GAMES_SHOWN, offset: int = 0)
             yellow_player__isnull=False,
             room__closed_at=None,
             room__last_activity_at__gte=now - LIVE_IDLE,
+            days_per_move__isnull=True,  # a correspondence game is played over days, not live
         ).filter(Exists(_joined)).select_related("room", "red_player", "yellow_player")
     )
     ratings = ratings_of({pid for game in games for pid in (game.red_player_id, game.yellow_player_id)}, now=now)

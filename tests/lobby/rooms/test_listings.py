@@ -9,6 +9,7 @@ from django.test import Client
 from django.utils import timezone
 
 from common.errors import Refused
+from games.models import Game
 from lobby.play.moves import game_drop, game_resign, game_start
 from lobby.rooms.connections import connection_close, connection_open, process_register
 from lobby.rooms.listings import LIVE_IDLE, live_games, open_rooms
@@ -56,6 +57,8 @@ def test_live_games_are_between_people_best_rated_first_and_paged():
     game_between(person("Kit", 2100), person("Lu", 2100), at=T0 - timedelta(hours=30))
     rooms_close_idle(now=T0, idle=timedelta(hours=24))  # Kit and Lu's room closes
     game_drop(code=strong, player=person_named("Ann"), peg="b2", ply=0, now=T0)
+    by_post = game_between(person("Mo", 2500), person("Ned", 2500))
+    Game.objects.filter(room__code=by_post).update(days_per_move=3)  # correspondence: not live
 
     listed = live_games(now=T0, limit=10)
     assert listed["count"] == 3
