@@ -40,7 +40,7 @@ PAGES: tuple[SitePage, ...] = (
     SitePage("replay", "frontend:replay", "/games/{game}", "#moves li"),
     SitePage("player", "frontend:player", "/players/{player}", "#recent li, #recent tr"),
     SitePage("ratings", "frontend:ratings", "/ratings", "#leaderboard"),
-    SitePage("analysis", "frontend:analysis", "/analysis?record=a1+b2+c3", "#to-move:not(:empty)"),
+    SitePage("analysis", "frontend:analysis", "/analysis?record=a1+b2+c3", "#verdict[data-verdict]"),
     SitePage("arenas", "frontend:arenas", "/arenas", "#arenas-page-h"),
     SitePage("arena", "frontend:arena", "/tournaments/{arena}", "#arena-name:not(:empty)"),
     SitePage("puzzles", "frontend:puzzles", "/puzzles", "#task:not(:empty)"),
@@ -48,7 +48,7 @@ PAGES: tuple[SitePage, ...] = (
     SitePage("arcade-2048", "frontend:arcade-2048", "/arcade/2048", "#arcade-keys:not(:empty)"),
     SitePage("arcade-3d", "frontend:arcade-3d", "/arcade/3d", "#arcade-keys:not(:empty)"),
     SitePage("challenges", "frontend:challenges", "/challenges", "#challenges-h"),
-    SitePage("my-games", "frontend:my-games", "/my/games", "#my-games-h"),
+    SitePage("my-games", "frontend:my-games", "/my/games", "#my-finished .my-game"),  # the resigned game
     SitePage("account", "frontend:account", "/account", "#acct-body:not([hidden])"),
     SitePage("reset-ask", "account-reset-ask", "/accounts/reset", "main h1"),
     SitePage("reset", "account-reset", "/accounts/reset/MQ.not-a-token", "main h1"),

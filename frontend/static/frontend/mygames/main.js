@@ -1,14 +1,16 @@
-// Your games (/my/games): the games whose turn is yours, soonest deadline first, and those waiting for the
-// opponent, each with a small top-view board (no 3D), from GET /api/my/games; drawn again when a
-// notification about a game arrives and every minute (the deadlines move on).
+// Your games (/my/games): the correspondence games whose turn is yours, soonest deadline first, and those
+// waiting for the opponent, each with a small top-view board (no 3D), from GET /api/my/games; drawn again
+// when a notification about a game arrives and every minute (the deadlines move on); then every game the
+// player finished, most recent first, a page at a time (finished.js).
 
-import { apiGet, errorText } from "../api.js";
+import { apiGet, errorText, getSession } from "../api.js";
 import { timeControlText, untilText } from "../clock.js";
 import { $ } from "../dom.js";
 import { replay, sideName } from "../game.js";
 import { gettext, ngettext } from "../i18n.js";
 import { notificationFrames } from "../socket.js";
 import { escapeHtml, shownName } from "../text.js";
+import { startFinished } from "./finished.js";
 
 /** @typedef {import("../api.js").Json} Json */
 
@@ -84,10 +86,20 @@ async function load() {
 }
 
 if (typeof document !== "undefined" && document.getElementById("my-games")) {
+  /** @type {() => Promise<void>} */
+  let finished = async () => {};
   notificationFrames.addEventListener("notification", (ev) => {
     const kind = /** @type {CustomEvent} */ (ev).detail?.notification?.kind;
     if (GAME_KINDS.includes(kind)) load();
+    if (kind === "game_over") finished();
   });
   setInterval(load, 60000);
   load();
+  getSession()
+    .then((session) => {
+      finished = startFinished(session?.player?.id || null);
+    })
+    .catch(() => {
+      finished = startFinished(null);
+    });
 }

@@ -3,27 +3,15 @@
 
 import { apiGet, errorText } from "../api.js";
 import { $ } from "../dom.js";
-import { formatDate, formatNumber, gettext, ngettext, pgettext } from "../i18n.js";
-import { escapeHtml, shownName } from "../text.js";
+import { kindText, resultText, sideText } from "../gamekind.js";
+import { formatDate, formatNumber, gettext, ngettext } from "../i18n.js";
+import { escapeHtml } from "../text.js";
 
 /** @typedef {import("../api.js").Json} Json */
 
 const PLAYER = $("#player").dataset.player || "";
 const form = $("#games-filter", HTMLFormElement);
 let page = 1;
-/** @type {Record<string, string>} */
-const RESULTS = { win: gettext("Win"), draw: gettext("Draw"), loss: gettext("Loss") };
-/** @type {Record<string, string>} */
-const KINDS = {
-  party: pgettext("game kind", "party"),
-  online: pgettext("game kind", "online"),
-  cpu: pgettext("game kind", "computer"),
-  arena: pgettext("game kind", "arena"),
-  bot: pgettext("game kind", "bot"),
-};
-
-/** @param {Json} side */
-const sideName = (side) => (side.player ? shownName(side.player) : side.cpu ? gettext("Computer") : "—");
 
 async function load() {
   const query = new URLSearchParams({ page: String(page) });
@@ -35,10 +23,10 @@ async function load() {
     for (const g of answer.games) {
       const tr = document.createElement("tr");
       const cells = [
-        g.result ? RESULTS[g.result] : gettext("Abandoned"),
-        sideName(g.red),
-        sideName(g.yellow),
-        g.ranked ? gettext("%(kind)s, rated", { kind: KINDS[g.kind] || g.kind }) : KINDS[g.kind] || g.kind,
+        resultText(g.result),
+        sideText(g.red),
+        sideText(g.yellow),
+        kindText(g.kind, g.ranked),
         formatNumber(g.plies),
         formatDate(g.finished_at, { dateStyle: "medium" }),
       ];
