@@ -65,5 +65,7 @@ form.addEventListener("change", () => {
     // no storage: chosen for this visit
   }
   arcade.switchMode(id);
+  // The arrow keys play again at once (on a focused radio button they would choose another cube).
+  if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
 });
 showChoice(mode);

@@ -286,6 +286,7 @@ export class CubeView {
     this.resizeObserver?.disconnect();
     this.controls?.dispose();
     this.stage?.renderer.dispose();
+    this.stage?.renderer.forceContextLoss(); // a browser keeps few WebGL contexts: a new size makes another
     this.host?.remove();
     this.lastChange = null;
   }
