@@ -274,12 +274,21 @@ def _checked(run: Run, state: RunState, steps: list[Step]) -> int | None:
 
 def runs_close_idle(*, now: datetime, idle: timedelta | None = None) -> list[str]:
     """Close the runs no step has touched for ``idle`` (:data:`IDLE`), and those that can change no
-    more but were left open (a process that stopped between a run's last step and its close)."""
+    more but were left open (a process that stopped between a run's last step and its close); a run that cannot
+    be closed is logged and left, the others closed all the same."""
     idle = IDLE if idle is None else idle
     left = Run.objects.filter(closed_at__isnull=True).filter(
         Q(played_at__lte=now - idle) | Q(status=Status.ENDED.value) | Q(status=Status.OVER.value, slot__isnull=True))
-    closed = [str(run_id) for run_id in left.values_list("pk", flat=True)]
-    return [run_id for run_id in closed if run_close(run_id=run_id, now=now)]
+    closed = []
+    for run_id in (str(pk) for pk in left.values_list("pk", flat=True)):
+        try:  # each alone: one run that cannot be closed leaves the others closed
+            if run_close(run_id=run_id, now=now):
+                closed.append(run_id)
+        except Refused as refused:
+            log.warning("arcade run %s not closed: %s", run_id, refused.code)
+        except Exception:  # a row the engine cannot read: a fault to look into, the others go on
+            log.exception("arcade run %s could not be closed", run_id)
+    return closed
 
 
 def runs_guest_replaced(replaced: GuestReplaced) -> None:

@@ -12,6 +12,7 @@ rooms, seats and games each in one INSERT (:func:`lobby.play.pairs.rooms_for_two
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -20,6 +21,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 
+from common.errors import Refused
 from lobby.pairing.waves import WaveLease
 from lobby.play.pairs import GameSettings, rooms_for_two
 from lobby.rooms.selectors import players_in_play
@@ -31,6 +33,8 @@ from tournaments.models import Arena, ArenaGame, ArenaPlayer, ArenaStatus
 from tournaments.pairing import Pair, Waiting, pair_waiting
 from tournaments.scoring import Entrant, standings
 from tournaments.services import tally_of
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,8 +143,18 @@ def arena_pairs_write(*, arena_id: int, pairs: Sequence[Pair], now: datetime) ->
 
 def wave_write(*, arena_id: int, pairs: Sequence[Pair], now: datetime) -> list[str]:
     """Write pairs batch after batch, each committed (and told) as soon as it is written; returns the codes of
-    the rooms made."""
+    the rooms made. A batch refused (rolled back whole) is written again a pair at a time, so that the refused
+    pair alone is dropped: the others, and the batches after, are written all the same."""
     made: list[str] = []
     for start in range(0, len(pairs), PAIRS_PER_BATCH):
-        made += arena_pairs_write(arena_id=arena_id, pairs=pairs[start:start + PAIRS_PER_BATCH], now=now)
+        batch = pairs[start:start + PAIRS_PER_BATCH]
+        try:
+            made += arena_pairs_write(arena_id=arena_id, pairs=batch, now=now)
+        except Refused:
+            for pair in batch:
+                try:
+                    made += arena_pairs_write(arena_id=arena_id, pairs=[pair], now=now)
+                except Refused as refused:
+                    log.warning("arena %s: %s and %s not paired: %s", arena_id, pair.red.player_id,
+                                pair.yellow.player_id, refused.code)
     return made

@@ -184,3 +184,15 @@ def test_a_guest_who_logs_in_plays_their_open_runs_on_as_the_account():
 def _json(answer, status: int) -> dict:  # type: ignore[no-untyped-def]
     assert answer.status_code == status, answer.content
     return answer.json()
+
+
+def test_a_run_that_cannot_be_closed_leaves_the_others_closed(caplog):
+    client, _ = device()
+    broken, idle = start(client, "cube3"), start(client, "cube2")
+    Run.objects.update(played_at=timezone.now() - timedelta(hours=25))
+    Run.objects.filter(pk=broken["id"]).update(status="bogus")  # a row the engine cannot read
+    from arcade.services import runs_close_idle
+
+    assert runs_close_idle(now=timezone.now()) == [idle["id"]]
+    assert Run.objects.get(pk=idle["id"]).closed_at is not None and Run.objects.get(pk=broken["id"]).closed_at is None
+    assert f"arcade run {broken['id']} could not be closed" in caplog.messages

@@ -1,7 +1,8 @@
 """A real SMTP server for the email tests: aiosmtpd on a free port of this machine, in a thread of the test.
 
 ``SmtpServer.down()`` stops it (connections are refused, as from a mail server that is down) and ``up()``
-starts it again on the same port; ``messages`` is every email it accepted, parsed.
+starts it again on the same port; ``messages`` is every email it accepted, parsed; a recipient in ``refused``
+is answered 550, as an unknown user is.
 """
 
 from __future__ import annotations
@@ -26,6 +27,12 @@ class _Collect:
     def __init__(self, server: SmtpServer) -> None:
         self.server = server
 
+    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, options: Any) -> str:
+        if address in self.server.refused:
+            return "550 No such user here"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         message = email.message_from_bytes(envelope.content, policy=email.policy.default)
         assert isinstance(message, EmailMessage)
@@ -38,6 +45,7 @@ class SmtpServer:
     def __init__(self) -> None:
         self.port = free_port()
         self.messages: list[EmailMessage] = []
+        self.refused: set[str] = set()  # recipients it answers 550
         self.lock = threading.Lock()
         self.controller: Controller | None = None
 

@@ -39,6 +39,15 @@ def test_emails_queued_while_the_server_is_down_arrive_once_when_it_is_back(smtp
     assert not OutboundEmail.objects.filter(sent_at__isnull=True).exists()
 
 
+def test_a_refused_recipient_fails_alone_and_the_batch_goes_on(smtp):
+    smtp.refused.add("p1@example.com")
+    queue(3)
+    assert emails_send_due(now=T0) == 2
+    assert sorted(m["Subject"] for m in smtp.received()) == ["email 0", "email 2"]
+    refused = OutboundEmail.objects.get(to="p1@example.com")
+    assert refused.sent_at is None and refused.attempts == 1 and "SMTPRecipientsRefused" in refused.last_error
+
+
 def test_an_email_not_sent_within_a_day_is_given_up_with_a_log_line(smtp, caplog):
     smtp.down()
     queue(1)

@@ -47,7 +47,7 @@ from tournaments.services import (
     arenas_sweep,
     tally_of,
 )
-from tournaments.waves import arena_pairs_write, wave_waiting
+from tournaments.waves import arena_pairs_write, wave_waiting, wave_write
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -307,3 +307,26 @@ def test_a_batch_of_pairs_is_written_in_the_same_few_statements_and_drops_only_a
     entries = ArenaPlayer.objects.filter(arena=the_arena)
     assert entries.filter(game__isnull=False).count() == 8
     assert ArenaGame.objects.filter(arena=the_arena).count() == len({e.game_id for e in entries if e.game_id}) == 4
+
+
+def test_a_refused_pair_is_dropped_alone_and_the_wave_writes_the_others(monkeypatch):
+    from tournaments import waves
+
+    the_arena = arena()
+    now = timezone.now()
+    for i in range(6):
+        arena_join(arena_id=the_arena.pk, player=guest(f"p{i}"), now=now)
+    pairs = pair_waiting(wave_waiting(arena_id=the_arena.pk, now=now))
+    refused_red = pairs[1].red.player_id
+    written = waves.rooms_for_two
+
+    def refusing(two, **kwargs):  # the rooms refuse one pair (as they refuse a banned Red): the batch rolls back
+        if any(str(red.pk) == refused_red for red, _ in two):
+            raise Refused("banned", "banned")
+        return written(two, **kwargs)
+
+    monkeypatch.setattr(waves, "rooms_for_two", refusing)
+    assert len(wave_write(arena_id=the_arena.pk, pairs=pairs, now=now)) == 2
+    playing = set(ArenaPlayer.objects.filter(arena=the_arena, game__isnull=False).values_list("player_id", flat=True))
+    kept = (pairs[0], pairs[2])
+    assert {str(pk) for pk in playing} == {p.player_id for pair in kept for p in (pair.red, pair.yellow)}
