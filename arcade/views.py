@@ -28,10 +28,15 @@ from players.models import AccessToken, Player
 from players.services import player_create
 from players.session import DEFAULT_GUEST_NAME
 
-STEP_REFUSALS = {400: "bad_request, bad_dir, no_undo", 403: "banned", 404: "no_run",
-                 409: "stale: n is not the run's steps (the body's run holds its state); undo_spent, not_playing, "
-                      "not_won, run_ended",
-                 429: "rate_limited (see the Retry-After header)"}
+BUSY = "rate_limited (see the Retry-After header)"
+STEP_REFUSALS = {400: "bad_request, bad_dir", 403: "banned", 404: "no_run",
+                 409: "stale: n is not the run's steps (the body's run holds its state); not_playing, run_ended",
+                 429: BUSY}
+UNDO_REFUSALS = {400: "bad_request, no_undo (classic)", 403: "banned", 404: "no_run",
+                 409: "stale (with the run); undo_spent (twice in a row or before a move), run_ended", 429: BUSY}
+CONTINUE_REFUSALS = {400: "bad_request", 403: "banned", 404: "no_run",
+                     409: "stale (with the run); not_won, run_ended", 429: BUSY}
+END_REFUSALS = {400: "bad_request", 403: "banned", 404: "no_run", 409: "stale (with the run); run_ended", 429: BUSY}
 
 
 def _body(request: Request) -> dict[str, Any]:
@@ -107,14 +112,38 @@ class RunMoveView(RunStepView):
                    responses={200: out.ArcadeStepOut, **STEP_REFUSALS})
     def post(self, request: Request, run_id: str) -> Response:
         """Slide the tiles toward ``dir``; the server deals the new tiles. ``n``: the run's ``steps`` you have
-        seen (a retry with the same ``n`` answers the same and moves once)."""
+        seen (a retry with the same ``n`` answers the same and moves once). A move that moves nothing answers
+        ``"moved": false`` and changes nothing."""
         return super().post(request, run_id)
 
 
-class RunActionView(RunStepView):
-    @extend_schema(request=out.ArcadeStepIn, responses={200: out.ArcadeStepOut, **STEP_REFUSALS})
+class RunUndoView(RunStepView):
+    op = "undo"
+
+    @extend_schema(operation_id="arcade_run_undo", request=out.ArcadeStepIn,
+                   responses={200: out.ArcadeStepOut, **UNDO_REFUSALS})
     def post(self, request: Request, run_id: str) -> Response:
-        """Undo the last move (cubes, once in a row), continue after a win, or end the run (it is scored)."""
+        """Take the last move back (the cubes; not twice in a row): the position before it, its status too."""
+        return super().post(request, run_id)
+
+
+class RunContinueView(RunStepView):
+    op = "continue"
+
+    @extend_schema(operation_id="arcade_run_continue", request=out.ArcadeStepIn,
+                   responses={200: out.ArcadeStepOut, **CONTINUE_REFUSALS})
+    def post(self, request: Request, run_id: str) -> Response:
+        """Play on after a win (a cube's target reached)."""
+        return super().post(request, run_id)
+
+
+class RunEndView(RunStepView):
+    op = "end"
+
+    @extend_schema(operation_id="arcade_run_end", request=out.ArcadeStepIn,
+                   responses={200: out.ArcadeStepOut, **END_REFUSALS})
+    def post(self, request: Request, run_id: str) -> Response:
+        """End the run: it is closed, its record replayed, and its checked score ranked."""
         return super().post(request, run_id)
 
 

@@ -2,8 +2,8 @@
 process, beside a bare Channels echo on the same configuration (docs/arcade.md, docs/benchmarks.md).
 
 Each run is a device (a session, ``POST /api/arcade/runs``) with its socket; every run sends a move every
-``runs / rate`` seconds (paced, each move waiting for its answer, ``n`` the steps it last saw), for
-``--seconds``. Measured: the moves done (answered in time) against those offered, their round trips
+``runs / rate`` seconds (paced, each move waiting for its answer, matched by its ``ref``; ``n`` the steps it
+last saw), for ``--seconds``. Measured: the moves done (answered in time) against those offered, their round trips
 (p50, p99), and the server's CPU seconds per move. The echo: ``runs / 2`` pairs of sockets at the same total
 rate (``harness.bench.echo``), its p99 and CPU per message. The embedded default (SQLite, one process, the
 in-memory layer) at ``--embedded-rate``; with DATABASE_URL and REDIS_URL set, PostgreSQL + Redis at ``--rate``.
@@ -48,6 +48,7 @@ class ArcadeRun:
         self.rng = random.Random(index)
         self.directions = itertools.cycle(self.rng.sample(DIRECTIONS, len(DIRECTIONS)))
         self.steps = 0
+        self.sent = 0  # the ref of the last move sent: an answer that came after its timeout is skipped
         self.run_id = ""
         self.conn: websockets.ClientConnection | None = None
 
@@ -67,11 +68,15 @@ class ArcadeRun:
         assert self.conn is not None
         loop = asyncio.get_running_loop()
         sent = loop.time()
+        self.sent += 1
         try:
             await self.conn.send(json.dumps({"type": "move", "run": self.run_id, "dir": next(self.directions),
-                                             "n": self.steps}))
+                                             "n": self.steps, "ref": self.sent}))
             async with asyncio.timeout(TIMEOUT):
                 answer = json.loads(await self.conn.recv())
+                while answer.get("ref") != self.sent:  # a late answer to a move that timed out: its steps kept
+                    self.steps = answer.get("steps", self.steps)
+                    answer = json.loads(await self.conn.recv())
             if answer["type"] != "step":
                 self.stats.error(f"refused {answer.get('code')}")
                 self.steps = answer.get("run", {}).get("steps", self.steps)
