@@ -20,6 +20,7 @@ const GROW_MS = 130;
 const CORNER = TILE * 0.18;
 const LABEL_OUT = (TILE / 2 - CORNER) * Math.sqrt(3) + CORNER + 0.01; // in front of the block's nearest corner
 
+const STILL = typeof matchMedia === "function" ? matchMedia("(prefers-reduced-motion: reduce)") : null;
 const blockGeometry = new RoundedBoxGeometry(TILE, TILE, TILE, 3, CORNER);
 /** @type {Map<string, {block: THREE.Material, label: THREE.SpriteMaterial}>} */
 const LOOKS = new Map();
@@ -103,7 +104,12 @@ export class Tiles {
 
   /** @param {Animation} anim */
   animate(anim) {
-    this.anims.push(anim);
+    if (STILL?.matches) {
+      anim.at(1); // the device asks for less motion: every change at once
+      anim.end?.();
+    } else {
+      this.anims.push(anim);
+    }
   }
 
   /** Every animation at its end at once. */

@@ -10,7 +10,6 @@ import { createOrbit, fitPicture } from "../../board/camera.js";
 import { drawFrame } from "../../board/drawing.js";
 import { buildStage } from "../../board/scene.js";
 import { pgettext } from "../../i18n.js";
-import { onPrefs, themeOf } from "../../prefs.js";
 import { BackView } from "./backview.js";
 import { CONTROLS, keyDirection, swipeControl } from "./controls.js";
 import { cellPosition, reach } from "./geometry.js";
@@ -105,12 +104,16 @@ export class CubeView {
     );
     if (ctx.play) this.swipes(ctx.play);
     if (!this.themed) {
+      // The page's theme as <html data-theme> has it (prefs.js sets it from the preferences).
       this.themed = true;
-      onPrefs((p) => {
-        this.dark = themeOf(p) === "dark";
+      const root = document.documentElement;
+      const follow = () => {
+        this.dark = root.dataset.theme === "dark";
         this.tiles?.setTheme(this.dark);
         this.touch();
-      });
+      };
+      new MutationObserver(follow).observe(root, { attributes: true, attributeFilter: ["data-theme"] });
+      follow();
     }
     this.tiles.setTheme(!!this.dark);
     this.resizeObserver = new ResizeObserver(() => this.resize());
@@ -276,7 +279,7 @@ export class CubeView {
       height: this.height,
       inset: this.backview ? this.backview.rect() : null,
       before: (camera) => tiles.faceCamera(camera),
-      insetClear: [0x000000, 0],
+      insetClear: this.dark ? [0x141a22, 0.45] : [0xffffff, 0.35], // the window's backdrop, under its picture
     });
     this.frames += 1;
   }
