@@ -59,6 +59,8 @@ def drag(page: Page, x: float, y: float, dx: float, dy: float) -> None:
 
 def test_the_cube_turns_by_a_drag_and_left_stays_on_the_screens_left(new_page, axe_source) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
     page = new_page(width=1280, height=800)
+    console: list[str] = []
+    page.on("console", lambda msg: console.append(msg.text) if msg.type == "error" else None)
     start(page)
     azimuth = page.evaluate("() => window.__arcade.view.azimuth()")
     box = page.locator(".cube3d canvas").bounding_box()
@@ -80,7 +82,14 @@ def test_the_cube_turns_by_a_drag_and_left_stays_on_the_screens_left(new_page, a
         first_played = played
 
     assert violations(page, axe_source) == []
-    assert page.js_errors == []
+
+    # Another size: the view is made again for it, Hard is not offered, and the keys go to the game again.
+    page.locator("input[name=cube-size][value='2']").check()
+    page.wait_for_function("() => window.__arcade.view.shape[0] === 2 && window.__arcade.view.frames > 0")
+    assert page.locator("input[name=cube-level][value=hard]").is_disabled()
+    page.keyboard.press("ArrowLeft")  # on a focused radio button it would choose the 3x3x3 again
+    assert page.locator("input[name=cube-size][value='2']").is_checked()
+    assert page.js_errors == [] and console == []
 
 
 def swipe(page: Page, x: float, y: float, dx: float) -> None:
