@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import itertools
 import os
 import pprint
 import sys
@@ -247,8 +248,24 @@ def quiet_handshakes() -> None:
     setattr(autobahn_protocol, "pformat", _Pretty)  # noqa: B010  # a module attribute autobahn does not export
 
 
+def served_at(argv: list[str]) -> str:
+    """The address daphne's ``-b``/``--bind`` and ``-p``/``--port`` serve on, as a link: ``SITE_URL``'s value
+    when it is not set, so that the links in emails reach this server (127.0.0.1 when it listens on every
+    address: behind a proxy or on a network, set ``SITE_URL``)."""
+    found = {"host": "127.0.0.1", "port": "8000"}
+    for flag, value in itertools.pairwise(argv):
+        if flag in ("-b", "--bind"):
+            found["host"] = "127.0.0.1" if value in ("0.0.0.0", "::", "") else value
+        elif flag in ("-p", "--port"):
+            found["port"] = value
+    host = f"[{found['host']}]" if ":" in found["host"] else found["host"]
+    return f"http://{host}:{found['port']}"
+
+
 def main() -> None:
     quiet_handshakes()
+    if not os.environ.get("SITE_URL", "").strip():
+        os.environ["SITE_URL"] = served_at(sys.argv[1:])
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     from django.conf import settings
 

@@ -8,7 +8,7 @@ import pprint
 from autobahn.websocket import protocol as autobahn_protocol
 from daphne.access import AccessLogGenerator
 
-from config.serve import InboxServer, quiet_handshakes, slim_protocol
+from config.serve import InboxServer, quiet_handshakes, served_at, slim_protocol
 
 
 def test_autobahn_formats_a_handshakes_settings_only_when_its_debug_line_is_written() -> None:
@@ -40,3 +40,11 @@ def test_a_frame_sent_to_a_closing_or_closed_socket_is_dropped_without_an_error(
         protocol.state = state
         protocol.serverSend("too late")  # autobahn raised Disconnected: "Attempt to send on a closed protocol"
     assert sent == [b"open"]
+
+
+def test_the_links_in_emails_go_to_the_address_served_on_unless_site_url_says_otherwise() -> None:
+    """``SITE_URL``'s value when unset (config.serve.main sets it from daphne's arguments)."""
+    assert served_at(["-b", "127.0.0.1", "-p", "9000", "config.asgi:application"]) == "http://127.0.0.1:9000"
+    assert served_at(["--bind", "0.0.0.0", "--port", "8080"]) == "http://127.0.0.1:8080"  # every address: this one
+    assert served_at(["-b", "::1", "-p", "8001"]) == "http://[::1]:8001"
+    assert served_at(["config.asgi:application"]) == "http://127.0.0.1:8000"  # daphne's own defaults
