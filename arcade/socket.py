@@ -8,7 +8,9 @@ sent back in its answer. Out, in the order the frames came: ``{"type": "step", "
 HTTP answer), ``{"type": "error", "ref", "code", "message"[, "run"]}`` (the HTTP refusal's code; ``stale``
 with the run's state), ``{"type": "pong"}``. The socket's player is the device's (its session cookie), read
 when it opens and again at a frame while it has none (the page starts its first run over HTTP, which may make
-the device's guest). A step tells nobody else: the socket joins no group.
+the device's guest). A step tells nobody else. The socket is in its player's group
+(:func:`players.services.player_group`), as every page's socket is, for one message: a ban, a closed account
+or a new password closes it (``PlayerEnd``: the error frame, then 4403 or 4409), on every process.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from live.socket import Socket
 from players.identity import device_identity
 from players.language import preferred_language, visitor_language, visitor_language_of
 from players.models import Player
+from players.services import player_group
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +68,7 @@ class ArcadeConsumer(Socket):
     """One page's arcade socket."""
 
     player: Player | None = None
+    hearing: str | None = None  # the player's group, once the socket has a player
 
     def default_language(self) -> str:
         return visitor_language(self.scope, None)
@@ -80,6 +84,27 @@ class ArcadeConsumer(Socket):
     async def connect(self) -> None:
         await self.accept()  # first, as every socket does: the handshake never waits on a database thread
         self.player = await offload(self.identify)()
+        await self.hear_player()
+
+    async def hear_player(self) -> None:
+        """Join the player's group, once there is a player: its end (a ban, a closing, a new password) closes
+        this socket."""
+        if self.player is not None and self.hearing is None:
+            self.hearing = player_group(self.player.pk)
+            await self.channel_layer.group_add(self.hearing, self.channel_name)
+
+    async def disconnect(self, code: int) -> None:
+        group, self.hearing = self.hearing, None
+        if group is not None:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def player_end(self, end: Any) -> None:  # Any: the rooms' PlayerEnd (lobby.protocol.messages)
+        """The player was banned, its account closed or its password new: say why, and close."""
+        await self.send_frame(end.error)
+        await self.close(code=end.close)
+
+    async def player_notification(self, message: Any) -> None:
+        """A notification of the player: the arcade's page shows none (its bell has a socket of its own)."""
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         frame = await self.command(parse_arcade_frame, text_data, bytes_data)
@@ -90,6 +115,7 @@ class ArcadeConsumer(Socket):
             return
         if self.player is None:
             self.player = await offload(self.identify)()
+            await self.hear_player()
         try:
             outcome = await offload(run_step)(run_id=frame.run, player=self.player, op=frame.op, n=frame.n,
                                               direction=frame.dir, now=timezone.now())

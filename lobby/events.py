@@ -24,6 +24,9 @@ from lobby.protocol import frames, messages
 from lobby.protocol import room as room_protocol
 from notifications.protocol import notification_frame
 from notifications.services import Notified
+from players.services import player_group
+
+__all__ = ["player_group"]  # every open page's group, named by the players layer (the arcade's socket is in it)
 
 LOBBY_GROUP = "lobby"  # every lobby socket of every process
 
@@ -31,11 +34,6 @@ LOBBY_GROUP = "lobby"  # every lobby socket of every process
 def room_group(code: str) -> str:
     """The channel-layer group of every socket connected to room ``code``."""
     return f"room.{code}"
-
-
-def player_group(player_id: object) -> str:
-    """The channel-layer group of every open page of one player (its room, lobby, arena or player socket)."""
-    return f"player.{player_id}"
 
 
 # --- the lobby's signals to its loop service (lobby.realtime.loop.LobbyLoop) ----------------------------

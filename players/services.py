@@ -63,6 +63,13 @@ class PlayerEnded:
         return self.reason in (EndedBy.BANNED, EndedBy.CLOSED)
 
 
+def player_group(player_id: object) -> str:
+    """The channel-layer group of every open socket of one player's pages (room, lobby, arena, player and
+    arcade sockets): its notifications, and the ``PlayerEnd`` that closes them all when :data:`PLAYER_ENDED`
+    commits."""
+    return f"player.{player_id}"
+
+
 # Inside the rename's transaction: a handler that raises rolls the rename back.
 PLAYER_RENAMED: Hook[PlayerRenamed] = Hook("player renamed", runs=Runs.INSIDE_TRANSACTION,
                                            on_error=OnError.PROPAGATE)

@@ -62,3 +62,16 @@ async def test_refusals_are_error_frames():
     assert (await _ask(comm, type="jump"))["code"] == "bad_frame"
     assert (await _ask(comm, type="move", ref=["x"]))["code"] == "bad_frame"
     await comm.disconnect()
+
+
+async def test_a_ban_closes_an_open_arcade_socket():
+    from players.models import Player
+    from players.services import player_ban
+
+    player, key = await offload(make_player)("Ann")
+    comm = await _socket(key)
+    assert (await _ask(comm, type="ping")) == {"type": "pong"}  # open, and in its player's group
+    await offload(player_ban)(player=await offload(Player.objects.get)(pk=player.pk), now=timezone.now())
+    error = json.loads(await comm.receive_from(timeout=10))
+    assert (error["type"], error["code"]) == ("error", "banned")
+    assert (await comm.receive_output(timeout=10)) == {"type": "websocket.close", "code": 4403}
