@@ -12,6 +12,11 @@ NPM_STAMP := frontend/node_modules/.installed
 CATALOGS := $(wildcard */locale/*/LC_MESSAGES/*.po)
 MO_STAMP := .messages-compiled
 JSBIN := node_modules/.bin
+# Python's compiled modules (and pytest's rewritten test modules) are written and reused, also where the
+# environment says not to (PYTHONDONTWRITEBYTECODE): without them each of the suite's workers compiles every
+# module it imports and rewrites every test module's assertions, and so does each server a test starts (a
+# worker's collection: 15.7 s of CPU without, 5.5 s with; docs/benchmarks.md, "The suite's own cost").
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: screenshots run test test-suite checks lint lint-js test-js typecheck bench bench-engine bench-cpu bench-analysis bench-pairing bench-server bench-puzzles bench-bots bench-streams bench-arena bench-study bench-arcade-engine bench-analysis-load bench-arcade bench-arcade-frames deps messages compilemessages clean
 
