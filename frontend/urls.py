@@ -23,7 +23,10 @@ urlpatterns = [
     path("arenas", views.arenas, name="arenas"),
     path("puzzles", views.puzzle, name="puzzles"),
     path("puzzles/<str:puzzle_id>", views.puzzle, name="puzzle"),
+    path("arcade", arcade_pages.hub, name="arcade"),
     path("arcade/2048", arcade_pages.game_2048, name="arcade-2048"),
     path("arcade/3d", arcade_pages.game_3d, name="arcade-3d"),
+    path("arcade/scores", arcade_pages.scores, name="arcade-scores"),
+    path("arcade/runs/<str:run_id>", arcade_pages.run, name="arcade-run"),
     path("arcade/sw.js", arcade_pages.service_worker, name="arcade-sw"),
 ]

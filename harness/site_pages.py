@@ -45,8 +45,11 @@ PAGES: tuple[SitePage, ...] = (
     SitePage("arena", "frontend:arena", "/tournaments/{arena}", "#arena-name:not(:empty)"),
     SitePage("puzzles", "frontend:puzzles", "/puzzles", "#task:not(:empty)"),
     SitePage("puzzle", "frontend:puzzle", "/puzzles/{puzzle}", "#task:not(:empty)"),
+    SitePage("arcade", "frontend:arcade", "/arcade", "body[data-loaded]"),
     SitePage("arcade-2048", "frontend:arcade-2048", "/arcade/2048", "#arcade-keys:not(:empty)"),
     SitePage("arcade-3d", "frontend:arcade-3d", "/arcade/3d", "#arcade-keys:not(:empty)"),
+    SitePage("arcade-scores", "frontend:arcade-scores", "/arcade/scores", "body[data-loaded]"),
+    SitePage("arcade-run", "frontend:arcade-run", "/arcade/runs/{arcade_run}", "body[data-loaded]"),
     SitePage("challenges", "frontend:challenges", "/challenges", "#challenges-h"),
     SitePage("my-games", "frontend:my-games", "/my/games", "#my-finished .my-game"),  # the resigned game
     SitePage("account", "frontend:account", "/account", "#acct-body:not([hidden])"),
@@ -108,7 +111,23 @@ def prepare(page: Page) -> dict[str, str]:
     page.wait_for_url(re.compile(r"/tournaments/\d+$"))
     fields["arena"] = page.url.rsplit("/", 1)[1]
     fields["puzzle"] = str(page.evaluate("() => fetch('/api/puzzles/next').then((r) => r.json())")["id"])
+    fields["arcade_run"] = _play_2048(page)
     return fields
+
+
+def _play_2048(page: Page) -> str:
+    """A run of 2048 started, played a few moves and ended (End run, asked twice): its id."""
+    _open(page, "/arcade/2048")
+    page.locator("#arcade-start").click()
+    page.wait_for_function("() => !!(window.__arcade && window.__arcade.sync.id)")
+    for key in ("ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown") * 3:
+        page.keyboard.press(key)
+    page.wait_for_function("() => !window.__arcade.sync.pending && !window.__arcade.sync.queue.length")
+    page.locator("#arcade-end").click()
+    page.locator("dialog[open] button[value=yes]").click()
+    page.locator("dialog[open] button[value=yes]").click()
+    page.wait_for_function("() => window.__arcade.sync.run.status === 'ended'")
+    return str(page.evaluate("() => window.__arcade.sync.id"))
 
 
 def _play_the_computer(page: Page) -> None:

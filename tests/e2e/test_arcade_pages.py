@@ -12,6 +12,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from arcade.engine import CLASSIC, Direction, slide
+from tests.e2e.test_accessibility import axe_source, violations
+
+__all__ = ["axe_source"]  # the fixture, for the check of these pages
 
 pytestmark = pytest.mark.browser
 
@@ -55,7 +58,7 @@ def moves_nothing(board: list[int], direction: str) -> bool:
     return not slide(tuple(board), shape=CLASSIC.shape, direction=Direction(direction)).moved
 
 
-def test_2048_by_keys_fast_no_op_reload_end_scores_and_replay(new_page) -> None:  # type: ignore[no-untyped-def]
+def test_2048_by_keys_fast_no_op_reload_end_scores_and_replay(new_page, axe_source) -> None:  # type: ignore[no-untyped-def]
     page = new_page(width=1280, height=800)
     run_id = start(page)
     opening = settle(page)["board"]
@@ -97,4 +100,93 @@ def test_2048_by_keys_fast_no_op_reload_end_scores_and_replay(new_page) -> None:
     expect(page.locator("dialog[open] h2")).to_have_text("Really end the run?")
     page.locator("dialog[open] button[value=yes]").click()
     expect(page.locator("#arcade-panel-h")).to_have_text("Run ended")
+
+    # The high scores: the run ranks, the player's own row highlighted; its replay steps move by move.
+    page.goto("/arcade/scores?mode=classic&period=day")
+    own = page.locator(f"#scores tr.you[data-run='{run_id}']")
+    expect(own).to_be_visible()
+    own.locator(".replay-link").click()
+    page.wait_for_selector("body[data-loaded]")
+    steps = resumed["steps"] + 1  # the moves, then the end
+    expect(page.locator("#run-step")).to_have_text(f"0 / {steps}")
+    assert page.evaluate(SHOWN) == opening
+    page.locator("#run-next").click()
+    expect(page.locator("#run-step")).to_have_text(f"1 / {steps}")
+    page.wait_for_timeout(300)
+    assert sum(1 for value in page.evaluate(SHOWN) if value) in (2, 3)  # the first move's new tile is there
+    page.locator("#run-last").click()
+    expect(page.locator("#run-step")).to_have_text(f"{steps} / {steps}")
+    assert page.evaluate(SHOWN) == board
+
+    # Every arcade page passes axe-core's WCAG 2.1 A/AA check, light and dark (the game with its board in words).
+    found = violations(page, axe_source)
+    for url in ("/arcade", "/arcade/scores?mode=classic&period=day", "/arcade/2048"):
+        page.goto(url)
+        page.wait_for_selector("body[data-loaded]" if "2048" not in url else "#arcade-keys:not(:empty)")
+        page.wait_for_load_state("networkidle")
+        if "2048" in url:
+            page.locator("#arcade-words-toggle").click()
+            expect(page.locator("#arcade-grid li").first).to_be_visible()
+        found += violations(page, axe_source)
+    assert found == [], "axe-core found WCAG 2.1 A/AA violations:\n" + "\n".join(found)
     assert page.js_errors == []
+
+
+def swipe(page: Page, x: float, y: float, dx: float, dy: float) -> None:
+    """A finger's swipe, as the touch screen sends it (Chromium's own touch events: they scroll a page that
+    lets them)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for i in range(1, 7):
+        point = {"x": x + dx * i / 6, "y": y + dy * i / 6}
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def test_a_swipe_on_a_phone_plays_a_move_and_the_page_does_not_scroll(new_page) -> None:  # type: ignore[no-untyped-def]
+    page = new_page(**PHONE)
+    run_id = start(page)
+    before = settle(page)
+    assert page.evaluate("() => document.documentElement.scrollHeight > innerHeight + 50"), "the page cannot scroll"
+    box = page.locator("#arcade-board").bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    for dx, dy in ((0, -150), (0, 150), (-150, 0), (150, 0)):  # up first: a finger going up scrolls a page down
+        swipe(page, x, y, dx, dy)
+        if page.evaluate("() => window.__arcade.sync.ref") > 0:
+            break
+    after = settle(page)
+    assert page.evaluate("() => window.scrollY") == 0
+    assert after["steps"] == before["steps"] + 1 == page.evaluate(SERVER_RUN, run_id)["steps"]
+    assert after["board"] == page.evaluate(SHOWN)
+    assert page.js_errors == []
+
+
+def test_offline_the_run_goes_on_locally_says_so_and_survives_a_reload(new_page) -> None:  # type: ignore[no-untyped-def]
+    page = new_page()
+    run_id = start(page)
+    page.wait_for_function("() => window.__arcade.offlineReady")  # the service worker keeps the page
+    before = settle(page)
+    page.context.set_offline(True)
+    page.wait_for_function("() => window.__arcade.sync.local")
+    expect(page.locator("#arcade-local")).to_be_visible()
+    expect(page.locator("#arcade-local")).to_contain_text("will not rank")
+    sent = page.evaluate("() => window.__arcade.sync.ref")
+    page.evaluate(PRESS, [["ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown"] * 2, 20])
+    played = page.evaluate("() => window.__arcade.sync.run")
+    assert played["moves"] > before["steps"] and played["board"] == page.evaluate(SHOWN)
+    assert page.evaluate("() => window.__arcade.sync.ref") == sent  # nothing sent
+
+    page.reload()  # no network: the service worker serves the page, the device keeps the local run
+    page.wait_for_function("() => !!(window.__arcade && window.__arcade.sync.local && window.__arcade.sync.run)")
+    assert page.evaluate("() => window.__arcade.sync.run.board") == played["board"] == page.evaluate(SHOWN)
+    expect(page.locator("#arcade-local")).to_be_visible()
+
+    page.context.set_offline(False)
+    expect(page.locator("#arcade-online")).to_be_visible()
+    assert page.evaluate(SERVER_RUN, run_id)["steps"] == before["steps"]  # the local moves were never sent
+    page.locator("#arcade-back-online").click()
+    page.wait_for_function("() => !window.__arcade.sync.local && window.__arcade.sync.id !== null")
+    resumed = settle(page)
+    assert resumed["id"] == run_id and resumed["board"] == before["board"]

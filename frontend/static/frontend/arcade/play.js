@@ -24,13 +24,13 @@ import { confirmDialog } from "../dialog.js";
 import { $ } from "../dom.js";
 import { formatNumber, gettext } from "../i18n.js";
 import { prefs, setPrefs } from "../prefs.js";
-import { ReconnectingSocket } from "../socket.js";
 import { playSound } from "../sounds.js";
 import { directionWord } from "./flat/view.js";
 import { keepForOffline, savedLocalRun, saveLocalRun } from "./offline.js";
+import { drawRecent, rememberRun } from "./recent.js";
 import { cellCount, dealSpawns, modeById } from "./rules.js";
 import { openRun } from "./run.js";
-import { RunSync } from "./sync.js";
+import { ArcadeSocket, RunSync } from "./sync.js";
 import { boardLines, moveText, scoreText } from "./words.js";
 
 /** @typedef {import("./rules.js").Mode} Mode */
@@ -48,25 +48,6 @@ import { boardLines, moveText, scoreText } from "./words.js";
 
 const GIVE_UP_MS = 4000; // a step unanswered this long with the socket closed: the run goes on locally
 const KEEP_SAID = 20;
-
-class ArcadeSocket extends ReconnectingSocket {
-  /** @param {{frame: (f: object) => void, open: () => void, closed: () => void}} on */
-  constructor(on) {
-    super("/ws/arcade/", 25000);
-    this.on = on;
-  }
-  onOpened() {
-    this.on.open();
-  }
-  onClosed() {
-    this.on.closed();
-    return undefined;
-  }
-  /** @param {object} frame */
-  onFrame(frame) {
-    this.on.frame(frame);
-  }
-}
 
 /**
  * Runs an arcade page.
@@ -126,6 +107,18 @@ export function startArcade({ view, mode: firstMode }) {
     shown = ev.board;
     if (ev.kind !== "slide") shownScore = run?.score || 0;
     if (sync.local && run) saveLocalRun(mode.id, run);
+    if (run && ev.kind !== "slide" && (run.moves > 0 || sync.local)) {
+      const done = run.status === "ended" || (run.status === "over" && !mode.undo);
+      rememberRun(mode.id, {
+        id: sync.id,
+        score: run.peakScore,
+        top: run.peakTile,
+        at: Date.now(),
+        local: sync.local,
+        done,
+      });
+      drawRecent($("#arcade-recent"), mode.id);
+    }
     draw();
   }
 
@@ -226,6 +219,7 @@ export function startArcade({ view, mode: firstMode }) {
       mode = modeById(modeId);
       view.mount(board, { mode, play: press });
       drawArrows();
+      drawRecent($("#arcade-recent"), mode.id);
     }
     if (!navigator.onLine) {
       sync.goLocal(savedLocalRun(mode.id) || newLocalRun());

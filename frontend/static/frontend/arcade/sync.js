@@ -1,5 +1,6 @@
-// A run kept in step with the server: the page's input queue (docs/arcade.md, "Pages"). Pure: no DOM, the
-// transport and the clock passed in, so that frontend/tests/arcade-sync.test.js plays it against a fake server.
+// A run kept in step with the server: the page's input queue (docs/arcade.md, "Pages"). RunSync is pure (no
+// DOM; the transport and the clock passed in; ArcadeSocket, at the end, is the transport the pages
+// give it), so that frontend/tests/arcade-sync.test.js plays it against a fake server.
 //
 // Every key is queued and resolved against the latest board, in order: when nothing is on its way, the next
 // key's slide is worked out from the shared rules (rules.js): a slide that moves nothing is dropped (nothing
@@ -10,6 +11,7 @@
 // server answers a retry what it answered first, and applies it once). A local run (offline) deals its own
 // tiles (run.js playLocal) and sends nothing: it never ranks.
 
+import { ReconnectingSocket } from "../socket.js";
 import { modeById, slide } from "./rules.js";
 import { canUndo, continueRun, endRun, playDealt, playLocal, undo } from "./run.js";
 
@@ -279,4 +281,24 @@ export class RunSync {
 /** @param {number[]} a @param {number[]} b */
 function same(a, b) {
   return a.length === b.length && a.every((value, i) => value === b[i]);
+}
+
+/** The arcade socket (/ws/arcade/): its frames, opens and closes go to the page's RunSync and controller. */
+export class ArcadeSocket extends ReconnectingSocket {
+  /** @param {{frame: (f: object) => void, open: () => void, closed: () => void}} on */
+  constructor(on) {
+    super("/ws/arcade/", 25000);
+    this.on = on;
+  }
+  onOpened() {
+    this.on.open();
+  }
+  onClosed() {
+    this.on.closed();
+    return undefined;
+  }
+  /** @param {object} frame */
+  onFrame(frame) {
+    this.on.frame(frame);
+  }
 }
