@@ -239,6 +239,7 @@ async function load() {
     $("#puzzle-record").textContent = puzzleRecord(data.puzzles);
     $("#puzzles-line").hidden = false;
   }
+  arcadeBests(data.arcade?.best || {});
 
   const history = (data.history || []).filter((/** @type {HistoryPoint} */ h) => Number.isFinite(h.rating));
   const chart = $("#chart");
@@ -261,3 +262,21 @@ async function load() {
 }
 
 load();
+
+/**
+ * Each arcade mode's best run of the player (their page's `arcade` part), a link to its replay.
+ * @param {Record<string, Json | null>} best
+ */
+function arcadeBests(best) {
+  const names = { classic: "2048", cube2: "3D 2×2×2", cube3: "3D 3×3×3", "cube3-hard": `3D 3×3×3 ${gettext("Hard")}` };
+  const parts = Object.entries(names).flatMap(([mode, name]) => {
+    const run = best[mode];
+    if (!run) return [];
+    const a = document.createElement("a");
+    a.href = `/arcade/runs/${encodeURIComponent(run.run)}`;
+    a.textContent = `${name} ${formatNumber(run.score)}`;
+    return [a];
+  });
+  $("#arcade-bests").replaceChildren(...parts.flatMap((a, i) => (i ? [" · ", a] : [a])));
+  $("#arcade-line").hidden = parts.length === 0;
+}
