@@ -293,9 +293,10 @@ export class ArcadeSocket extends ReconnectingSocket {
   onOpened() {
     this.on.open();
   }
-  onClosed() {
+  /** @param {CloseEvent} event 4403 (banned, closed account) or 4409 (a new password): trying again cannot help */
+  onClosed(event) {
     this.on.closed();
-    return undefined;
+    return event.code === 4403 || event.code === 4409 ? "stop" : undefined;
   }
   /** @param {object} frame */
   onFrame(frame) {
