@@ -166,10 +166,12 @@ class LobbyConsumer(Consumer):
             else:
                 await self._show_range(now)
             return
-        # The row is gone and no message said why (yet): another tab took over, or it expired.
+        # The row is gone and no message said why (yet): another tab took over, it waited past the maximum
+        # (the sweep's message may come after this round), or it expired.
         assert self.player is not None
         replaced = await offload(seek_replaced)(seek_id=seeker.seek_id, player=self.player)
-        await self._ended(seeker.seek_id, "replaced" if replaced else "expired")
+        timed_out = waited_seconds(seeker, now) >= max_wait().total_seconds()
+        await self._ended(seeker.seek_id, "replaced" if replaced else "timeout" if timed_out else "expired")
 
     # --- from the channel layer ----------------------------------------------------------------------
     async def lobby_changed(self, changed: messages.LobbyChanged) -> None:

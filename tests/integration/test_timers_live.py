@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from lobby.play.automatic import TIMEOUTS_BEFORE_AWAY
 from tests.livekit import Device, LiveServer, RoomSocket, postgres_database, server_env
 
 PEGS = [c + r for c in "abcd" for r in "1234"]
@@ -107,20 +108,28 @@ async def test_twenty_timed_games_on_two_processes_each_expiry_one_cpu_move(serv
     for (_, ann, _), (a, b) in zip(pairs, clients, strict=True):
         status, record = ann.request("GET", f"/api/games/{a.room['game']['id']}")
         assert status == 200
-        # Under load the first games can reach Yellow's own deadline before the last ones reach Red's:
-        # every move must then be a timeout that fell due once, a full turn after the move before it.
+        # Under load the first games can reach Yellow's own deadline, and more, before the last ones reach
+        # Red's: every move is then one that fell due once, a timeout a full turn after the move before it
+        # until its seat has timed out TIMEOUTS_BEFORE_AWAY times in a row, then an away seat's, at once.
         moves = record["moves"]
+        reasons = ["timeout" if ply // 2 < TIMEOUTS_BEFORE_AWAY else "away" for ply in range(len(moves))]
         assert [(m["ply"], m["cpu"], m["cpu_reason"], m["seat"]) for m in moves] == [
-            (ply, True, "timeout", 1 + ply % 2) for ply in range(len(moves))
+            (ply, True, reason, 1 + ply % 2) for ply, reason in enumerate(reasons)
         ]
         turn_start = datetime.fromisoformat(record["started_at"])
-        for move in moves:
+        for move, reason in zip(moves, reasons, strict=True):
             played = datetime.fromisoformat(move["at"])
-            assert played >= turn_start + TURN, "a timeout move came before its deadline"
-            lateness.append((played - turn_start - TURN).total_seconds())
+            if reason == "timeout":
+                assert played >= turn_start + TURN, "a timeout move came before its deadline"
+                lateness.append((played - turn_start - TURN).total_seconds())
+            else:
+                assert played >= turn_start, "an away seat's move came before its turn"
             turn_start = played
-        notices = [f["code"] for f in a.log if f["type"] == "notice"]  # read before the record was fetched
-        assert 1 <= len(notices) <= len(moves) and set(notices) == {"timeout"}
+        # The notices, read before the record was fetched: a timeout's each, and a seat's turning away.
+        notices = [f["code"] for f in a.log if f["type"] == "notice"]
+        assert 1 <= notices.count("timeout") <= reasons.count("timeout")
+        turned_away = sum(reasons[seat::2].count("timeout") >= TIMEOUTS_BEFORE_AWAY for seat in (0, 1))
+        assert notices.count("away") <= turned_away and set(notices) <= {"timeout", "away"}, notices
         if len(moves) == 1:
             await b.drop("d4")  # Yellow answers normally: the game goes on from exactly one move
             await a.wait_room(lambda r: r["game"]["ply"] == 2)
