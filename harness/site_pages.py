@@ -93,14 +93,14 @@ def prepare(page: Page) -> dict[str, str]:
     page.locator("#resign").click()
     page.locator("#resign").click()  # the second click confirms
     page.wait_for_function("() => window.__room.state.game.status !== 'playing'")
-    _open(page, "/")
+    _open(page, "/", HOME_READY)
     _play_the_computer(page)  # a game in progress: the room page shows Choose
     fields["room"] = page.url.rsplit("/", 1)[1]
-    _open(page, "/")
+    _open(page, "/", HOME_READY)
     page.locator("#create-room").click()
     page.wait_for_url(re.compile(r"/r/[A-Za-z0-9]+$"))
     fields["party"] = page.url.rsplit("/", 1)[1]
-    _open(page, "/")
+    _open(page, "/", HOME_READY)
     page.fill("#register-username", "ann_" + page.evaluate("() => Math.random().toString(36).slice(2, 8)"))
     page.fill("#register-password", PASSWORD)
     page.locator("#register").click()
@@ -136,10 +136,18 @@ def _play_the_computer(page: Page) -> None:
     page.wait_for_function(MY_TURN)
 
 
-def _open(page: Page, path: str) -> None:
-    """Opens a page and waits until its scripts have run (a click before would submit a bare form)."""
+# The home page once its script has read the session of a device that has a player (its rating shown).
+HOME_READY = "#me:not([hidden])"
+
+
+def _open(page: Page, path: str, ready: str = "") -> None:
+    """Opens a page and waits until its scripts have run (a click before would submit a bare form): until
+    ``ready`` is on the page, else until the network is idle (half a second with no request)."""
     page.goto(path)
-    page.wait_for_load_state("networkidle")
+    if ready:
+        page.wait_for_selector(ready, state="attached")
+    else:
+        page.wait_for_load_state("networkidle")
 
 
 MY_TURN = """() => { const s = window.__room && window.__room.state;

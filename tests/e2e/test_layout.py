@@ -5,7 +5,8 @@ at a laptop's width and wider the room's primary action (Start, Choose) is in vi
 
 One test, each page loaded once and seen at each viewport in turn (the viewport resized; the dark theme
 set on the loaded page, as prefs.js sets it, rather than loaded again), without WebGL: the layout is the point, and
-the board's place is the same with the top view in it. A route of the site that is no API and is not
+the board's place is the same with the top view in it; then the room's two states again with the 3D board,
+in the rooms already made, as the same player. A route of the site that is no API and is not
 listed in harness/site_pages.py fails the first test.
 """
 
@@ -106,29 +107,23 @@ def test_every_page_fits_the_screen(new_page) -> None:  # type: ignore[no-untype
                 _inside(page, site_page.primary, problems, f"{site_page.name} {width}x{height}")
             if site_page.name == "home":
                 _header_parts(page, problems, f"home {width}x{height}")
+    _with_the_3d_board(new_page, page, fields, problems)
     assert problems == [], "\n".join(problems)
     assert console == [] and page.js_errors == []
 
 
-@pytest.mark.webgl
-def test_with_the_3d_board_the_room_keeps_its_primary_action_in_view_at_1280x800(new_page) -> None:  # type: ignore[no-untyped-def]
-    """The room with its 3D board (the others see the top view in its place): a game against the computer
-    shows Choose, a party room waiting for its game shows Start, each above the bottom edge of a laptop's
-    screen, and the draw offer's answer too once an offer comes."""
-    page = new_page(width=1280, height=800)
-    page.goto("/")
-    page.wait_for_load_state("networkidle")
-    page.locator("#create-room").click()
-    expect(page.locator("#start")).to_be_visible()
-    page.wait_for_function("() => !!window.__room && !!window.__room.board")
-    problems: list[str] = []
-    _inside(page, "#start", problems, "room waiting 1280x800")
-    page.goto("/")
-    page.wait_for_load_state("networkidle")
-    page.locator("#play-cpu").click()
-    expect(page.locator("#choose")).to_be_visible()
-    _inside(page, "#choose", problems, "room playing 1280x800")
-    page.evaluate("() => { document.querySelector('#offer-box').hidden = false; }")  # as an offer shows it
-    _inside(page, "#offer-accept", problems, "room with an offer 1280x800")
-    assert problems == [], "\n".join(problems)
-    assert page.js_errors == []
+def _with_the_3d_board(new_page, page: Page, fields: dict[str, str], problems: list[str]) -> None:  # type: ignore[no-untyped-def]
+    """The room with its 3D board (the pages above saw the top view in its place), as the same player in a
+    Chromium with WebGL, in the rooms made for the pages: the party room waiting for its game shows Start,
+    the game against the computer Choose, each above the bottom edge of a laptop's screen, and the draw
+    offer's answer too once an offer comes."""
+    board = new_page(width=1280, height=800, webgl=True, storage_state=page.context.storage_state())
+    for path, primary, where in ((f"/r/{fields['party']}", "#start", "room waiting"),
+                                 (f"/r/{fields['room']}", "#choose", "room playing")):
+        board.goto(path)
+        expect(board.locator(primary)).to_be_visible()
+        board.wait_for_function("() => !!window.__room && !!window.__room.board")
+        _inside(board, primary, problems, f"{where} with the 3D board 1280x800")
+    board.evaluate("() => { document.querySelector('#offer-box').hidden = false; }")  # as an offer shows it
+    _inside(board, "#offer-accept", problems, "room with an offer and the 3D board 1280x800")
+    assert board.js_errors == []
