@@ -1,10 +1,11 @@
 // The arcade's hub (/arcade): each mode's card gets your best (your player page's `arcade` part) and
 // today's top three (GET /api/arcade/scores?period=day).
 
-import { apiGet, getSession } from "../api.js";
+import { apiGet } from "../api.js";
 import { $ } from "../dom.js";
 import { formatNumber, gettext } from "../i18n.js";
 import { shownName } from "../text.js";
+import { myBests } from "./recent.js";
 
 /** @typedef {import("../api.js").Json} Json */
 
@@ -37,12 +38,11 @@ async function load() {
   const cards = [...document.querySelectorAll("#arcade-modes [data-mode]")].map(
     (el) => /** @type {HTMLElement} */ (el),
   );
-  const session = await getSession().catch(() => null);
-  const me = session ? await apiGet(`/api/players/${encodeURIComponent(session.player.id)}`).catch(() => null) : null;
+  const bests = await myBests();
   await Promise.all(
     cards.map(async (card) => {
       const mode = card.dataset.mode || "";
-      const best = me?.arcade?.best?.[mode];
+      const best = bests[mode];
       $(".mode-best", HTMLElement, card).textContent = best ? formatNumber(best.score) : "–";
       const page = await apiGet(`/api/arcade/scores?mode=${encodeURIComponent(mode)}&period=day`).catch(() => null);
       drawTop(card, page);

@@ -27,7 +27,7 @@ import { prefs, setPrefs } from "../prefs.js";
 import { playSound } from "../sounds.js";
 import { directionWord } from "./flat/view.js";
 import { keepForOffline, savedLocalRun, saveLocalRun } from "./offline.js";
-import { drawRecent, rememberRun } from "./recent.js";
+import { drawRecent, myBests, rememberRun } from "./recent.js";
 import { cellCount, dealSpawns, modeById } from "./rules.js";
 import { openRun } from "./run.js";
 import { ArcadeSocket, RunSync } from "./sync.js";
@@ -239,6 +239,9 @@ export function startArcade({ view, mode: firstMode }) {
     player = runs[0]?.player?.id || player;
     if (runs.length) sync.load(runs[0]);
     else {
+      const best = (await myBests())[mode.id];
+      if (ticket !== loading) return;
+      sync.best = best ? best.score : 0;
       sync.run = null;
       shown = [];
       shownScore = 0;

@@ -1,6 +1,8 @@
 // The page's own recent runs, per mode, kept on the device (the server keeps the runs and the best; this list
 // is what this device played): each run's score, top tile and when, a closed run's replay one click away.
+// And the player's best of each mode, as the server keeps it (their player page's `arcade` part).
 
+import { apiGet, getSession } from "../api.js";
 import { formatDate, formatNumber, gettext } from "../i18n.js";
 
 /** @typedef {{id: string | null, score: number, top: number, at: number, local: boolean, done: boolean}} RecentRun */
@@ -60,4 +62,20 @@ export function drawRecent(list, modeId) {
     }),
   );
   /** @type {HTMLElement} */ (list.parentElement).hidden = runs.length === 0;
+}
+
+/**
+ * The device's player's best run of each mode ({mode: {score, top_tile, run, date} | null}); none for a
+ * device without a player, or without a network.
+ * @returns {Promise<Record<string, import("../api.js").Json>>}
+ */
+export async function myBests() {
+  try {
+    const session = await getSession();
+    if (!session) return {};
+    const me = await apiGet(`/api/players/${encodeURIComponent(session.player.id)}`);
+    return me?.arcade?.best || {};
+  } catch {
+    return {};
+  }
 }

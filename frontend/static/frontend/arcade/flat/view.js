@@ -175,7 +175,7 @@ export function flatView() {
     keysHelp() {
       return KEYS.map(([arrow, letter, dir, symbol]) => ({
         key: arrow,
-        keys: [arrow, letter.toUpperCase()],
+        keys: [symbol, letter.toUpperCase()],
         symbol,
         label: directionWord(dir),
       }));
