@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-pytestmark = pytest.mark.django_db
+# The schema, generated once a process (a module fixture): one worker.
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("session_schema")]
 
 
 @pytest.fixture(scope="module")

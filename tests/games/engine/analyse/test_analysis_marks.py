@@ -21,10 +21,15 @@ from __future__ import annotations
 import functools
 import itertools
 
+import pytest
+
 from games.engine.analyse import Analysis, EvalKind, Mark, analyse_game
 from games.engine.values import Colour
 from tests.games.engine.brute_force import BruteForce
 from tests.records import DRAWN_RECORD
+
+# The analysed games and the brute force's memo, computed once a process: one worker.
+pytestmark = pytest.mark.xdist_group("analysis_marks")
 
 THREE_IN_A_ROW = "a1 a4 b1 b4 c1 c4 b2 d4"
 BLOCKED = "a1 a4 b1 b4 c1 d1"

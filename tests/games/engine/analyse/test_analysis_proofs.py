@@ -14,10 +14,15 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
+import pytest
+
 from games.engine.analyse import LOSS_PLIES, WIN_PLIES, EvalKind, analyse_position
 from tests.games.engine.brute_force import BruteForce
 from tests.games.engine.engine_reference import RefGame, peg_name
 from tests.records import DRAWN_RECORD
+
+# The sample of proved positions and the brute force's memo, computed once a process: one worker.
+pytestmark = pytest.mark.xdist_group("analysis_proofs")
 
 SEED = 20261130
 GAMES = 50
