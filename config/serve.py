@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import itertools
+import logging
 import os
 import pprint
 import sys
@@ -43,10 +44,15 @@ from common import metrics
 from common.asgi import Message, Scope
 from config.inbox import Inbox
 
+log = logging.getLogger(__name__)
+
 # daphne looks at its sockets' pings every 2 seconds (daphne.server.Server.timeout_checker).
 DAPHNE_CHECK_SECONDS = 2
 # How long a streamed response waits for a client that reads nothing before it drops the connection.
 STALL_SECONDS = 60.0
+# How long a stopping server waits for its sockets' handlers, then for its loop's services, to finish
+# (within systemd's TimeoutStopSec, 15 s in deploy/).
+STOP_STEP_SECONDS = 4.0
 
 
 def ping_arguments(timeout: float) -> list[str]:
@@ -125,6 +131,24 @@ class InboxServer(Server):  # type: ignore[misc]  # daphne is untyped: its class
             action_logger = None
         super().__init__(*args, action_logger=action_logger, **kwargs)
 
+    def run(self) -> None:
+        from twisted.internet import reactor as installed
+
+        reactor: Any = installed  # twisted types it as its bare interface; daphne installed asyncio's
+        # Before the reactor stops (SIGTERM), beside daphne's own cancelling of every application.
+        reactor.addSystemEventTrigger("before", "shutdown", self.stopping)
+        super().run()
+
+    def stopping(self) -> Any:  # Any: a twisted Deferred, untyped
+        """The reactor is stopping: once the sockets' handlers have ended (daphne cancels them), stop this
+        loop's runtime (its services: the ticker, a running analysis, the waves), then end the CPU
+        workers, so that nothing is left to fail against a worker already gone (:func:`stop_loops`)."""
+        from twisted.internet import defer
+
+        instances = [details["application_instance"] for details in self.connections.values()
+                     if "application_instance" in details]
+        return defer.Deferred.fromFuture(asyncio.ensure_future(stop_loops(instances)))
+
     @property
     def ws_factory(self) -> Any:  # Any: daphne's factory, untyped
         return self._ws_factory
@@ -157,6 +181,24 @@ class InboxServer(Server):  # type: ignore[misc]  # daphne is untyped: its class
             return None
         self.connections[protocol]["application_instance"] = asyncio.ensure_future(instance)
         return inbox
+
+
+async def stop_loops(instances: list[asyncio.Future[Any]]) -> None:
+    """Wait (``STOP_STEP_SECONDS`` at most) for the applications ``instances`` to end, then stop this
+    loop's runtime (as long at most), then end the CPU workers' lanes (``games.cpu_pool.shutdown``). A
+    leased job cut short (an analysis, a CPU move) is another process's once its lease runs out."""
+    from games import cpu_pool
+    from live import runtime
+
+    pending = [instance for instance in instances if not instance.done()]
+    if pending:
+        await asyncio.wait(pending, timeout=STOP_STEP_SECONDS)
+    try:
+        await asyncio.wait_for(runtime.stop_this_loop(), STOP_STEP_SECONDS)
+    except TimeoutError:
+        log.warning("the loop's services did not stop within %g s", STOP_STEP_SECONDS)
+    finally:
+        cpu_pool.shutdown()
 
 
 class Drain:

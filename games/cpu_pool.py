@@ -13,16 +13,24 @@ A worker process that dies (killed, out of memory) breaks its whole pool for goo
 fails with ``BrokenProcessPool``. So a move that meets a broken pool replaces it with a fresh one and
 is asked once more. The ticker's lease makes sure the move it computes is played once. An analysis
 that meets a broken lane replaces it and fails; its row is queued again.
+
+A worker process ignores SIGTERM and SIGINT: the server process decides when it ends. A service manager
+stops a server by signalling every process of its group at once (systemd's control group, a terminal's
+Ctrl-C), and a worker dying first broke the pool under a running analysis, logged as its failure. The
+server ends its lanes itself once its loops have stopped (:func:`shutdown`), and a worker whose server
+died without doing so (``kill -9``) ends with it: it waits on its parent's sentinel.
 """
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -63,7 +71,7 @@ class _Lane:
                     # spawn: a forked copy of a threaded server process is not safe
                     self.executor = ProcessPoolExecutor(
                         max_workers=self.workers(), mp_context=multiprocessing.get_context("spawn"),
-                        initializer=_lower_priority, initargs=(self.nice,))
+                        initializer=_worker_start, initargs=(self.nice,))
                 else:  # threads cannot be reniced portably; the lane is still apart from the others' threads
                     self.executor = ThreadPoolExecutor(max_workers=self.workers(), thread_name_prefix=self.name)
             return self.executor
@@ -77,11 +85,31 @@ class _Lane:
         executor.shutdown(wait=False, cancel_futures=True)
         return True
 
+    def end(self) -> None:
+        """End this lane: its waiting jobs cancelled, its worker processes killed (a running job's answer
+        would have nobody to go to), its threads left to finish what they run."""
+        with _lock:
+            executor, self.executor = self.executor, None
+        if executor is None:
+            return
+        # ProcessPoolExecutor names no public way to end a running job before Python 3.14's terminate_workers.
+        processes = list((getattr(executor, "_processes", None) or {}).values())
+        executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.kill()
+
 
 # Live CPU moves: CPU_WORKERS processes (two threads when it is 0); post-game analyses: one; the board's.
 _moves = _Lane("cpu", lambda: int(settings.CPU_WORKERS) or 2)
 _analyses = _Lane("analysis", lambda: 1, nice=ANALYSIS_NICE)
 _boards = _Lane("board", lambda: max(1, int(settings.ANALYSIS_BOARD_WORKERS)), nice=BOARD_NICE)
+
+
+def shutdown() -> None:
+    """End every lane (the server is stopping, its loops stopped): nothing waits for a job in flight; a
+    leased analysis or CPU move is taken over by another process once its lease runs out."""
+    for lane in (_moves, _analyses, _boards):
+        lane.end()
 
 
 def budget_ms(level: int, *, deadline_move: bool) -> int:
@@ -111,12 +139,16 @@ async def _in_pool(record: str, level: int, budget: int, seed: int | None) -> st
     loop = asyncio.get_running_loop()
     executor = _moves.get()
     try:
-        return await loop.run_in_executor(executor, _choose, record, level, budget, seed)
+        with _deaf_children():
+            job = loop.run_in_executor(executor, _choose, record, level, budget, seed)
+        return await job
     except BrokenProcessPool as exc:
         log.warning("a CPU worker process died (%s): starting a new pool and asking again", exc)
         if _moves.discard(executor):
             metrics.CPU_POOL_REPLACED.inc()
-    return await loop.run_in_executor(_moves.get(), _choose, record, level, budget, seed)
+    with _deaf_children():
+        job = loop.run_in_executor(_moves.get(), _choose, record, level, budget, seed)
+    return await job
 
 
 async def warm_up() -> None:
@@ -128,11 +160,44 @@ def _choose(record: str, level: int, budget_ms: int | None, seed: int | None) ->
     return choose_move(record, level, budget_ms=budget_ms, seed=seed)
 
 
-# --- the analysis lane --------------------------------------------------------------------------------
-def _lower_priority(increment: int) -> None:
-    """Initializer of a lane's worker processes: the analyses' and the board's yield the CPU to the live moves'."""
+# The signals that stop a server, which its workers ignore.
+_STOPS = frozenset({signal.SIGTERM, signal.SIGINT})
+
+
+@contextlib.contextmanager
+def _deaf_children() -> Iterator[None]:
+    """Around a job's submission, which may start a worker process: the stopping signals blocked in this
+    thread, so that a worker starts with them blocked (a process inherits its mask) and no signal can end
+    it before it has made itself deaf to them (:func:`_worker_start`). One that comes meanwhile reaches
+    this process when they are unblocked (or another of its threads at once)."""
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
+def _worker_start(increment: int) -> None:
+    """Initializer of a lane's worker processes: deaf to the signals that stop its server (see the
+    module's text), gone when its server is, and at the lane's priority (the analyses' and the board's
+    yield the CPU to the live moves')."""
+    for stop in _STOPS:
+        signal.signal(stop, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)  # blocked since its start (_deaf_children)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_end_with, args=(parent,), name="parent-watch", daemon=True).start()
     if increment and hasattr(os, "nice"):
         os.nice(increment)
+
+
+def _end_with(parent: multiprocessing.process.BaseProcess) -> None:
+    """Wait (on its sentinel: no polling) until ``parent`` is gone, then end this worker at once."""
+    parent.join()
+    os._exit(0)
+
+
+# --- the analysis lane --------------------------------------------------------------------------------
 
 
 def analysis_budget() -> tuple[int, float]:
@@ -154,7 +219,9 @@ async def compute_analysis(record: str) -> dict[str, object]:
     nodes, seconds = analysis_budget()
     executor = _analyses.get()
     try:
-        return await loop.run_in_executor(executor, _analyse, record, nodes, seconds)
+        with _deaf_children():
+            job = loop.run_in_executor(executor, _analyse, record, nodes, seconds)
+        return await job
     except BrokenProcessPool:
         _analyses.discard(executor)
         raise
@@ -197,7 +264,8 @@ async def compute_board(position: Position, *, budget_ms: int) -> BoardVerdict:
             raise LaneFull
         _board_jobs += 1
     try:
-        job = executor.submit(_board, position, budget_ms / 1000)
+        with _deaf_children():
+            job = executor.submit(_board, position, budget_ms / 1000)
     except BaseException:
         _board_job_done(None)
         raise
