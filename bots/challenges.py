@@ -37,7 +37,7 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 from django_stubs_ext import StrPromise
 
 from bots import protocol
-from bots.events import line_on_commit
+from bots.events import challenge_made_on_commit, line_on_commit
 from bots.limits import challenge_create_quota_take
 from bots.models import Challenge, ChallengeStatus, ColourChoice, DeclineReason
 from common.errors import Refused
@@ -221,6 +221,7 @@ def challenge_create(*, challenger: Player, username: str, turn_seconds: object 
             challenger=challenger, dest=dest, turn_seconds=seconds, ranked=is_ranked, colour=wanted,
             days_per_move=days, created_at=now, updated_at=now,
         )
+        challenge_made_on_commit()
         shown = challenge_out(challenge, now=now)
         _tell(protocol.challenge_line(shown), challenger.pk, dest.pk)
         notify(player_id=dest.pk, kind="challenge", url="/challenges", data={"challenge": shown}, key=_key(challenge),

@@ -5,15 +5,28 @@ them."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from bots import protocol
 from bots.messages import AccountLine, AccountStreamsEnd
 from games.endings import GameFinished
 from live import events
+from live.events import Signal
 from lobby.rooms.services import room_code
 from players.services import PlayerEnded
 from players.tokens import TokenRevoked
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeMade(Signal):
+    """A challenge was made (once committed): this process's challenge sweep (:mod:`bots.sweep`) learns
+    when it expires."""
+
+
+def challenge_made_on_commit() -> None:
+    """Once committed, have this process's challenge sweep read when the next challenge expires."""
+    events.on_commit(ChallengeMade())
 
 
 def line_on_commit(player_id: object, line: dict[str, Any]) -> None:

@@ -75,6 +75,12 @@ def seeks_waiting(*, now: datetime) -> int:
     return len(CorrespondenceSeek.objects.filter(expires_at__gt=now).values_list("pk", flat=True)[:2])
 
 
+def warnings_next_at() -> datetime | None:
+    """When the next player whose correspondence time runs out is to be told (None: nobody)."""
+    return (Game.objects.filter(warn_at__isnull=False, status=GameStatus.PLAYING).order_by("warn_at")
+            .values_list("warn_at", flat=True).first())
+
+
 def seeks_page(*, now: datetime, page: int) -> tuple[list[dict[str, Any]], bool]:
     """One page of the open seeks, newest first, and whether another follows."""
     start = (page - 1) * SEEKS_PER_PAGE

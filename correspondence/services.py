@@ -27,6 +27,7 @@ from correspondence.models import CorrespondenceSeek
 from correspondence.selectors import seeks_open
 from games.endings import GameFinished
 from games.models import EndReason, Game, GameStatus
+from live.events import Signal, on_commit
 from lobby.models import PairingWave
 from lobby.pairing.matching import DEFAULT_POLICY, Pool, Seeker, pair_seekers
 from lobby.pairing.seeks import seekers_apart
@@ -74,6 +75,12 @@ def _refuse_unable(player: Player | None) -> Player:
     return player
 
 
+@dataclass(frozen=True, slots=True)
+class SeekMade(Signal):
+    """A correspondence seek was made (once committed): this process's correspondence loop
+    (``correspondence.realtime``) runs the seeks' wave."""
+
+
 def seek_create(*, player: Player | None, days_per_move: object, ranked: object, now: datetime,
                 address: str | None = None) -> CorrespondenceSeek:
     """``player`` looks for a correspondence game (no page needs to stay open); it waits 7 days. Counted
@@ -95,6 +102,7 @@ def seek_create(*, player: Player | None, days_per_move: object, ranked: object,
         if seeks_open(now=now).filter(player=seeker).count() >= MAX_SEEKS:
             raise Refused("too_many_seeks", gettext("At most %(most)s correspondence seeks wait at once.")
                           % {"most": MAX_SEEKS})
+        on_commit(SeekMade())
         return CorrespondenceSeek.objects.create(player=seeker, days_per_move=int(days_per_move), ranked=ranked,
                                                  rating=rating, created_at=now, expires_at=now + SEEK_LIFETIME)
 

@@ -17,6 +17,7 @@ from common.hooks import Hook, OnError, Runs
 from games.engine.analyse import ANALYSIS_VERSION
 from games.models import AnalysisStatus, Game, GameAnalysis, GameStatus
 from games.selectors import game_pegs
+from live.events import Signal, on_commit
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +34,12 @@ class AnalysisStored:
 # The puzzles register one at start-up, to make puzzles of its proved missed wins.
 ANALYSIS_STORED: Hook[AnalysisStored] = Hook(
     "analysis stored", runs=Runs.AFTER_COMMIT, on_error=OnError.CONTAIN, defer=transaction.on_commit)
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisQueued(Signal):
+    """An analysis was queued (once committed): this process's ticker looks for one to compute at once,
+    rather than at its next look (``lobby.realtime.loop.LobbyLoop`` hears it)."""
 
 
 # A failing analysis (it should not happen: the moves were validated) is tried this often, then FAILED.
@@ -57,9 +64,11 @@ def analysis_queue(game: Game, *, now: datetime) -> GameAnalysis | None:
     the transaction that ends it, so a game is queued exactly once); returns the row or None."""
     if not analysis_wanted(game):
         return None
-    row, _ = GameAnalysis.objects.get_or_create(
+    row, created = GameAnalysis.objects.get_or_create(
         game=game, defaults={"version": ANALYSIS_VERSION, "queued_at": now, "status": AnalysisStatus.QUEUED}
     )
+    if created:
+        on_commit(AnalysisQueued())
     return row
 
 
@@ -77,6 +86,7 @@ def analysis_request(game: Game, *, now: datetime) -> GameAnalysis | None:
         )
         if requeued:
             row.refresh_from_db()
+            on_commit(AnalysisQueued())
     return row
 
 

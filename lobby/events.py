@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.utils.translation import gettext
@@ -48,7 +49,9 @@ class ListsChanged(Signal):
 
 @dataclass(frozen=True, slots=True)
 class WakeUp(Signal):
-    """Something is due now: the process's tickers look at once instead of at their next tick."""
+    """Something falls due at ``at`` (None: now): the process's tickers look then, unless they look before."""
+
+    at: datetime | None = None
 
 
 # --- a room's events ----------------------------------------------------------------------------------
@@ -171,7 +174,7 @@ def notification_delivered(notified: Notified) -> None:
 
 
 # --- timers -----------------------------------------------------------------------------------------------
-def wake_on_commit() -> None:
-    """Once committed, wake this process's tickers: something is due now (not at their next tick), and
-    its row is visible to them."""
-    on_commit(WakeUp())
+def wake_on_commit(at: datetime | None = None) -> None:
+    """Once committed, tell this process's tickers that something falls due at ``at`` (None: now), its row
+    visible to them: they look then, unless they look before anyway."""
+    on_commit(WakeUp(at))

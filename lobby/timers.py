@@ -7,7 +7,7 @@ due time of a game; ``reschedule`` reads the seats from the database (or takes t
 and writes ``Game.due_at``. Services call ``reschedule`` after every change they make; a game begun, a
 move and a takeback have their due time stored on the game in memory between the games layer's two steps
 (``games.services``: the change in memory, then its write), so it is written in the same statement, and
-``wake_if_due`` tells this process's ticker of one due already. The ticker of each process
+``wake_if_due`` tells this process's ticker when it falls due. The ticker of each process
 (:mod:`lobby.realtime.ticker`) leases the games that are due (``games_claim_due``) and has
 :mod:`lobby.play.automatic` act on them.
 """
@@ -130,10 +130,11 @@ def due_time(game: Game, seats: dict[int, SeatState]) -> datetime | None:
 
 
 def wake_if_due(game: Game, *, now: datetime) -> None:
-    """The ticker of this process looks at the deadlines once the transaction commits (at once outside
-    one) if ``game``'s stored due time has come already (a CPU seat's turn, an away seat's)."""
-    if game.due_at is not None and game.due_at <= now:
-        events.wake_on_commit()
+    """The ticker of this process looks at the deadlines when ``game``'s stored due time comes (once the
+    transaction commits, at once outside one): at once if it has come already (a CPU seat's turn, an away
+    seat's), else then, unless it looks before anyway (the signal then wakes nothing)."""
+    if game.due_at is not None:
+        events.wake_on_commit(max(game.due_at, now))
 
 
 def reschedule(

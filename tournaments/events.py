@@ -4,10 +4,22 @@ process), and "paired" to the two players of a new game."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from live import events
 from tournaments import messages
 
 NUDGE_DELAY = 0.25
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaAdded(events.Signal):
+    """An arena was added (once committed): this process's arena loop reads when it next has work."""
+
+
+def arena_added_on_commit() -> None:
+    """Once committed, have this process's arena loop (``tournaments.realtime.loop``) look again."""
+    events.on_commit(ArenaAdded())
 
 
 def arena_group(arena_id: object) -> str:

@@ -14,7 +14,19 @@ from players.models import Player
 from tournaments import protocol
 from tournaments.models import Arena, ArenaGame, ArenaPlayer, ArenaStatus
 from tournaments.scoring import Entrant, podium, standings
-from tournaments.services import tally_of
+from tournaments.services import STARTING_SOON, tally_of
+
+
+def arenas_next_due(*, now: datetime) -> datetime | None:
+    """When an arena not started yet next needs the sweep (``tournaments.services.arenas_sweep``): its
+    players told it starts soon, or its start; None if no arena waits to start."""
+    due = None
+    for starts_at, told in Arena.objects.filter(status=ArenaStatus.CREATED).values_list("starts_at",
+                                                                                       "starting_told_at"):
+        at = starts_at if told is not None or starts_at - STARTING_SOON <= now else starts_at - STARTING_SOON
+        due = at if due is None else min(due, at)
+    return due
+
 
 # Standings rows per page (the socket's frame shows the first page and the reader's own row).
 STANDINGS_PAGE = 20

@@ -132,6 +132,7 @@ def arena_add(*, spec: ArenaSpec, starts_at: datetime, creator: Player | None, n
         ranked=spec.ranked, berserk=spec.berserk,
         status=Status.STARTED if starts_at <= now else Status.CREATED,
     )
+    events.arena_added_on_commit()
     return arena
 
 

@@ -99,7 +99,8 @@ def suite_report(rows: list[Row], extra: dict[str, Any], command: str) -> str:
     if idle:
         lines += ["", f"Idle sockets: {idle.sockets} sockets held as the page holds them cost "
                   f"{idle.rss_per_1000 / 1024:.0f} KiB of RSS and {idle.cpu_per_1000:.1%} of a core per 1,000; "
-                  f"{idle.still_open} still open after {idle.held:.0f} s."]
+                  f"{idle.still_open} still open after {idle.held:.0f} s. The server at rest before they "
+                  f"opened used {idle.at_rest:.2%} of a core."]
     if players := extra.get("idle_players"):
         lines += ["", f"Idle sockets of players: {players.sockets} sockets, each of a player of its own (so also "
                   f"in its player's group), cost {players.rss_per_1000 / 1024:.0f} KiB of RSS and "
@@ -213,6 +214,7 @@ def target_lines(rows: list[Row], extra: dict[str, Any]) -> list[str]:
         add(f"{idle.sockets} idle sockets: ≤ 24 KiB RSS each", f"{per_socket / 1024:.1f} KiB", per_socket <= 24 * 1024)
         add(f"{idle.sockets} idle sockets: ≤ 1% of a core per 1,000", f"{idle.cpu_per_1000:.2%}",
             idle.cpu_per_1000 <= 0.01)
+        add("an idle server (no socket) ≤ 0.5% of a core", f"{idle.at_rest:.2%}", idle.at_rest <= 0.005)
         add(f"{idle.sockets} idle sockets: all still open after a minute",
             f"{idle.still_open} open after {idle.held:.0f} s", idle.still_open == idle.sockets and idle.held >= 60)
     arena = extra.get("arena")

@@ -119,6 +119,7 @@ class IdleCost:
     cpu_per_1000: float
     still_open: int
     held: float
+    at_rest: float = 0.0  # the process's own CPU (share of a core) with no socket open
 
 
 async def idle_cost(server: LiveServer, sockets: int, settle: float, measure: float, *,
@@ -169,7 +170,7 @@ async def idle_cost(server: LiveServer, sockets: int, settle: float, measure: fl
     still_open = sum(1 for s in socks if s.close_code is None)
     await asyncio.gather(*(s.close() for s in socks), return_exceptions=True)
     per = 1000 / sockets
-    return IdleCost(sockets, (rss_after - rss_before) * per, cpu_share * per, still_open, settle + measure)
+    return IdleCost(sockets, (rss_after - rss_before) * per, cpu_share * per, still_open, settle + measure, baseline)
 
 
 async def spectator_storm(url: str, joins: int, spread: float, server_cpu: CpuReader) -> dict[str, Any]:

@@ -2,14 +2,16 @@
 ``lobby.apps``) holding the loop's presence (heartbeat and held sockets), who is online, its ticker
 (timers, CPU moves, analyses), its matchmaker (quick-pairing waves) and its lobby feed (the lobby's lists).
 
-It hears the lobby's two signals (:mod:`lobby.events`): ``ListsChanged`` nudges the feed, ``WakeUp`` wakes
-the ticker. A socket reaches it with :func:`lobby_loop` (the runtime's lookup by type, a dictionary's).
+It hears the lobby's two signals (:mod:`lobby.events`): ``ListsChanged`` nudges the feed, ``WakeUp`` tells
+the ticker when something falls due; and ``games.analyses.AnalysisQueued``, which has the ticker look for
+an analysis to compute. A socket reaches it with :func:`lobby_loop` (the runtime's lookup by type, a dictionary's).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from games.analyses import AnalysisQueued
 from live import runtime
 from live.events import Signal
 from lobby.events import ListsChanged, WakeUp
@@ -26,7 +28,7 @@ if TYPE_CHECKING:
 class LobbyLoop:
     """One event loop's presence, online players, ticker, matchmaker and lobby feed."""
 
-    hears: tuple[type[Signal], ...] = (ListsChanged, WakeUp)
+    hears: tuple[type[Signal], ...] = (ListsChanged, WakeUp, AnalysisQueued)
 
     def __init__(self, loop_runtime: runtime.Runtime) -> None:
         self.outbox: Outbox = loop_runtime.outbox
@@ -52,12 +54,17 @@ class LobbyLoop:
     def hear(self, signal: Signal) -> None:
         if isinstance(signal, ListsChanged):
             self.feed.changed()
+        elif isinstance(signal, WakeUp):
+            self.ticker.wake(signal.at)
         else:
-            self.ticker.wake()
+            self.ticker.analysis_queued()
 
     def covers(self, signal: Signal) -> bool:
-        # A nudge due and not yet sent tells of this change too (it reads nothing before it is sent).
-        return isinstance(signal, ListsChanged) and self.feed.nudging
+        # A nudge due and not yet sent tells of this change too (it reads nothing before it is sent); a
+        # look at the deadlines planned by the time one falls due reads it then.
+        if isinstance(signal, ListsChanged):
+            return self.feed.nudging
+        return isinstance(signal, WakeUp) and self.ticker.waker.covers(signal.at)
 
 
 def lobby_loop() -> LobbyLoop:

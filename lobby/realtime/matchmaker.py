@@ -1,6 +1,6 @@
 """The per-process task of quick pairing, part of its loop's lobby service (started and stopped with it).
 
-Every ``HEARTBEAT`` it
+While this process has a seeking socket, every ``HEARTBEAT`` it
 1. keeps this process's waiting seeks alive in the shared pool, in one query for all of its lobby
    sockets whose page is still speaking, and tells each socket what became of its seek (paired, ended,
    waiting with a wider range, waited too long);
@@ -10,7 +10,8 @@ Every ``HEARTBEAT`` it
    algorithm is CPU work), and writes each pair with :func:`lobby.pairing.seeks.seek_pair_write`, which
    re-checks both seekers under row locks. Waves never overlap: the next starts once this one is written.
 A process that dies stops refreshing its seeks, so they expire within ``SEEK_EXPIRY`` and are never
-paired; the other processes go on pairing.
+paired; the other processes go on pairing. A process with no seeking socket runs neither (each process
+with a seeker runs the waves, which pair the whole pool): its loops sleep until a socket seeks.
 """
 
 from __future__ import annotations
@@ -20,12 +21,17 @@ import logging
 from datetime import datetime
 from typing import Protocol
 
+from django.utils import timezone
+
 from live.offload import offload
-from live.periodic import run_every
+from live.periodic import Waker
 from lobby.pairing.seeks import HEARTBEAT, SEEK_WAVE, SeekStatus, seeks_keep_alive
 from lobby.realtime.waves import pair_wave
 
 log = logging.getLogger(__name__)
+
+# The longest an idle matchmaker sleeps (a socket that seeks wakes it at once).
+IDLE_SECONDS = 3600.0
 
 
 class SeekingSocket(Protocol):
@@ -51,36 +57,51 @@ class Matchmaker:
 
     def __init__(self) -> None:
         self.sockets: dict[str, SeekingSocket] = {}
-        self.tasks: list[asyncio.Task[None]] = []
+        # Idle (no seeking socket here): asleep until a socket seeks (IDLE_SECONDS is only a bound).
+        self.loops = (Waker(self._keep_alive, name="lobby-keep-alive", longest=IDLE_SECONDS),
+                      Waker(self._seek_wave, name="lobby-waves", longest=IDLE_SECONDS))
+
+    @property
+    def tasks(self) -> list[asyncio.Task[None]]:
+        return [waker.task for waker in self.loops if waker.task is not None]
 
     @property
     def task(self) -> asyncio.Task[None] | None:
         """The first loop (None before start)."""
-        return self.tasks[0] if self.tasks else None
+        return self.loops[0].task
 
     def watch(self, socket: SeekingSocket) -> None:
         self.sockets[socket.channel_name] = socket
+        at = timezone.now() + HEARTBEAT  # as when a seeker was already here: its first step a heartbeat away
+        for waker in self.loops:
+            waker.wake(at)
 
     def unwatch(self, socket: SeekingSocket) -> None:
         if self.sockets.get(socket.channel_name) is socket:
             del self.sockets[socket.channel_name]
 
     def start(self) -> None:
-        """Start both loops in the running loop (replacing any from an earlier start)."""
-        for task in self.tasks:
-            task.cancel()
-        loop = asyncio.get_running_loop()
-        every = HEARTBEAT.total_seconds()
-        self.tasks = [
-            loop.create_task(run_every(every, self.keep_alive, name="matchmaker step keep_alive"),
-                             name="lobby-keep-alive"),
-            loop.create_task(run_every(every, self.seek_wave, name="matchmaker step seek_wave"), name="lobby-waves"),
-        ]
+        """Start both loops in the running loop (replacing any from an earlier start): each looks once a
+        heartbeat later, then sleeps until a socket seeks."""
+        for waker in self.loops:
+            waker.start(after=HEARTBEAT.total_seconds())
 
     async def stop(self) -> None:
-        for task in self.tasks:
-            task.cancel()
-        await asyncio.gather(*self.tasks, return_exceptions=True)
+        for waker in self.loops:
+            await waker.stop()
+
+    def _next(self, now: datetime) -> datetime | None:
+        """When to step again: a heartbeat away while a socket seeks here, else not until one does."""
+        return now + HEARTBEAT if self.sockets else None
+
+    async def _keep_alive(self, *, now: datetime) -> datetime | None:
+        await self.keep_alive(now=now)
+        return self._next(now)
+
+    async def _seek_wave(self, *, now: datetime) -> datetime | None:
+        if self.sockets:
+            await self.seek_wave(now=now)
+        return self._next(now)
 
     async def keep_alive(self, *, now: datetime) -> None:
         sockets = list(self.sockets.values())

@@ -109,8 +109,8 @@ class Presence:
         return self.process
 
     async def tick(self) -> None:
-        """Called by the ticker every tick: renew the heartbeat, retry failed clean-ups, and sweep the
-        connections of dead processes, each at its own pace."""
+        """Called by the ticker each round (at the latest when :meth:`due_in` says): renew the heartbeat,
+        retry failed clean-ups, and sweep the connections of dead processes, each at its own pace."""
         loop = asyncio.get_running_loop()
         now = loop.time()
         if self.registered is not None and self.registered.done() and now - self.last_beat >= beat_every():
@@ -122,6 +122,14 @@ class Presence:
             self.last_sweep = now
             await self.close_unclosed()
             await offload(connections.processes_sweep)(now=timezone.now())
+
+    def due_in(self) -> float:
+        """Seconds until :meth:`tick` has something to do: the next heartbeat (once registered) or sweep."""
+        now = asyncio.get_running_loop().time()
+        due = self.last_sweep + SWEEP_EVERY_SECONDS
+        if self.registered is not None and self.registered.done():
+            due = min(due, self.last_beat + beat_every())
+        return max(0.0, due - now)
 
     async def _register_again(self) -> None:
         """This process was swept (it stalled past the lapse): a new id, and every socket opened anew."""

@@ -1,13 +1,17 @@
 """The per-process ticker that makes due things happen: CPU seats' moves, turn timeouts, stand-ins.
 
-Deadlines live in the database (``Game.due_at``); any server process may apply one. Each tick this
+Deadlines live in the database (``Game.due_at``); any server process may apply one. Each round this
 process leases the games that are due (so no other process works on them), computes the CPU's move
 off the loop, and applies it through the same service as a person's move, which refuses it if the
 game moved on. A killed process's leases simply expire and another process (or the restarted one)
-takes over. Services wake the ticker at once when they make something due now.
+takes over. The ticker wakes on work, not on a clock (a :class:`live.periodic.Waker`): at the earliest
+deadline the data holds, when a service of this process sets one (``lobby.events.WakeUp`` with its time),
+at its presence's heartbeat and sweep, and at the latest every ``LOOK_SECONDS`` (a deadline set by another
+process that died, a lease run out).
 
 The ticker also drives finished games' analyses: when this process's analysis lane is idle it leases the
-oldest queued one and computes it in that lane (games/cpu_pool.py), which never takes a live move's worker.
+oldest queued one and computes it in that lane (games/cpu_pool.py), which never takes a live move's worker;
+it looks when a game ended here, when an analysis is done, and every ``ANALYSIS_POLL_SECONDS``.
 
 Once an hour it deletes the chat of rooms closed more than ``CHAT_RETENTION_DAYS`` ago (any process may;
 deleting twice deletes nothing more).
@@ -20,7 +24,6 @@ of failed clean-ups, and the sweep of dead processes' connections. It is part of
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from datetime import datetime, timedelta
 
@@ -32,6 +35,7 @@ from common import logcontext
 from games import cpu_pool
 from games.analyses import AnalysisJob, analyses_claim, analysis_release, analysis_store
 from live.offload import offload
+from live.periodic import Waker
 from lobby.chat.services import chat_delete_expired
 from lobby.play.automatic import CpuJob, game_cpu_move, game_due_job
 from lobby.realtime.presence import Presence
@@ -39,15 +43,18 @@ from lobby.timers import DueReason, games_due
 
 log = logging.getLogger(__name__)
 
-TICK_SECONDS = 0.25
-# The shortest sleep between ticks while something is due (leased to another process, or in flight).
-MIN_WAIT_SECONDS = 0.02
+# The longest the ticker sleeps: deadlines another process set (and would have acted on, had it not died)
+# and leases run out are seen within this; the presence's heartbeat and sweep have their own times.
+LOOK_SECONDS = 5.0
+# The first look after the loop starts.
+FIRST_SECONDS = 0.25
 # Longer than any CPU budget: a lease outliving its process lets another process take over.
 LEASE = timedelta(seconds=15)
 # Longer than an analysis takes (its budget is 20 s of wall clock, plus the guaranteed part).
 ANALYSIS_LEASE = timedelta(minutes=3)
-# How often an idle analysis lane looks for queued analyses.
-ANALYSIS_POLL_SECONDS = 1.0
+# How often an idle analysis lane looks for queued analyses nobody told it of (queued on another process);
+# a game that ends on this one wakes it at once (games.analyses.AnalysisQueued), as does an analysis done.
+ANALYSIS_POLL_SECONDS = 10.0
 # A CPU move computed while the database is unreachable is offered again every second this many times
 # (well within the lease), so that it lands as soon as the database is back rather than being computed
 # afresh once the lease has run out.
@@ -60,50 +67,50 @@ class Ticker:
     """One per running event loop (one per server process in production), owned by its loop's lobby service."""
 
     def __init__(self, presence: Presence) -> None:
-        self.event = asyncio.Event()
         self.in_flight: set[str] = set()
-        self.task: asyncio.Task[None] | None = None
         self.children: set[asyncio.Task[None]] = set()
         self.analysis: asyncio.Task[None] | None = None
         self.last_analysis_poll = -ANALYSIS_POLL_SECONDS
         self.last_chat_purge: float | None = None
         self.presence = presence
+        self.waker = Waker(self.tick, name="games-ticker", longest=LOOK_SECONDS)
+        self.warming: asyncio.Task[None] | None = None
+
+    @property
+    def task(self) -> asyncio.Task[None] | None:
+        return self.waker.task
 
     def start(self) -> None:
         """Start ticking in the running loop (again, if an earlier task ended)."""
-        self.task = asyncio.get_running_loop().create_task(self._run(), name="games-ticker")
+        self.waker.start(after=FIRST_SECONDS)
+        if self.warming is None:
+            self.warming = asyncio.get_running_loop().create_task(self._warm_up(), name="cpu-warm-up")
 
-    def wake(self) -> None:
-        """Something is due now: tick at once (call in the loop's thread)."""
-        self.event.set()
+    def wake(self, at: datetime | None = None) -> None:
+        """Something falls due at ``at`` (None: now): look then (call in the loop's thread)."""
+        self.waker.wake(at)
+
+    def analysis_queued(self) -> None:
+        """An analysis was queued (a game ended here): look for one at once if the lane is idle."""
+        self.last_analysis_poll = -ANALYSIS_POLL_SECONDS
+        self.waker.wake()
 
     async def stop(self) -> None:
-        tasks = [t for t in (self.task, *self.children) if t is not None]
+        await self.waker.stop()
+        tasks = [t for t in (self.warming, *self.children) if t is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
-    async def _run(self) -> None:
+    async def _warm_up(self) -> None:
         try:
             await cpu_pool.warm_up()
         except Exception:  # the pool is retried on first use
             log.exception("could not start the CPU worker pool")
-        wait = TICK_SECONDS
-        while True:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.event.wait(), wait)
-            self.event.clear()
-            try:
-                wait = await self.tick()
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # a database hiccup must not stop the ticker for good
-                log.exception("ticker tick failed")
-                wait = 1.0
 
-    async def tick(self) -> float:
-        """Start the due work; return how long to sleep: until the next deadline, at most a tick."""
-        now = timezone.now()
+    async def tick(self, *, now: datetime) -> datetime:
+        """Start the due work; return when to look next: the next deadline, the presence's next step, the
+        next look for analyses or the chat, whichever comes first (at most ``LOOK_SECONDS`` away)."""
         loop = asyncio.get_running_loop()
         await self.presence.tick()
         due = await offload(games_due)(now=now, lease=LEASE)
@@ -116,9 +123,11 @@ class Ticker:
             child.add_done_callback(self.children.discard)
         await self._start_analysis(now)
         await self._purge_chat(now)
-        if due.next_at is None:
-            return TICK_SECONDS
-        return min(TICK_SECONDS, max(MIN_WAIT_SECONDS, (due.next_at - timezone.now()).total_seconds()))
+        after = [self.presence.due_in(), ANALYSIS_POLL_SECONDS - (loop.time() - self.last_analysis_poll)]
+        if self.last_chat_purge is not None:
+            after.append(CHAT_PURGE_SECONDS - (loop.time() - self.last_chat_purge))
+        look = timezone.now() + timedelta(seconds=max(0.0, min(after)))
+        return look if due.next_at is None else min(look, due.next_at)
 
     async def _start_analysis(self, now: datetime) -> None:
         """Lease one queued analysis if this process's analysis lane is idle (one at a time)."""
@@ -154,6 +163,7 @@ class Ticker:
         except Exception:
             log.exception("analysis of game %s failed", job.game_id)
             await offload(analysis_release)(game_id=job.game_id, now=timezone.now())
+        self.analysis_queued()  # the lane is free: the next queued one, if any, at once
 
     async def _handle(self, game_id: str) -> None:
         logcontext.bind(game=game_id)  # this task's own context: its log lines name the game

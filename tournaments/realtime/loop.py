@@ -1,7 +1,10 @@
 """Each event loop's arena loop: a service of its runtime (``live.runtime.LOOP_SERVICES``).
 
-Every ``TICK_SECONDS`` it moves arenas on with the clock and scores ends no hook scored
-(:func:`tournaments.services.arenas_sweep`), then runs each running arena's wave
+Every ``TICK_SECONDS`` while an arena runs, else when the next one is due to start or to have its players
+told (:func:`tournaments.selectors.arenas_next_due`), when one is added here
+(:class:`tournaments.events.ArenaAdded`) and at the latest every ``LOOK_SECONDS`` (one added on another
+process, or an arena game whose process died before scoring it), it moves arenas on with the clock and
+scores ends no hook scored (:func:`tournaments.services.arenas_sweep`), then runs each running arena's wave
 (:class:`tournaments.waves.ArenaWave`) with the one wave runner, :func:`lobby.realtime.waves.pair_wave`,
 as quick pairing's: for the arenas it wins it reads who waits, pairs them off the loop and writes the
 pairs. It also owns the loop's :class:`StandingsFeed`. Database work goes through
@@ -13,13 +16,16 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from live.events import Signal
 from live.offload import offload
-from live.periodic import run_every
+from live.periodic import Waker
 from lobby.realtime.waves import pair_wave
+from tournaments.events import ArenaAdded
 from tournaments.realtime.feed import StandingsFeed
+from tournaments.selectors import arenas_next_due
 from tournaments.services import arenas_sweep
 from tournaments.waves import ArenaWave
 
@@ -29,36 +35,50 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 TICK_SECONDS = 1.0
+LOOK_SECONDS = 30.0
 
 
 class ArenaLoop:
     """The arena loop and standings feed of one event loop (made by its runtime with the runtime)."""
 
+    hears: tuple[type[Signal], ...] = (ArenaAdded,)
+
     def __init__(self, runtime: Runtime) -> None:
         self.runtime = runtime
         self.feed = StandingsFeed(runtime.loop)
-        self.task: asyncio.Task[None] | None = None
+        self.waker = Waker(self.step, name="arenas", longest=LOOK_SECONDS)
         self.wave_seconds: deque[float] = deque(maxlen=1000)  # the last waves this loop ran (benchmark)
 
+    @property
+    def task(self) -> asyncio.Task[None] | None:
+        return self.waker.task
+
     def start(self) -> None:
-        if self.task is not None and not self.task.done():
-            self.task.cancel()
-        self.task = asyncio.get_running_loop().create_task(run_every(TICK_SECONDS, self.tick, name="arena tick"),
-                                                           name="arenas")
+        self.waker.start(after=TICK_SECONDS)
 
     async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            await asyncio.gather(self.task, return_exceptions=True)
+        await self.waker.stop()
         await self.feed.close()
 
-    async def tick(self, *, now: datetime) -> int:
-        """One round: the clock, then the waves this process wins; returns the pairs made."""
+    def hear(self, signal: Signal) -> None:
+        self.waker.wake()
+
+    def covers(self, signal: Signal) -> bool:
+        return False
+
+    async def step(self, *, now: datetime) -> datetime | None:
+        """One round (:meth:`tick`); returns when the next is due: a second away while an arena runs."""
+        running = await self.tick(now=now)
+        if running:
+            return now + timedelta(seconds=TICK_SECONDS)
+        return await offload(arenas_next_due, lane="pairing")(now=now)
+
+    async def tick(self, *, now: datetime) -> list[int]:
+        """One round: the clock, then the waves this process wins; returns the arenas running."""
         running = await offload(arenas_sweep, lane="pairing")(now=now)
-        made = 0
         for arena_id in running:
-            made += await self.arena_wave(arena_id=arena_id, now=now)
-        return made
+            await self.arena_wave(arena_id=arena_id, now=now)
+        return running
 
     async def arena_wave(self, *, arena_id: int, now: datetime) -> int:
         """Run the arena's wave if this process wins it; returns the pairs made."""
