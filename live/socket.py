@@ -10,11 +10,6 @@ three per move in a room of two (the drop, and the ``move`` event to each socket
 
 A message from the channel layer reaches its handler decoded, a :mod:`live.messages` dataclass.
 
-Every socket is accepted first, before any work of its own: its handshake is answered at once, however
-many sockets open together (daphne closes one not accepted within its connect timeout, 5 s), and the
-join's work (its channel's subscription, the database) waits in the queues that bound it, below, with the
-socket open. A consumer's ``connect`` may still refuse it: by a close code, once accepted.
-
 Every socket receives its frames and its channel's messages from one queue, with one task (the socket's
 own, daphne's), when the channel layer can put its messages there (``config.channel_layer``, on Redis):
 Channels' consumer loop keeps a task and a receiving coroutine for each of the two, a few KiB for every
@@ -70,7 +65,6 @@ class Socket(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is untyp
         self.bucket = TokenBucket(rate=FRAMES_PER_SECOND, burst=FRAME_BURST)
         self.language: str | None = None  # what its texts are written in (None: not chosen yet)
         self.activated: str | None = None  # the language active in this socket's task (dispatch)
-        self.accepted = False
 
     @classmethod
     def as_asgi(cls, **initkwargs: Any) -> Any:  # Any: what Channels passes; Django's path() takes it as a view
@@ -96,24 +90,14 @@ class Socket(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is untyp
             await super().__call__(scope, receive, send)  # Channels' loop: a task for each source
             return
         self.scope, self.channel_layer, self.base_send = scope, layer, send
-        first = await inbox.get()  # daphne's connect, always first
-        if isinstance(first, dict) and first.get("type") == "websocket.connect":
-            await self.accept()  # before the channel's SUBSCRIBE, which waits its turn behind every other one
         self.channel_name = await layer.new_channel_into(inbox)
         try:
-            await self.dispatch(_message(first, layer))
             while True:  # a frame is daphne's dict; a message of the channel, its bytes
                 await self.dispatch(_message(await inbox.get(), layer))
         except StopConsumer:
             pass
         finally:
             layer.release_channel(self.channel_name)
-
-    async def accept(self, subprotocol: str | None = None, headers: Any = None) -> None:  # Any: Channels'
-        """Accept the socket, once (the base accepts it first; a consumer's ``connect`` says so again)."""
-        if not self.accepted:
-            self.accepted = True
-            await super().accept(subprotocol, headers)
 
     async def command(self, parse: Callable[[str | None, bytes | None], C], text: str | None,
                       data: bytes | None) -> C | None:
