@@ -32,9 +32,9 @@ SAME_EVERYWHERE = {"3D", "RD", "K7QZ2M", "Berserk", "🔥 Berserk", "⚙", "#", 
                    "English", "日本語", "Deutsch", "Français", "Español"}
 SAME_IN = {
     "ja": set(),
-    "de": {"Name", "Engine", "Analyse", "online", "Chat", "Arena", "Podium", "Bot", "Party", "Computer"},
-    "fr": {"Notifications", "Volume", "minutes", "Analyse", "Message", "Points", "Perf.", "Podium", "Pause", "bot"},
-    "es": {"Arenas", "Arena", "arena", "Chat", "bot"},
+    "de": {"Name", "Engine", "Analyse", "online", "Chat", "Arena", "Podium", "Bot", "Party", "Computer", "Arcade"},
+    "fr": {"Notifications", "Volume", "minutes", "Analyse", "Message", "Points", "Perf.", "Podium", "Pause", "bot", "Arcade"},
+    "es": {"Arenas", "Arena", "arena", "Chat", "bot", "Arcade"},
 }
 
 
