@@ -33,7 +33,8 @@ SAME_EVERYWHERE = {"3D", "RD", "K7QZ2M", "Berserk", "🔥 Berserk", "⚙", "#", 
 SAME_IN = {
     "ja": set(),
     "de": {"Name", "Engine", "Analyse", "online", "Chat", "Arena", "Podium", "Bot", "Party", "Computer", "Arcade"},
-    "fr": {"Notifications", "Volume", "minutes", "Analyse", "Message", "Points", "Perf.", "Podium", "Pause", "bot", "Arcade"},
+    "fr": {"Notifications", "Volume", "minutes", "Analyse", "Message", "Points", "Perf.", "Podium", "Pause", "bot",
+           "Arcade"},
     "es": {"Arenas", "Arena", "arena", "Chat", "bot", "Arcade"},
 }
 
