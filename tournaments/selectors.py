@@ -4,7 +4,7 @@ the list of arenas, and an arena's games in the order they ended. The JSON: :mod
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import Count, Q
@@ -19,7 +19,10 @@ from tournaments.services import STARTING_SOON, tally_of
 
 def arenas_next_due(*, now: datetime) -> datetime | None:
     """When an arena not started yet next needs the sweep (``tournaments.services.arenas_sweep``): its
-    players told it starts soon, or its start; None if no arena waits to start."""
+    players told it starts soon, or its start; a second away while one started is past its end (it finishes
+    when its last game is over, which no signal announces); None if no arena waits to start or to finish."""
+    if Arena.objects.filter(status=ArenaStatus.STARTED).exists():
+        return now + timedelta(seconds=1)
     due = None
     for starts_at, told in Arena.objects.filter(status=ArenaStatus.CREATED).values_list("starts_at",
                                                                                        "starting_told_at"):
