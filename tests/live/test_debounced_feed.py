@@ -33,7 +33,7 @@ class Reader:
         await self.arena_updated(lists)
 
 
-async def until(condition, timeout=10.0):
+async def until(condition, timeout=30.0):
     """Wait for ``condition()`` (a busy machine delays the feed's reads, never reorders them)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
