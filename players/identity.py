@@ -5,6 +5,7 @@ the client's, for per-address limits.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
@@ -134,3 +135,11 @@ def client_address(request: HttpRequest | Request) -> str:
     ``REMOTE_ADDR`` (see README, deploying).
     """
     return str(request.META.get("REMOTE_ADDR") or "unknown")
+
+
+def socket_address(scope: Mapping[str, Any]) -> str | None:
+    """A websocket's client IP address, as the server saw it: the ASGI scope's ``client`` (daphne's
+    ``--proxy-headers`` puts the address nginx vouches for there, as it does ``REMOTE_ADDR`` for
+    :func:`client_address`); None when the scope has none (a test's socket, a Unix socket)."""
+    client = scope.get("client")
+    return str(client[0]) if client else None

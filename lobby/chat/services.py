@@ -25,6 +25,7 @@ from django.utils.translation import gettext
 from common.errors import Refused
 from common.hooks import Registry
 from lobby import events
+from lobby.chat.limits import chat_address_quota_take
 from lobby.models import CHAT_MAX_CHARS, ChatMessage, Connection, Room, Seat
 from lobby.protocol.room import CHATS, PHRASES, PLAYERS, SPECTATORS, message_json
 from lobby.rooms.selectors import current_game_playing
@@ -85,14 +86,16 @@ SAY_CHECKS: Registry[Callable[[Player, datetime], None]] = Registry("say checks"
 
 
 def chat_say(
-    *, code: str, player: Player, chat: str, text: str | None = None, phrase: str | None = None, now: datetime
+    *, code: str, player: Player, chat: str, text: str | None = None, phrase: str | None = None, now: datetime,
+    address: str | None = None,
 ) -> dict[str, Any]:
     """Store what ``player`` says in ``chat`` of room ``code``; once committed, send it to the room.
 
     Exactly one of ``text`` (cleaned by :func:`clean_text`) and ``phrase`` (one of ``PHRASES``) is
     given. The room row is read, never locked, and its version is left alone. The rate limit counts
     the player's stored messages in every room within ``RATE_WINDOW`` before ``now``, under a lock on
-    the player's row, so it holds across their tabs and across server processes.
+    the player's row, so it holds across their tabs and across server processes; a message the player may
+    write counts then against the client ``address`` when given (:mod:`lobby.chat.limits`).
 
     Returns the message as a chat object (:func:`message_json`).
 
@@ -125,6 +128,8 @@ def chat_say(
             seconds = int(RATE_WINDOW.total_seconds())
             raise Refused("rate_limited", gettext("Slow down: at most %(most)s messages in %(seconds)s seconds.")
                           % {"most": RATE_MESSAGES, "seconds": seconds})
+        if address is not None:
+            chat_address_quota_take(address=address, now=now)
         message = ChatMessage.objects.create(
             room=room, chat=chat, player=player, author_name=name, text=cleaned, phrase=phrase or "", created_at=now
         )

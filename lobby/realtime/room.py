@@ -48,6 +48,7 @@ from lobby.realtime.socket import Consumer
 from lobby.rooms import connections
 from lobby.rooms import services as rooms
 from lobby.rooms.selectors import room_snapshot
+from players.identity import socket_address
 from players.models import Player
 from players.social import hidden_by
 
@@ -244,7 +245,8 @@ class RoomConsumer(Consumer):
             case protocol.Offer(kind=kind, action=action):
                 offers.game_offer(code=code, player=player, kind=kind, action=action, now=now)
             case protocol.Say(chat=chat_name, text=text, phrase=phrase):
-                chat.chat_say(code=code, player=player, chat=chat_name, text=text, phrase=phrase, now=now)
+                chat.chat_say(code=code, player=player, chat=chat_name, text=text, phrase=phrase, now=now,
+                              address=socket_address(self.scope))
 
     # --- messages from the room's group (lobby.protocol.messages) ------------------------------------
     async def room_snapshot(self, message: messages.RoomSnapshot) -> None:
