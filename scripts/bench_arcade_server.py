@@ -18,6 +18,7 @@ import itertools
 import json
 import os
 import random
+import subprocess
 import sys
 import tempfile
 import uuid
@@ -104,6 +105,19 @@ class Result:
     errors: dict[str, int]
 
 
+PROFILE: Path | None = None  # --profile: py-spy records the server during each load phase, here
+
+
+def profiler(server: LiveServer, label: str, seconds: float) -> subprocess.Popen[bytes] | None:
+    """py-spy recording ``server`` for ``seconds`` (collapsed stacks per phase in :data:`PROFILE`), if asked."""
+    if PROFILE is None or server.proc is None:
+        return None
+    out = PROFILE / f"{label.replace(' ', '-')}-{server.port}.txt"
+    return subprocess.Popen([str(Path(sys.executable).with_name("py-spy")), "record", "--pid", str(server.proc.pid),
+                             "--duration", str(int(seconds)), "--rate", "200", "--threads", "--format", "raw",
+                             "--output", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 async def load(drivers: list, server: LiveServer, *, seconds: float, interval: float, label: str,  # type: ignore[type-arg]
                offered: int, concurrency: int = 25) -> Result:
     stats = drivers[0].stats
@@ -115,9 +129,12 @@ async def load(drivers: list, server: LiveServer, *, seconds: float, interval: f
 
     await asyncio.gather(*(set_up(d) for d in drivers))
     loop = asyncio.get_running_loop()
+    spy = profiler(server, label, seconds)
     before, started = server.cpu_seconds(), loop.time()
     await asyncio.gather(*(d.play(started + seconds, interval) for d in drivers))
     after = server.cpu_seconds()
+    if spy is not None:
+        await asyncio.to_thread(spy.wait)
     await asyncio.gather(*(d.close() for d in drivers))
     trips = [rtt for _, rtt in stats.round_trips]
     cpu = None if before is None or after is None or not trips else (after - before) / len(trips)
@@ -163,7 +180,10 @@ def main() -> int:
     parser.add_argument("--embedded-rate", type=float, default=200.0, help="moves a second offered embedded")
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--only", choices=["embedded", "postgres"], help="one configuration of the two")
+    parser.add_argument("--profile", type=Path, help="a directory: py-spy records the server in each load phase")
     args = parser.parse_args()
+    global PROFILE
+    PROFILE = args.profile
     limits = {"ARCADE_RUNS_PER_HOUR_PER_PLAYER": UNLIMITED, "ARCADE_RUNS_PER_HOUR_PER_ADDRESS": UNLIMITED,
               "ARCADE_MOVES_PER_SECOND_PER_RUN": UNLIMITED, "LOG_LEVEL": "WARNING"}
     with tempfile.TemporaryDirectory(prefix="bench-arcade-") as tmp:

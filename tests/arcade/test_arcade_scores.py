@@ -4,6 +4,7 @@ page's bests, the quotas and the idle close."""
 from __future__ import annotations
 
 import asyncio
+import uuid
 from datetime import UTC, datetime, timedelta
 from io import StringIO
 
@@ -12,9 +13,11 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
+from arcade.limits import StepWindows, steps_quota_take
 from arcade.loop import ArcadeSweep
 from arcade.models import Run
 from arcade.selectors import period_start
+from common.errors import RateLimited
 from live.runtime import LOOP_SERVICES
 from tests.arcade.arcadekit import device, move, play_moves, post, start
 from tests.bots.botkit import PASSWORD, Api, account, bot, session_post, signed_in, token_for
@@ -124,6 +127,29 @@ def test_moves_are_limited_per_second_per_run(settings):
     run = start(client, "classic")
     codes = [move(client, run["id"], "left", run["steps"])[0] for _ in range(6)]
     assert 429 in codes and codes.count(200) <= 4
+
+
+def test_a_runs_steps_are_counted_in_a_sliding_second():
+    windows = StepWindows(size=2)
+    assert [windows.take("a", allowed=3, at=10.0 + 0.1 * i) for i in range(3)] == [None, None, None]
+    assert windows.take("a", allowed=3, at=10.5) == pytest.approx(0.5)  # the first of the three leaves at 11.0
+    assert windows.take("b", allowed=3, at=10.5) is None  # each run its own
+    assert windows.take("a", allowed=3, at=11.0) is None  # the refused step was not counted
+    assert windows.take("a", allowed=3, at=11.05) == pytest.approx(0.05)
+    windows.take("c", allowed=3, at=11.05)  # a third run: the least recently stepped (b) is forgotten
+    assert windows.take("a", allowed=3, at=11.06) is not None and windows.take("b", allowed=1, at=11.06) is None
+
+
+def test_a_step_over_the_quota_is_refused_with_its_wait(settings):
+    settings.ARCADE_MOVES_PER_SECOND_PER_RUN = 2
+    run = str(uuid.uuid4())
+    at = datetime(2026, 12, 3, 12, 0, tzinfo=UTC)
+    steps_quota_take(run_id=run, now=at)
+    steps_quota_take(run_id=run, now=at + timedelta(milliseconds=100))
+    with pytest.raises(RateLimited) as refused:
+        steps_quota_take(run_id=run, now=at + timedelta(milliseconds=200))
+    assert refused.value.code == "rate_limited" and refused.value.retry_after == 1
+    steps_quota_take(run_id=run, now=at + timedelta(seconds=1))  # the first step left the window
 
 
 def test_idle_runs_are_closed_and_ranked_by_the_command():
