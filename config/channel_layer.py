@@ -16,7 +16,16 @@ the room socket closes with 4503 so that the page reconnects and resyncs from a 
   process: each receive waiting, and the next receive of each channel, raises :class:`ChannelLayerLost`;
 - the broken connection is thrown away; the next subscription opens a new one (while Redis is down, a
   socket opening gets a channel that is lost already: it is accepted and closed with 4503 like the rest);
-- nothing is retried: a command that fails raises (a publish retried could be delivered twice).
+- nothing is retried: a command that fails raises (a publish retried could be delivered twice);
+- a subscription that goes silent is asked: after ``health_seconds`` (:data:`HEALTH_SECONDS`, a setting of
+  the layer) with nothing read, the receiver sends a ``PING`` on it, and if nothing at all is read within
+  as long again the connection is taken for dead and the subscription lost (a connection whose peer
+  vanished without closing it, which no read would ever notice). A dead connection is so noticed within
+  ``2 × health_seconds``; one that Redis closes (a restart) at once, by the read that ends.
+
+The receiver waits for work, never on a clock: while nothing is subscribed it waits for the next
+``SUBSCRIBE`` (an event), and while something is it waits on the connection's socket, so that an idle
+process wakes once every ``health_seconds`` at most (channels-redis polls ten times a second).
 
 A channel that will not be received from again (the health check's) is dropped with
 :meth:`PubSubLayer.discard_channel`; the layer otherwise frees a channel only when a receive on it is
@@ -53,8 +62,9 @@ log = logging.getLogger(__name__)
 # Messages whose decoding is kept for the other sockets of the process they reach (the latest ones).
 RECENT_DECODED = 16
 
-# Seconds the receiver waits for a message before looking again (channels-redis uses the same).
-POLL_SECONDS = 0.1
+# Seconds of silence on the subscription after which the receiver pings it, and then waits as long again for
+# anything at all before it takes the connection for dead (the layer's ``health_seconds`` setting).
+HEALTH_SECONDS = 15.0
 
 
 class ChannelLayerLost(ConnectionError):
@@ -90,9 +100,11 @@ class _Shard(RedisSingleShardConnection):  # type: ignore[misc]  # channels-redi
     _receive_task: asyncio.Task[None] | None
     _lock: asyncio.Lock
 
-    def __init__(self, host: dict[str, Any], channel_layer: _LoopLayer) -> None:
+    def __init__(self, host: dict[str, Any], channel_layer: _LoopLayer, *, health_seconds: float) -> None:
         super().__init__(host, channel_layer)
-        self._wake = asyncio.Event()  # set by a subscription: the receiver, idle, looks at once
+        self.health_seconds = health_seconds
+        self._wake = asyncio.Event()  # set by a subscription: the receiver, waiting for one, reads at once
+        self.reads = 0  # reads ended, with something or silent for health_seconds (tests, the benchmark)
 
     def _ensure_redis(self) -> None:
         if self._redis is None:
@@ -116,26 +128,39 @@ class _Shard(RedisSingleShardConnection):  # type: ignore[misc]  # channels-redi
             raise
 
     async def _do_receiving(self) -> None:
+        """Read the subscription until it breaks or is replaced: wait for a ``SUBSCRIBE`` while nothing is
+        subscribed, else for what Redis sends, pinging it after ``health_seconds`` of silence."""
         pubsub = self._pubsub
+        pinged = False  # a PING is out and nothing was read since
         while pubsub is self._pubsub:
             if pubsub is None or not pubsub.subscribed:
-                # Nothing to read yet: wait for a subscription (a message sent to the first channel of
-                # an idle process waited a whole poll otherwise).
+                # Nothing to read: subscribe() sets the event once the channel is in pubsub.channels, with no
+                # await between the two, and nothing awaits between the look above and the clear below.
                 self._wake.clear()
-                with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(POLL_SECONDS):
-                        await self._wake.wait()
+                pinged = False  # a PONG still on its way is read with the next subscription's replies
+                await self._wake.wait()
                 continue
             try:
-                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=POLL_SECONDS)
+                # Not get_message(): it answers None alike for a timeout and for a reply that is no message.
+                response = await pubsub.parse_response(block=False, timeout=self.health_seconds)
+                self.reads += 1
                 if pubsub.broken:
                     raise ChannelLayerLost("the connection to Redis was made again")
+                if response is None:  # silent for health_seconds
+                    if pinged:
+                        raise ChannelLayerLost(f"Redis answered no PING in {self.health_seconds:g} s")
+                    await pubsub.ping()
+                    pinged = True
+                    continue
+                pinged = False
+                message = await pubsub.handle_message(response, ignore_subscribe_messages=True)
             except (asyncio.CancelledError, GeneratorExit):
                 raise
             except Exception as exc:
                 await self._lose(exc)
                 return
-            self._receive_message(message)
+            if message is not None and message["type"] == "message":
+                self._receive_message(message)
 
     async def _lose(self, exc: BaseException) -> None:
         """The subscription broke: forget it and fail every channel of the process (once per subscription)."""
@@ -165,9 +190,10 @@ class _LoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]  # channels-redis 
     channels: dict[str, Inbox[object]]  # a channel's messages (bytes), or _LOST
     groups: dict[str, set[str]]
 
-    def __init__(self, hosts: Any = None, **kwargs: Any) -> None:  # Any: channels-redis' settings, passed on
+    def __init__(self, hosts: Any = None, *, health_seconds: float = HEALTH_SECONDS,
+                 **kwargs: Any) -> None:  # Any: channels-redis' settings, passed on
         super().__init__(hosts, **kwargs)
-        self._shards = [_Shard(host, self) for host in decode_hosts(hosts)]
+        self._shards = [_Shard(host, self, health_seconds=health_seconds) for host in decode_hosts(hosts)]
         self.lost: set[str] = set()  # failed channels whose consumer has not received since
         self._unsubscribing: set[asyncio.Task[None]] = set()
 
