@@ -1,8 +1,12 @@
 """Each event loop's mail loop: a service of its runtime (``live.runtime.LOOP_SERVICES``).
 
-Every ``POLL_SECONDS`` it sends the outbox's due emails (:func:`mail.outbox.emails_send_due`: leased, so
-each email goes out once whichever process sends it) on a thread of its own, so that a slow or unreachable
-SMTP server never holds up the database lane of the websockets. Once an hour it frees the names of
+It sends the outbox's due emails (:func:`mail.outbox.emails_send_due`: leased, so each email goes out once
+whichever process sends it) on a thread of its own, so that a slow or unreachable SMTP server never holds up
+the database lane of the websockets. It runs when there is work, not on a clock (``live.periodic.Waker``):
+when an email is queued in this process (:class:`mail.outbox.EmailQueued`, once committed), when the next
+pending email falls due as the data says (a retry's time, another process's lease running out:
+:func:`mail.outbox.emails_next_due`), and at the latest every ``LOOK_SECONDS`` (an email queued by a process
+that died before sending it, or by a command outside the server). Once an hour it frees the names of
 accounts closed long enough ago (:func:`accounts.deletion.names_free`).
 """
 
@@ -11,53 +15,67 @@ from __future__ import annotations
 import asyncio
 import logging
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from channels.db import DatabaseSyncToAsync
 
 from accounts.deletion import names_free
-from live.periodic import run_every
-from mail.outbox import emails_send_due
+from live.events import Signal
+from live.periodic import Waker
+from mail.outbox import EmailQueued, emails_next_due, emails_send_due
 
 if TYPE_CHECKING:
     from live.runtime import Runtime
 
 log = logging.getLogger(__name__)
 
-POLL_SECONDS = 1.0
+LOOK_SECONDS = 30.0
+FIRST_SECONDS = 1.0  # the first round after the loop starts
 NAMES_EVERY_SECONDS = 3600.0
 # One thread for the process's mail: it keeps its own database connection (closed when stale by the wrapper).
 _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mail")
 
 
+def _send_due(*, now: datetime) -> tuple[int, datetime | None]:
+    """Send what is due; how many were sent, and when the next pending email can be sent (one trip)."""
+    return emails_send_due(now=now), emails_next_due()
+
+
 class MailLoop:
     """The outbox sender of one event loop (made by its runtime with the runtime)."""
 
+    hears: tuple[type[Signal], ...] = (EmailQueued,)
+
     def __init__(self, runtime: Runtime) -> None:
         self.runtime = runtime
-        self.task: asyncio.Task[None] | None = None
+        self.waker = Waker(self.step, name="mail", longest=LOOK_SECONDS)
         self.last_names: float | None = None
+        self.sent = 0  # emails sent by this loop (tests)
 
     def start(self) -> None:
-        if self.task is not None and not self.task.done():
-            self.task.cancel()
-        self.task = asyncio.get_running_loop().create_task(run_every(POLL_SECONDS, self.tick, name="mail tick"),
-                                                           name="mail")
+        self.waker.start(after=FIRST_SECONDS)
 
     async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            await asyncio.gather(self.task, return_exceptions=True)
+        await self.waker.stop()
 
-    async def tick(self, *, now: datetime) -> int:
-        """Send what is due; free held names once an hour; returns the emails sent."""
+    def hear(self, signal: Signal) -> None:
+        self.waker.wake()
+
+    def covers(self, signal: Signal) -> bool:
+        """A round planned by now already sends the email just queued (read from any thread)."""
+        return self.waker.covers()
+
+    async def step(self, *, now: datetime) -> datetime | None:
+        """Send what is due; free held names once an hour; returns when there is work next."""
         # channels is untyped: its wrapper is Any.
-        sent: int = await DatabaseSyncToAsync(emails_send_due, thread_sensitive=False, executor=_executor)(now=now)
+        sent, due = await DatabaseSyncToAsync(_send_due, thread_sensitive=False, executor=_executor)(now=now)
+        self.sent += sent
         loop_now = asyncio.get_running_loop().time()
         if self.last_names is None or loop_now - self.last_names >= NAMES_EVERY_SECONDS:
             self.last_names = loop_now
             freed: int = await DatabaseSyncToAsync(names_free, thread_sensitive=False, executor=_executor)(now=now)
             if freed:
                 log.info("freed the names of %d closed account(s)", freed)
-        return sent
+        names_due = now + timedelta(seconds=NAMES_EVERY_SECONDS - (loop_now - self.last_names))
+        return names_due if due is None else min(due, names_due)

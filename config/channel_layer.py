@@ -21,7 +21,7 @@ the room socket closes with 4503 so that the page reconnects and resyncs from a 
   the layer) with nothing read, the receiver sends a ``PING`` on it, and if nothing at all is read within
   as long again the connection is taken for dead and the subscription lost (a connection whose peer
   vanished without closing it, which no read would ever notice). A dead connection is so noticed within
-  ``2 × health_seconds``; one that Redis closes (a restart) at once, by the read that ends.
+  twice ``health_seconds``; one that Redis closes (a restart) at once, by the read that ends.
 
 The receiver waits for work, never on a clock: while nothing is subscribed it waits for the next
 ``SUBSCRIBE`` (an event), and while something is it waits on the connection's socket, so that an idle
@@ -153,7 +153,8 @@ class _Shard(RedisSingleShardConnection):  # type: ignore[misc]  # channels-redi
                     pinged = True
                     continue
                 pinged = False
-                message = await pubsub.handle_message(response, ignore_subscribe_messages=True)
+                handle = pubsub.handle_message  # redis-py leaves it unannotated
+                message = await handle(response, ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
             except (asyncio.CancelledError, GeneratorExit):
                 raise
             except Exception as exc:

@@ -1,7 +1,7 @@
 """The scaffolding of a loop service's task: a step called with the time every so often (:func:`run_every`:
-the mail loop, the arcade sweep), or when there is work (:class:`Waker`: the arenas', the challenge sweep,
-the correspondence loop, quick pairing's waves, the lobby's ticker); a step that fails logged and the next
-one run."""
+the arcade sweep), or when there is work (:class:`Waker`: the arenas', the challenge sweep, the
+correspondence loop, quick pairing's waves, the lobby's ticker, the mail loop); a step that fails logged and
+the next one run."""
 
 from __future__ import annotations
 

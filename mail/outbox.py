@@ -9,20 +9,26 @@
   a refusal) puts the email back with a delay that doubles from ``EMAIL_RETRY_SECONDS`` up to an hour;
   an email still unsent ``EMAIL_GIVE_UP_HOURS`` after it was queued is given up, with a log line.
 
-Every process's mail loop (``accounts.loop``) calls :func:`emails_send_due` every second or so.
+Every process's mail loop (``accounts.loop``) calls :func:`emails_send_due` when an email is queued in that
+process (:class:`EmailQueued`, once committed), when :func:`emails_next_due` says the next one falls due, and
+at the latest every half minute.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.mail import EmailMessage, get_connection
 from django.db import transaction
 from django.db.models import Q
+from django.db.models.functions import Coalesce, Greatest
 
+from live import events
+from live.events import Signal
 from mail.models import OutboundEmail
 
 log = logging.getLogger(__name__)
@@ -33,12 +39,20 @@ BATCH = 20
 MAX_RETRY_DELAY = timedelta(hours=1)
 
 
+@dataclass(frozen=True, slots=True)
+class EmailQueued(Signal):
+    """An email was queued (once committed): this process's mail loop (``accounts.loop``) sends it now."""
+
+
 def email_queue(*, to: str, kind: str, subject: str, body: str, now: datetime,
                 headers: Mapping[str, str] | None = None, ref: str = "") -> OutboundEmail:
     """Queue one email to ``to``, due at once; it is sent after the caller's transaction commits. ``ref``
-    names what it is about (:func:`email_sent_since` finds it)."""
-    return OutboundEmail.objects.create(to=to, kind=kind, subject=subject[:200], body=body, ref=ref,
-                                        headers=dict(headers or {}), created_at=now, due_at=now)
+    names what it is about (:func:`email_sent_since` finds it); the mail loop of this process hears of it
+    then (:class:`EmailQueued`)."""
+    email = OutboundEmail.objects.create(to=to, kind=kind, subject=subject[:200], body=body, ref=ref,
+                                         headers=dict(headers or {}), created_at=now, due_at=now)
+    events.on_commit(EmailQueued())
+    return email
 
 
 def email_sent_since(*, to: str, kind: str, ref: str, since: datetime) -> bool:
@@ -133,5 +147,8 @@ def emails_send_due(*, now: datetime) -> int:
 
 
 def emails_next_due() -> datetime | None:
-    """When the earliest pending email is due (None: nothing is pending)."""
-    return OutboundEmail.objects.filter(_pending()).order_by("due_at").values_list("due_at", flat=True).first()
+    """When the earliest pending email can be claimed: its due time, or the end of the lease another process
+    holds on it if later (None: nothing is pending)."""
+    claimable = Greatest("due_at", Coalesce("leased_until", "due_at"))
+    return (OutboundEmail.objects.filter(_pending()).annotate(claimable=claimable).order_by("claimable")
+            .values_list("claimable", flat=True).first())

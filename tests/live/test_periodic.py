@@ -106,6 +106,7 @@ async def test_a_failing_step_is_logged_and_the_next_round_runs_after_longest(ca
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("runtime_cleanup")
 async def test_an_idle_runtime_s_loops_each_run_once_then_sleep():
+    from accounts.loop import MailLoop
     from bots.sweep import ChallengeSweep
     from correspondence.realtime import CorrespondenceLoop
     from lobby.realtime.loop import LobbyLoop
@@ -114,9 +115,9 @@ async def test_an_idle_runtime_s_loops_each_run_once_then_sleep():
     loop_runtime = runtime.ensure_running()
     wakers = [loop_runtime.service(LobbyLoop).ticker.waker, *loop_runtime.service(LobbyLoop).matchmaker.loops,
               loop_runtime.service(ArenaLoop).waker, loop_runtime.service(ChallengeSweep).waker,
-              loop_runtime.service(CorrespondenceLoop).waker]
+              loop_runtime.service(CorrespondenceLoop).waker, loop_runtime.service(MailLoop).waker]
     await asyncio.sleep(3)
     # Each looked once after its start, and then slept: the ticker ticked every 0.25 s, quick pairing's
-    # waves, the arenas and the challenges every second, the correspondence loop every 2, before they woke
-    # on work.
-    assert [w.rounds for w in wakers] == [1, 1, 1, 1, 1, 1]
+    # waves, the arenas, the challenges and the mail every second, the correspondence loop every 2, before
+    # they woke on work.
+    assert [w.rounds for w in wakers] == [1, 1, 1, 1, 1, 1, 1]
