@@ -17,7 +17,8 @@ from rest_framework.views import APIView
 
 from common.errors import Refused
 from common.params import MAX_OFFSET, query_int
-from players.identity import session_player
+from players.identity import client_address, session_player
+from tournaments.limits import arena_action_quota_take
 from tournaments.models import ArenaStatus
 from tournaments.selectors import arena_games, arena_view, arenas_list
 from tournaments.services import arena_create, arena_join, arena_pause, arena_spec_from, arena_withdraw
@@ -125,11 +126,14 @@ class ArenaActionView(APIView):
             403: "no_account: this device has no player yet; banned; bot_account",
             404: "not_found",
             409: "finished, not_joined",
+            429: "rate_limited: past 20 joins, pauses and withdrawals a minute per player, 120 per client address",
         },
     )
     def post(self, request: Request, arena_id: int) -> Response:
         player = session_player(request.session)
         if player is None:
             raise Refused("no_account", gettext("Choose a name first: this device has no player yet."))
-        self.ACTIONS[self.action](arena_id=arena_id, player=player, now=timezone.now())
+        now = timezone.now()
+        arena_action_quota_take(player_id=str(player.pk), address=client_address(request), now=now)
+        self.ACTIONS[self.action](arena_id=arena_id, player=player, now=now)
         return _arena_out(arena_id, request)
