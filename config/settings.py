@@ -47,12 +47,9 @@ if USING_DEV_SECRET and not DEBUG:
         file=sys.stderr,
     )
 
-ALLOWED_HOSTS = [
-    h.strip() for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h.strip()
-]
-CSRF_TRUSTED_ORIGINS = [
-    o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
-]
+ALLOWED_HOSTS = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",")
+                 if h.strip()]
+CSRF_TRUSTED_ORIGINS = [o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()]
 
 INSTALLED_APPS = [
     "daphne",
@@ -351,6 +348,9 @@ CHALLENGES_WAITING_PER_PLAYER = int(os.environ.get("CHALLENGES_WAITING_PER_PLAYE
 # Registrations per client address (refused ones too): a burst limit and a daily one (README's table).
 REGISTRATIONS_PER_MINUTE_PER_ADDRESS = int(os.environ.get("REGISTRATIONS_PER_MINUTE_PER_ADDRESS") or 5)
 REGISTRATIONS_PER_DAY_PER_ADDRESS = int(os.environ.get("REGISTRATIONS_PER_DAY_PER_ADDRESS") or 300)
+# Guests made and arena joins, pauses and withdrawals per client address (README; test servers raise them).
+GUESTS_PER_HOUR_PER_ADDRESS = int(os.environ.get("GUESTS_PER_HOUR_PER_ADDRESS") or 120)
+ARENA_ACTIONS_PER_MINUTE_PER_ADDRESS = int(os.environ.get("ARENA_ACTIONS_PER_MINUTE_PER_ADDRESS") or 120)
 # "Play online": how often a pairing wave runs (across all processes), and how long a seek may wait.
 PAIRING_WAVE_SECONDS = _env_float("PAIRING_WAVE_SECONDS", 2.0)
 SEEK_MAX_WAIT_SECONDS = _env_float("SEEK_MAX_WAIT_SECONDS", 120.0)

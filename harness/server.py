@@ -42,9 +42,10 @@ SERVICES = ("DATABASE_URL", "REDIS_URL", "CHANNEL_PREFIX")
 # What every spawned server gets unless overridden: one CPU worker, unbuffered logs.
 DEFAULTS = {"CPU_WORKERS": "1", "PYTHONUNBUFFERED": "1"}
 # The server's quotas against scripts (README); a load generator is one address creating every room.
-# (Registrations too: a live test or benchmark registers its accounts from one address.)
+# (Registrations, guests and arena joins too: a live test or benchmark makes all of its from one address.)
 ROOM_QUOTAS = ("ROOMS_PER_HOUR_PER_DEVICE", "ROOMS_PER_HOUR_PER_ADDRESS", "ROOM_LOOKUPS_PER_MINUTE_PER_ADDRESS",
-               "REGISTRATIONS_PER_MINUTE_PER_ADDRESS", "REGISTRATIONS_PER_DAY_PER_ADDRESS")
+               "REGISTRATIONS_PER_MINUTE_PER_ADDRESS", "REGISTRATIONS_PER_DAY_PER_ADDRESS",
+               "GUESTS_PER_HOUR_PER_ADDRESS", "ARENA_ACTIONS_PER_MINUTE_PER_ADDRESS")
 # What marks trouble in a server log: tracebacks, daphne's "Exception inside application", Django's
 # 500 lines, SQLite lock errors, lines logged at ERROR or CRITICAL (text or JSON format), and the lines in
 # which this project reports a failure it recovered from (a frame, a clean-up: they say "failed").

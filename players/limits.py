@@ -3,7 +3,9 @@
 A player (the account) may change follows and blocks :data:`SOCIAL_WRITES_PER_MINUTE` times a minute, and
 a client address :data:`SOCIAL_WRITES_PER_MINUTE_PER_ADDRESS` times (the accounts made at one address are
 many: each costs only a registration); a client address may search :data:`SEARCHES_PER_MINUTE_PER_ADDRESS`
-times a minute (the header's box asks once per pause in typing). Counted in Django's cache (Redis when
+times a minute (the header's box asks once per pause in typing). A client address may make
+``GUESTS_PER_HOUR_PER_ADDRESS`` guests an hour (``POST /api/session``; a setting, read at each call: the
+test servers and load benchmarks make all of theirs from one address). Counted in Django's cache (Redis when
 ``REDIS_URL`` is set, so across processes); while the cache is unreachable nothing is counted (a warning is
 logged) and the request goes on.
 """
@@ -13,6 +15,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
+from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext
 from redis.exceptions import RedisError
@@ -47,6 +50,16 @@ def search_quota_take(*, address: str, now: datetime) -> None:
         RateLimited: the quota is spent (nothing was counted).
     """
     _take([(SEARCHES, address)], now=now, message=gettext("Too many searches."))
+
+
+def guest_create_quota_take(*, address: str, now: datetime) -> None:
+    """Count one guest player made for a device at the client ``address``.
+
+    Raises:
+        RateLimited: the quota is spent (nothing was counted).
+    """
+    quota = Quota("guests-by-address", settings.GUESTS_PER_HOUR_PER_ADDRESS, 3600)
+    _take([(quota, address)], now=now, message=gettext("Too many new players from your address."))
 
 
 def _take(takes: list[tuple[Quota, str]], *, now: datetime, message: str) -> None:

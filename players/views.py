@@ -29,10 +29,11 @@ from players.accounts import (
 )
 from players.identity import client_address, session_attach, session_player
 from players.language import device_language
+from players.limits import guest_create_quota_take
 from players.models import Player
 from players.preferences import language_keep, preferences_change, preferences_of
 from players.selectors import player_json
-from players.services import player_create, player_rename
+from players.services import clean_player_name, player_create, player_rename
 from players.session import SESSION_PARTS, in_order, session_json
 
 
@@ -73,7 +74,11 @@ class SessionView(APIView):
         name = request.data.get("name")
         existing = session_player(request.session)
         if existing is None:
-            player = player_create(name=name, now=timezone.now())
+            now = timezone.now()
+            if name is not None:
+                clean_player_name(name)  # a refused name counts no guest against the address
+            guest_create_quota_take(address=client_address(request), now=now)
+            player = player_create(name=name, now=now)
             session_attach(request.session, player)
             code: int = status.HTTP_201_CREATED
         else:

@@ -1,8 +1,9 @@
 """Quotas on joining, pausing and withdrawing from arenas (``POST /api/tournaments/{id}/join``, ``/pause``,
 ``/withdraw``): far above what a person does, against scripts (each one changes the arena every watcher is
 sent). One player may take :data:`ACTIONS_PER_MINUTE_PER_PLAYER` of them a minute, one client address
-:data:`ACTIONS_PER_MINUTE_PER_ADDRESS` (the guests made at one address are many, each costing nothing),
-refused ones too. Counted in Django's cache (Redis when ``REDIS_URL`` is set, so across processes); while
+``ARENA_ACTIONS_PER_MINUTE_PER_ADDRESS`` (a setting, read at each call: the load benchmarks join hundreds
+of players from one address; the guests made at one address are many, each costing nothing), refused ones
+too. Counted in Django's cache (Redis when ``REDIS_URL`` is set, so across processes); while
 the cache is unreachable nothing is counted (a warning is logged) and the request goes on.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
+from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext
 from redis.exceptions import RedisError
@@ -20,7 +22,6 @@ from common.ratelimit import player_and_address, quota_take
 log = logging.getLogger(__name__)
 
 ACTIONS_PER_MINUTE_PER_PLAYER = 20
-ACTIONS_PER_MINUTE_PER_ADDRESS = 120
 
 
 def arena_action_quota_take(*, player_id: str, address: str | None, now: datetime) -> None:
@@ -30,7 +31,7 @@ def arena_action_quota_take(*, player_id: str, address: str | None, now: datetim
         RateLimited: a quota is spent (nothing was counted).
     """
     takes = player_and_address("arena-actions", player_id=player_id, per_player=ACTIONS_PER_MINUTE_PER_PLAYER,
-                               address=address, per_address=ACTIONS_PER_MINUTE_PER_ADDRESS, window_seconds=60)
+                               address=address, per_address=settings.ARENA_ACTIONS_PER_MINUTE_PER_ADDRESS, window_seconds=60)
     try:
         quota_take(cache, takes, now=now, message=gettext("Too many arena joins, pauses and withdrawals."))
     except RedisError as exc:

@@ -43,8 +43,8 @@ def test_a_player_is_refused_past_their_quota_of_joins_pauses_and_withdrawals(mo
     assert act(bob, the_arena.pk, "join").status_code == 200
 
 
-def test_the_guests_of_one_address_share_its_quota_and_another_address_is_not_counted(monkeypatch):
-    monkeypatch.setattr(limits, "ACTIONS_PER_MINUTE_PER_ADDRESS", 4)
+def test_the_guests_of_one_address_share_its_quota_and_another_address_is_not_counted(settings):
+    settings.ARENA_ACTIONS_PER_MINUTE_PER_ADDRESS = 4
     the_arena = arena()
     guests = [guest_at("10.4.0.1", f"Guest {n}") for n in range(5)]
     assert [act(g, the_arena.pk, "join").status_code for g in guests[:4]] == [200] * 4
