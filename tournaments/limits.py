@@ -31,7 +31,8 @@ def arena_action_quota_take(*, player_id: str, address: str | None, now: datetim
         RateLimited: a quota is spent (nothing was counted).
     """
     takes = player_and_address("arena-actions", player_id=player_id, per_player=ACTIONS_PER_MINUTE_PER_PLAYER,
-                               address=address, per_address=settings.ARENA_ACTIONS_PER_MINUTE_PER_ADDRESS, window_seconds=60)
+                               address=address, per_address=settings.ARENA_ACTIONS_PER_MINUTE_PER_ADDRESS,
+                               window_seconds=60)
     try:
         quota_take(cache, takes, now=now, message=gettext("Too many arena joins, pauses and withdrawals."))
     except RedisError as exc:

@@ -126,7 +126,7 @@ class ArenaActionView(APIView):
             403: "no_account: this device has no player yet; banned; bot_account",
             404: "not_found",
             409: "finished, not_joined",
-            429: "rate_limited: past 20 joins, pauses and withdrawals a minute per player, 120 per client address",
+            429: "rate_limited (past 20 a minute per player or 120 per client address)",
         },
     )
     def post(self, request: Request, arena_id: int) -> Response:
