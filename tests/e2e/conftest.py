@@ -196,11 +196,14 @@ def browser(executable: Path, webgl: bool):  # type: ignore[no-untyped-def]
 @pytest.fixture
 def new_page(executable: Path, webgl: bool, server_url: str) -> Iterator[Callable[..., object]]:  # type: ignore[no-untyped-def]
     """Opens pages, each in its own browser context (a separate device with its own cookies), with WebGL
-    if the test is marked ``webgl`` or the page asks for it (``webgl=True``)."""
+    if the test is marked ``webgl`` or the page asks for it (``webgl=True``). Each device asks for reduced
+    motion unless the page says otherwise (``reduced_motion="no-preference"``): the 3D board then draws a
+    move once, not each frame of its bead's fall (a frame costs about 50 ms of SwiftShader's CPU)."""
     contexts = []
 
     def make(*, width: int = 960, height: int = 720, webgl: bool = webgl, **kwargs: object):  # type: ignore[no-untyped-def]
         browser = _CHROMIUM.get(executable, webgl=webgl)
+        kwargs.setdefault("reduced_motion", "reduce")
         ctx = browser.new_context(viewport={"width": width, "height": height}, base_url=server_url, **kwargs)
         ctx.set_default_timeout(30_000)
         contexts.append(ctx)

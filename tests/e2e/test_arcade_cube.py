@@ -58,7 +58,7 @@ def drag(page: Page, x: float, y: float, dx: float, dy: float) -> None:
 
 
 def test_the_cube_turns_by_a_drag_and_left_stays_on_the_screens_left(new_page, axe_source) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
-    page = new_page(width=1280, height=800)
+    page = new_page(width=1280, height=800, reduced_motion="no-preference")  # the tiles slide, the view glides
     console: list[str] = []
     page.on("console", lambda msg: console.append(msg.text) if msg.type == "error" else None)
     start(page)

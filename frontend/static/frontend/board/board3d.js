@@ -9,7 +9,7 @@ import * as THREE from "three";
 import { PEGS } from "../game.js";
 import { gettext } from "../i18n.js";
 import { onPrefs, themeOf } from "../prefs.js";
-import { createOrbit, insetRect, lensFor, placeFarCamera } from "./camera.js";
+import { createOrbit, insetRect, lensFor, lessMotion, placeFarCamera } from "./camera.js";
 import { drawCross, drawFrame, drawGhost, drawPegs, drawPosition, drawThreats } from "./drawing.js";
 import { PEG_H, pegPosition } from "./geometry.js";
 import { bindPointer, pickIn } from "./picking.js";
@@ -58,6 +58,8 @@ export class Board3D {
     this.onView = opts.onView || (() => {});
     this.insetEnabled = opts.inset !== false;
     this.dirty = true;
+    /** the pending animation frame's id, 0 when none is asked for (the board asks only when it has to draw) */
+    this.raf = 0;
     /** @type {Animation[]} */
     this.anims = [];
     /** @type {Stacks} */
@@ -82,7 +84,7 @@ export class Board3D {
     this.ghost = this.parts.ghost; // the browser tests read where the ghost bead stands
     this.target = new THREE.Vector3(0, 1.25, 0);
     const { camera, controls } = createOrbit(this.renderer.domElement, this.target, () => {
-      this.dirty = true;
+      this.invalidate();
       this.onView(this.azimuth());
     });
     this.camera = camera;
@@ -100,9 +102,8 @@ export class Board3D {
 
     this.resizeObserver = new ResizeObserver(() => this.resize());
     this.resizeObserver.observe(container);
-    this.resize();
     this.loop = this.loop.bind(this);
-    this.raf = requestAnimationFrame(this.loop);
+    this.resize();
   }
 
   /** The far-side inset in canvas pixels, or null when there is none. */
@@ -202,11 +203,16 @@ export class Board3D {
 
   // ---- drawing the position ----------------------------------------------------------------------
 
-  /** @param {{stacks: Stacks, last?: Cell | null, line?: Cell[] | null, animate?: boolean}} pos */
+  /**
+   * Draws a position; with `animate` the last move's bead falls onto its peg (unless the device asks for
+   * less motion: then it is there at once).
+   * @param {{stacks: Stacks, last?: Cell | null, line?: Cell[] | null, animate?: boolean}} pos
+   */
   setPosition({ stacks, last = null, line = null, animate = false }) {
-    this.anims.push(...drawPosition(this.parts, this.beads, { stacks, last, line, animate }));
+    const falls = animate && !lessMotion();
+    this.anims.push(...drawPosition(this.parts, this.beads, { stacks, last, line, animate: falls }));
     this.stacks = stacks;
-    this.dirty = true;
+    this.invalidate();
   }
 
   /**
@@ -228,7 +234,7 @@ export class Board3D {
     clearTimeout(this.crossTimer);
     this.crossPeg = peg;
     drawCross(this.parts, peg);
-    this.dirty = true;
+    this.invalidate();
     this.crossTimer = setTimeout(() => this.hideCross(), 4000);
   }
 
@@ -236,25 +242,25 @@ export class Board3D {
     clearTimeout(this.crossTimer);
     this.crossPeg = null;
     drawCross(this.parts, null);
-    this.dirty = true;
+    this.invalidate();
   }
 
   /** @param {Parameters<typeof drawThreats>[1]} threats {red: [{peg, level, playable}], yellow: [...]}, or null */
   setThreats(threats) {
     drawThreats(this.parts, threats);
-    this.dirty = true;
+    this.invalidate();
   }
 
   /** @param {"light" | "dark"} theme the page's theme: the wood follows it (board/scene.js) */
   setTheme(theme) {
     this.theme = theme;
     setSceneTheme(this.scene, theme === "dark");
-    this.dirty = true;
+    this.invalidate();
   }
 
   refreshPegs() {
     drawPegs(this.parts, this.selected, this.hovered);
-    this.dirty = true;
+    this.invalidate();
   }
 
   // ---- frame loop --------------------------------------------------------------------------------
@@ -285,20 +291,32 @@ export class Board3D {
         label.style.setProperty("--picture", `${inset.h}px`);
       }
     }
-    this.dirty = true;
+    this.invalidate();
   }
 
-  /** @param {number} now */
+  /** Something drawn changed: the next frame draws it (a frame is asked for only then, not every frame). */
+  invalidate() {
+    this.dirty = true;
+    if (!this.raf) this.raf = requestAnimationFrame(this.loop);
+  }
+
+  /**
+   * A frame: the orbit's easing and the beads' animations step, the picture is drawn if anything changed,
+   * and another frame is asked for only while something still moves (an idle board costs no frames).
+   * @param {number} now
+   */
   loop(now) {
-    this.raf = requestAnimationFrame(this.loop);
-    if (this.controls.update()) this.dirty = true;
+    this.raf = 0;
+    const turning = this.controls.update(); // its change event marks the frame dirty
     if (this.anims.length) {
       this.anims = this.anims.filter((step) => step(now));
       this.dirty = true;
     }
-    if (!this.dirty) return;
-    this.dirty = false;
-    this.render();
+    if (this.dirty) {
+      this.dirty = false;
+      this.render();
+    }
+    if ((turning || this.anims.length) && !this.raf) this.raf = requestAnimationFrame(this.loop);
   }
 
   render() {
@@ -309,6 +327,8 @@ export class Board3D {
 
   dispose() {
     cancelAnimationFrame(this.raf);
+    this.raf = 0;
+    this.loop = () => {};
     this.resizeObserver.disconnect();
     this.controls.dispose();
     this.renderer.dispose();

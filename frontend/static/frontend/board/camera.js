@@ -13,6 +13,13 @@ const FRAME_MARGIN = 6; // px between the board and the canvas edge
 const INSET_MARGIN = 8; // px between the pegs and the inset
 
 /** @typedef {{x: number, y: number, w: number, h: number}} Rect a rectangle of canvas pixels */
+
+const STILL = typeof matchMedia === "function" ? matchMedia("(prefers-reduced-motion: reduce)") : null;
+
+/** Whether the device asks for less motion (its system's setting): no glide after a turn, no falling beads. */
+export function lessMotion() {
+  return !!STILL?.matches;
+}
 /** @typedef {{u: number, v: number}} Direction screen x and y per unit of depth */
 /** @typedef {{focal: number, cx: number, cy: number}} Lens a focal length in pixels and the picture's centre */
 
@@ -189,7 +196,7 @@ export function createOrbit(dom, target, onChange, place = {}) {
   const controls = new OrbitControls(camera, dom);
   controls.target.copy(target);
   controls.enablePan = false;
-  controls.enableDamping = true;
+  controls.enableDamping = !lessMotion(); // the view glides to a stop after a drag, unless asked not to move
   controls.dampingFactor = 0.12;
   controls.rotateSpeed = 0.8;
   controls.minDistance = place.minDistance ?? 9;

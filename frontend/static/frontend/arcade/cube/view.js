@@ -50,6 +50,9 @@ export class CubeView {
     /** @type {number[]} */
     this.shape = [3, 3, 3];
     this.dirty = true;
+    /** the pending animation frame's id, 0 when none is asked for (a frame is asked for only to draw) */
+    this.raf = 0;
+    this.loop = this.loop.bind(this);
     this.width = 1;
     this.height = 1;
     /** @type {Change | null} the last move's change (tests read where its tiles went) */
@@ -119,12 +122,12 @@ export class CubeView {
     this.resizeObserver = new ResizeObserver(() => this.resize());
     this.resizeObserver.observe(this.host);
     this.resize();
-    this.loop = this.loop.bind(this);
-    this.raf = requestAnimationFrame(this.loop);
   }
 
+  /** Something drawn changed: the next frame draws it (an idle cube asks for no frames). */
   touch() {
     this.dirty = true;
+    if (!this.raf && this.stage) this.raf = requestAnimationFrame(this.loop);
   }
 
   /**
@@ -256,17 +259,24 @@ export class CubeView {
     this.touch();
   }
 
-  /** @param {number} now */
+  /**
+   * A frame: the orbit's easing and the tiles' animations step, the picture is drawn if anything changed,
+   * and another frame is asked for only while something still moves.
+   * @param {number} now
+   */
   loop(now) {
-    this.raf = requestAnimationFrame(this.loop);
-    if (this.controls?.update()) this.dirty = true;
-    if (this.tiles?.anims.length) {
-      this.tiles.step(now);
+    this.raf = 0;
+    const turning = !!this.controls?.update(); // its change event marks the frame dirty
+    const animating = !!this.tiles?.anims.length;
+    if (animating) {
+      this.tiles?.step(now);
       this.dirty = true;
     }
-    if (!this.dirty) return;
-    this.dirty = false;
-    this.render();
+    if (this.dirty) {
+      this.dirty = false;
+      this.render();
+    }
+    if ((turning || animating) && !this.raf) this.raf = requestAnimationFrame(this.loop);
   }
 
   render() {
@@ -286,11 +296,13 @@ export class CubeView {
 
   dispose() {
     if (this.raf) cancelAnimationFrame(this.raf);
+    this.raf = 0;
     this.resizeObserver?.disconnect();
     this.controls?.dispose();
     this.stage?.renderer.dispose();
     this.stage?.renderer.forceContextLoss(); // a browser keeps few WebGL contexts: a new size makes another
     this.host?.remove();
+    this.stage = undefined; // nothing is drawn until the next mount
     this.lastChange = null;
   }
 }
