@@ -2,7 +2,8 @@
 
 At once, in one transaction: the account is marked closed (:func:`players.services.player_close`: every app
 ends what it has open through ``PLAYER_ENDED``: every open socket of the account, on every process, is
-closed 4409 once committed, its bot streams end, its seeks, challenges and arena entries are withdrawn; and
+closed 4409 once committed, its bot streams end, its seeks, challenges and arena entries are withdrawn, its
+games being played resigned (``lobby.play.moves.games_resign_for``, live and correspondence); and
 from then on nobody finds, follows, challenges, notifies or pairs it), the password (so every session ends:
 :func:`players.identity.session_player`) and the email address are erased, the account made inactive, its
 access tokens revoked, its chat messages, follows and blocks (both ways) and notifications deleted, its

@@ -8,11 +8,13 @@ class CorrespondenceConfig(AppConfig):
     def ready(self) -> None:
         # Its notification kinds; the move path tells it of every move under a room's lock (your_turn, in
         # correspondence games), the games layer of every game's end (game_over); every event loop runs its
-        # loop (warnings, seek pairing); a banned or closed player's seeks are withdrawn.
+        # loop (warnings, seek pairing); a banned or closed player's seeks are withdrawn, a closed one's games
+        # resigned.
         from correspondence.realtime import CorrespondenceLoop
         from correspondence.services import (
             TEXTS_OF_CORRESPONDENCE,
             game_over_notify,
+            games_player_closed,
             seeks_player_ended,
             your_turn_notify,
         )
@@ -28,3 +30,4 @@ class CorrespondenceConfig(AppConfig):
         GAME_FINISHED.register(game_over_notify)
         LOOP_SERVICES.register(CorrespondenceLoop)
         PLAYER_ENDED.register(seeks_player_ended)
+        PLAYER_ENDED.register(games_player_closed)

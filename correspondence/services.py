@@ -32,14 +32,14 @@ from lobby.models import PairingWave
 from lobby.pairing.matching import DEFAULT_POLICY, Pool, Seeker, pair_seekers
 from lobby.pairing.seeks import seekers_apart
 from lobby.pairing.waves import WaveLease
-from lobby.play.moves import MovePlayed
+from lobby.play.moves import MovePlayed, games_resign_for
 from lobby.play.pairs import GameSettings, TwoSeated, room_for_two
 from lobby.protocol.frames import DAYS_PER_MOVE_CHOICES
 from lobby.rooms.limits import rooms_create_quota_take
 from notifications.models import Notification
 from notifications.services import notify
 from players.models import Player
-from players.services import PlayerEnded
+from players.services import EndedBy, PlayerEnded
 from players.social import is_blocked
 from ratings.selectors import ratings_of
 
@@ -113,6 +113,13 @@ def seeks_player_ended(ended: PlayerEnded) -> None:
     if ended.withdraws:
         for seek in CorrespondenceSeek.objects.select_for_update().filter(player=ended.player):
             seek.delete()
+
+
+def games_player_closed(ended: PlayerEnded) -> None:
+    """Registered with ``players.services.PLAYER_ENDED`` (in the closing's transaction): a closed account's
+    correspondence games being played are resigned at once, rather than lost on time days later."""
+    if ended.reason is EndedBy.CLOSED:
+        games_resign_for(player=ended.player, correspondence=True, now=ended.at)
 
 
 def _seek_locked(seek_id: object, *, now: datetime) -> CorrespondenceSeek:

@@ -9,11 +9,12 @@ class LobbyConfig(AppConfig):
         # The players layer emits these hooks, never importing the rooms: a renamed player is shown anew
         # in the rooms that seat them, a banned player's sockets close, and a guest replaced by an
         # account on login hands its rooms over (each inside the players' transaction); a banned or closed
-        # player's quick seek ends.
+        # player's quick seek ends; a closed account's live games are resigned.
         from live.runtime import LOOP_SERVICES
         from lobby import events
         from lobby.chat.services import chat_blocks_changed
         from lobby.pairing.seeks import seeks_player_ended
+        from lobby.play.moves import live_games_player_closed
         from lobby.realtime.loop import LobbyLoop
         from lobby.rooms.handlers import rooms_guest_replaced, rooms_player_ended, rooms_player_renamed
         from lobby.rooms.views import SESSION_ROOMS
@@ -29,6 +30,7 @@ class LobbyConfig(AppConfig):
 
         PLAYER_RENAMED.register(rooms_player_renamed)
         PLAYER_ENDED.register(rooms_player_ended)
+        PLAYER_ENDED.register(live_games_player_closed)
         PLAYER_ENDED.register(seeks_player_ended)
         GUEST_REPLACED.register(rooms_guest_replaced)
         # A stored notification reaches every open page of its player, through the one delivery path.

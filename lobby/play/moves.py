@@ -45,6 +45,7 @@ from lobby.protocol.snapshot import deadline_json, offers_json, threats_json
 from lobby.rooms.selectors import current_game, live_seat_ratings, room_seats
 from lobby.rooms.services import room_broadcast, room_change_guard, room_guarded, room_lock, room_touch
 from players.models import Player
+from players.services import EndedBy, PlayerEnded
 
 # Two timeouts in a row and a seat counts as away until its player acts again.
 TIMEOUTS_BEFORE_AWAY = 2
@@ -281,8 +282,9 @@ def hold_on_commit(room: Room, seats: list[Seat], game: Game) -> None:
     transaction.on_commit(lambda: HELD.put(held))
 
 
-def game_resign(*, code: str, player: Player, now: datetime) -> Game:
-    """``player`` resigns their game; the other seat wins.
+def game_resign(*, code: str, player: Player, now: datetime, present: bool = True) -> Game:
+    """``player`` resigns their game; the other seat wins. ``present``: False for a resignation made for them
+    (:func:`games_resign_for`: their account closed), which leaves their seat's away status as it is.
 
     Raises:
         Refused: no_room, no_game, no_seat, game_over.
@@ -292,10 +294,36 @@ def game_resign(*, code: str, player: Player, now: datetime) -> Game:
         game = current_game(room)
         seat = playing_seat(game, room_seats(room), player)
         assert game is not None
-        player_acts(room, seat)
+        if present:
+            player_acts(room, seat)
         endings.game_resign_write(game, seat=seat.number, now=now)
         room_touch(room, now=now)
         return game
+
+
+def games_resign_for(*, player: Player, correspondence: bool, now: datetime) -> list[str]:
+    """Resign every game ``player`` is playing in an open room, correspondence rooms' or live ones', one room
+    at a time (in the order of their codes, as every change of many rooms locks them) through
+    :func:`game_resign`, in the caller's transaction: its opponents' sockets are told once it commits, as of
+    any resignation. Returns the codes of the rooms whose game was resigned."""
+    rooms = Room.objects.filter(closed_at=None, seats__player=player, days_per_move__isnull=not correspondence)
+    codes = sorted(set(rooms.values_list("code", flat=True)))
+    resigned = []
+    for code in codes:
+        try:
+            game_resign(code=code, player=player, now=now, present=False)
+        except Refused:  # no game being played there, or it ended meanwhile
+            continue
+        resigned.append(code)
+    return resigned
+
+
+def live_games_player_closed(ended: PlayerEnded) -> None:
+    """Registered with ``players.services.PLAYER_ENDED`` (in the closing's transaction): a closed account's live
+    games being played are resigned at once (its opponents win now, not after the grace period against the
+    computer's stand-in); its correspondence games are ``correspondence.services.games_player_closed``'s."""
+    if ended.reason is EndedBy.CLOSED:
+        games_resign_for(player=ended.player, correspondence=False, now=ended.at)
 
 
 def room_move(
