@@ -7,7 +7,6 @@ tests/e2e/test_layout.py fails for a route in neither, so a new page is seen by 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from playwright.sync_api import Page
@@ -75,13 +74,13 @@ def is_page_route(path: str) -> bool:
 
 
 def prepare(page: Page) -> dict[str, str]:
-    """Makes, through the site's own forms as a person would, what the pages show: a game against the
-    computer played and resigned, another one in progress, a party room waiting to start, an account
-    (``ann_`` and a few letters) signed in on ``page``'s context, an arena it created; answers the paths'
-    fields."""
-    _open(page, "/")
-    page.fill("#name-input", "Ann")
-    page.locator(".levels input[value='1']").check(force=True)
+    """Makes, through the site's API as its pages call it (from ``page``, with its cookies), what the pages
+    show: a game against the computer played (a move dropped on the room page) and resigned, another one
+    in progress, a party room waiting to start, an account (``ann_`` and a few letters) signed in on
+    ``page``'s context, an arena it created, a run of 2048 played and ended; answers the paths' fields.
+    (The forms that make these are each submitted by a browser test of their own.)"""
+    _open(page, "/accounts/reset", "main h1")  # a light page: the site's cookies, its CSRF token
+    _post(page, "/api/session", {"name": "Ann"})
     _play_the_computer(page)
     peg = page.locator("#topview [data-peg='a1']")
     peg.click()  # a tap shows the ghost bead, a second drops it
@@ -93,33 +92,41 @@ def prepare(page: Page) -> dict[str, str]:
     page.locator("#resign").click()
     page.locator("#resign").click()  # the second click confirms
     page.wait_for_function("() => window.__room.state.game.status !== 'playing'")
-    _open(page, "/", HOME_READY)
-    _play_the_computer(page)  # a game in progress: the room page shows Choose
-    fields["room"] = page.url.rsplit("/", 1)[1]
-    _open(page, "/", HOME_READY)
-    page.locator("#create-room").click()
-    page.wait_for_url(re.compile(r"/r/[A-Za-z0-9]+$"))
-    fields["party"] = page.url.rsplit("/", 1)[1]
-    _open(page, "/", HOME_READY)
-    page.fill("#register-username", "ann_" + page.evaluate("() => Math.random().toString(36).slice(2, 8)"))
-    page.fill("#register-password", PASSWORD)
-    page.locator("#register").click()
-    page.wait_for_selector("#account-user:not([hidden])")
-    _open(page, "/arenas")
-    page.locator(".arena-create summary").click()
-    page.locator("#arena-form button[type=submit]").click()
-    page.wait_for_url(re.compile(r"/tournaments/\d+$"))
-    fields["arena"] = page.url.rsplit("/", 1)[1]
+    fields["room"] = _play_the_computer(page)  # a game in progress: the room page shows Choose
+    fields["party"] = str(_post(page, "/api/rooms", {})["code"])  # as the home page's Create a party room
+    username = "ann_" + page.evaluate("() => Math.random().toString(36).slice(2, 8)")
+    _post(page, "/api/accounts/register", {"username": username, "password": PASSWORD})
+    # As the arena form sends its defaults.
+    arena = _post(page, "/api/tournaments", {"name": "Evening arena", "starts_at": None, "minutes": 30,
+                                             "turn_seconds": 30, "ranked": True, "berserk": True})
+    fields["arena"] = str(arena["id"])
     fields["puzzle"] = str(page.evaluate("() => fetch('/api/puzzles/next').then((r) => r.json())")["id"])
     fields["arcade_run"] = _play_2048(page)
     return fields
 
 
+# A POST from the page, as its scripts send one: JSON, with the session's cookie and its CSRF token.
+POST = """async ([url, body]) => {
+  const token = (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "";
+  const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json", "X-CSRFToken": token },
+                               body: JSON.stringify(body) });
+  return { status: r.status, body: await r.json() };
+}"""
+
+
+def _post(page: Page, url: str, body: dict[str, object]) -> dict[str, object]:
+    answer = page.evaluate(POST, [url, body])
+    assert answer["status"] in {200, 201}, (url, answer)
+    return dict(answer["body"])
+
+
 def _play_2048(page: Page) -> str:
-    """A run of 2048 started, played a few moves and ended (End run, asked twice): its id."""
-    _open(page, "/arcade/2048")
-    page.locator("#arcade-start").click()
-    page.wait_for_function("() => !!(window.__arcade && window.__arcade.sync.id)")
+    """A run of 2048 started (as the page's Start starts it), played a few moves on its page and ended (End
+    run, asked twice): its id."""
+    run = str(_post(page, "/api/arcade/runs", {"mode": "classic"})["id"])
+    page.goto("/arcade/2048")  # the page takes up the device's run
+    page.wait_for_function("(id) => { const s = window.__arcade && window.__arcade.sync;"
+                           " return !!(s && s.id === id && s.run && !s.pending); }", arg=run)
     for key in ("ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown") * 3:
         page.keyboard.press(key)
     page.wait_for_function("() => !window.__arcade.sync.pending && !window.__arcade.sync.queue.length")
@@ -127,27 +134,23 @@ def _play_2048(page: Page) -> str:
     page.locator("dialog[open] button[value=yes]").click()
     page.locator("dialog[open] button[value=yes]").click()
     page.wait_for_function("() => window.__arcade.sync.run.status === 'ended'")
-    return str(page.evaluate("() => window.__arcade.sync.id"))
+    return run
 
 
-def _play_the_computer(page: Page) -> None:
-    page.locator("#play-cpu").click()
-    page.wait_for_url(re.compile(r"/r/[A-Za-z0-9]+$"))
+def _play_the_computer(page: Page) -> str:
+    """A room with a game against the computer (level 1, unrated, untimed), made as the home page's Play the
+    computer makes it, and its page opened until the player's turn: the room's code."""
+    code = str(_post(page, "/api/rooms", {"cpu_level": 1, "ranked": False, "turn_seconds": None})["code"])
+    page.goto(f"/r/{code}?start=1")  # where the home page sends its player: the game starts at once
     page.wait_for_function(MY_TURN)
+    return code
 
 
-# The home page once its script has read the session of a device that has a player (its rating shown).
-HOME_READY = "#me:not([hidden])"
-
-
-def _open(page: Page, path: str, ready: str = "") -> None:
+def _open(page: Page, path: str, ready: str) -> None:
     """Opens a page and waits until its scripts have run (a click before would submit a bare form): until
-    ``ready`` is on the page, else until the network is idle (half a second with no request)."""
+    ``ready`` is on the page."""
     page.goto(path)
-    if ready:
-        page.wait_for_selector(ready, state="attached")
-    else:
-        page.wait_for_load_state("networkidle")
+    page.wait_for_selector(ready, state="attached")
 
 
 MY_TURN = """() => { const s = window.__room && window.__room.state;
