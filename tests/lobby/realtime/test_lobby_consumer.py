@@ -11,6 +11,8 @@ from config.asgi import application
 from live.offload import offload
 from lobby.models import Room, Seek
 from lobby.pairing import seeks
+from lobby.pairing.matching import RangePolicy
+from lobby.realtime import lobby as lobby_socket
 from ratings.models import PlayerRating
 from tests.lobbykit import LobbyClient
 from tests.roomkit import Client, make_player_async, make_room_async
@@ -206,14 +208,17 @@ async def test_closing_the_page_leaves_the_pool():
 
 
 async def test_the_range_widens_while_waiting_and_the_wait_has_a_limit(settings, monkeypatch):
-    settings.SEEK_MAX_WAIT_SECONDS = 9
+    # The policy's own figures (100 more every 7.5 s) are tests/lobby/pairing/test_pairing.py's; here a quicker
+    # one, stopping at +/-200 so that a late heartbeat still shows exactly one widening, and a 3 s limit.
+    monkeypatch.setattr(lobby_socket, "DEFAULT_POLICY", RangePolicy(step_seconds=1.5, widest=200.0))
+    settings.SEEK_MAX_WAIT_SECONDS = 3
     # The seek is refreshed every couple of seconds; on a loaded machine a refresh may come after its 6 s
     # expiry, and the seek end as expired: this test is about the widening and the limit alone.
     monkeypatch.setattr(seeks, "SEEK_EXPIRY", timedelta(minutes=5))
     _, _, ann = await seeker("Ann", 1500)
     await ann.send(type="seek", turn_seconds=None, ranked=True)
     assert (await ann.wait("seeking"))["range"] == [1400, 1600]
-    assert (await ann.wait("seeking", timeout=20))["range"] == [1300, 1700]  # after 7.5 s
+    assert (await ann.wait("seeking", timeout=20))["range"] == [1300, 1700]  # after 1.5 s
     assert (await ann.wait("cancelled", timeout=20))["reason"] == "timeout"
     assert await seek_rows() == []
     await ann.close()
