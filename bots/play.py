@@ -92,8 +92,10 @@ def bot_draw(*, game_id: str, player: Player, yes: bool, now: datetime) -> Game:
                              now=now)
 
 
-def bot_chat(*, game_id: str, player: Player, room: object, text: object, now: datetime) -> None:
-    """``player`` writes ``text`` in the ``player`` or ``spectator`` chat of their game's room.
+def bot_chat(*, game_id: str, player: Player, room: object, text: object, now: datetime,
+             address: str | None = None) -> None:
+    """``player`` writes ``text`` in the ``player`` or ``spectator`` chat of their game's room, counted against
+    the client ``address`` too when given (as a page's socket is).
 
     Raises:
         Refused: no_game, not_your_game, bad_chat, and the chat's own (not_allowed, empty, too_long,
@@ -104,4 +106,5 @@ def bot_chat(*, game_id: str, player: Player, room: object, text: object, now: d
         raise Refused("bad_chat", gettext('The chat room is "player" or "spectator".'))
     if not isinstance(text, str):
         raise Refused("empty", gettext("Write something first: a message cannot be empty."))
-    chat_say(code=mine.code, player=player, chat=CHAT_ROOMS[str(room)], text=text, phrase=None, now=now)
+    chat_say(code=mine.code, player=player, chat=CHAT_ROOMS[str(room)], text=text, phrase=None, now=now,
+             address=address)

@@ -181,7 +181,7 @@ class ChatView(TokenOnly):
         """Write in the game room's ``player`` or ``spectator`` chat: ``{"room", "text"}``."""
         data = body(request)
         play.bot_chat(game_id=game_id, player=self.token(request).player, room=data.get("room"),
-                      text=data.get("text"), now=timezone.now())
+                      text=data.get("text"), now=timezone.now(), address=client_address(request))
         return Response({"ok": True})
 
 
