@@ -32,6 +32,9 @@ class SitePage:
 
 
 PRIMARY_FROM = 1280
+# What the home page's Create a party room sends: its form's defaults (home.html, home/main.js createRoom).
+PARTY_RULES: dict[str, object] = {"turn_seconds": None, "days_per_move": None, "alternate_first": True, "ranked": True,
+                                  "open": False}
 PAGES: tuple[SitePage, ...] = (
     SitePage("home", "frontend:home", "/", "#account-user:not([hidden])"),
     SitePage("room", "frontend:room", "/r/{room}", "#choose:not([hidden])", primary="#choose"),
@@ -93,7 +96,7 @@ def prepare(page: Page) -> dict[str, str]:
     page.locator("#resign").click()  # the second click confirms
     page.wait_for_function("() => window.__room.state.game.status !== 'playing'")
     fields["room"] = _play_the_computer(page)  # a game in progress: the room page shows Choose
-    fields["party"] = str(_post(page, "/api/rooms", {})["code"])  # as the home page's Create a party room
+    fields["party"] = str(_post(page, "/api/rooms", PARTY_RULES)["code"])  # as the home page's Create a party room
     username = "ann_" + page.evaluate("() => Math.random().toString(36).slice(2, 8)")
     _post(page, "/api/accounts/register", {"username": username, "password": PASSWORD})
     # As the arena form sends its defaults.

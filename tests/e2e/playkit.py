@@ -7,6 +7,8 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from harness.site_pages import PARTY_RULES
+
 MY_TURN = """() => {
   const s = window.__room && window.__room.state;
   return !!(s && s.game && s.game.status === 'playing' && s.you && s.game.to_move_seat === s.you.seat);
@@ -64,14 +66,34 @@ def drop(page: Page, peg: str, *, via: str = "top") -> None:
     assert state(page)["game"]["moves"][before] == peg
 
 
+def api_post(page: Page, url: str, body: dict) -> dict:
+    """A POST as the pages' scripts send one, from ``page``'s device (its cookies and CSRF token), without
+    loading a page (the context's request client shares its cookies)."""
+    request = page.context.request
+    cookies = {c["name"]: c["value"] for c in page.context.cookies()}
+    if "csrftoken" not in cookies:
+        assert request.get("/api/session").ok  # sets the CSRF cookie
+        cookies = {c["name"]: c["value"] for c in page.context.cookies()}
+    answer = request.post(url, data=body, headers={"X-CSRFToken": cookies["csrftoken"]})
+    assert answer.ok, (url, answer.status, answer.text())
+    return dict(answer.json())
+
+
+def open_new_room(page: Page, name: str, rules: dict, *, start: bool) -> None:
+    """Names ``page``'s device and makes a room as the home page does (the API calls its form makes: a test
+    whose point is elsewhere needs no home page; tests/e2e/test_lobby.py and test_connection.py click its
+    buttons), then opens it as the home page sends its player there (``start``: the game starts at once)."""
+    api_post(page, "/api/session", {"name": name})
+    code = api_post(page, "/api/rooms", rules)["code"]
+    page.goto(f"/r/{code}" + ("?start=1" if start else ""))
+    page.wait_for_url(re.compile(r"/r/[A-Za-z0-9]+$"))
+
+
 def create_room(new_page, host_name: str = "Ann", *, host_options: dict | None = None, **ctx):  # type: ignore[no-untyped-def]
-    """Ann creates a party room on the home page; returns her page, in the room, and the share link.
-    ``host_options`` apply to her page alone (``{"webgl": True}``: hers has the 3D board)."""
+    """Ann creates a party room (with the home page's defaults); returns her page, in the room, and the share
+    link. ``host_options`` apply to her page alone (``{"webgl": True}``: hers has the 3D board)."""
     host = new_page(**ctx, **(host_options or {}))
-    host.goto("/")
-    host.get_by_label("Your name").fill(host_name)
-    host.get_by_role("button", name="Create a party room").click()
-    host.wait_for_url(re.compile(r"/r/[A-Za-z0-9]+$"))
+    open_new_room(host, host_name, PARTY_RULES, start=False)
     host.wait_for_function("() => window.__room && window.__room.state")
     link = host.locator("#share-link").input_value()
     assert link.endswith(host.url.rsplit("/", 1)[1])
@@ -82,7 +104,7 @@ def create_party_room(  # type: ignore[no-untyped-def]
     new_page, host_name: str = "Ann", guest_name: str = "Bob", *, start: bool = True,
     host_options: dict | None = None, **ctx
 ):
-    """Ann creates a party room on the home page; Bob opens the share link and takes the second seat.
+    """Ann creates a party room (``create_room``); Bob opens the share link and takes the second seat.
 
     With ``start`` (the default) Ann then starts the game and both pages wait until it runs. ``ctx``
     (e.g. a phone's width and height) applies to both pages.
@@ -105,12 +127,10 @@ def create_party_room(  # type: ignore[no-untyped-def]
 
 
 def start_cpu_game(new_page, level: str = "1", **ctx):  # type: ignore[no-untyped-def]
+    """A game against the computer at ``level``, unrated and untimed, as the home page's Play the computer
+    starts it; the player's page, in the room once the game is there."""
     page = new_page(**ctx)
-    page.goto("/")
-    page.get_by_label("Your name").fill("Solo")
-    page.locator(f".levels input[value='{level}']").check(force=True)
-    page.get_by_role("button", name="Play the computer").click()
-    page.wait_for_url(re.compile(r"/r/[A-Za-z0-9]+$"))
+    open_new_room(page, "Solo", {"cpu_level": int(level), "ranked": False, "turn_seconds": None}, start=True)
     page.wait_for_function("() => { const s = window.__room && window.__room.state; return !!(s && s.game); }")
     return page
 
