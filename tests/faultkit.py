@@ -136,11 +136,20 @@ class PrivatePostgres:
             self.running = False
         wait_for_port(self.port, ready=False, timeout=10)
 
-    def create_database(self, name: str) -> str:
+    def create_database(self, name: str, *, copy_of: str | None = None) -> str:
+        """A new database ``name``; with ``copy_of`` (a database's URL, of any server), its schema and rows
+        (``pg_dump`` and ``pg_restore``: a migrated database's copy, without running the migrations)."""
         import psycopg
 
         with psycopg.connect(self.url("postgres"), autocommit=True) as conn:
             conn.execute(f'CREATE DATABASE "{name}"')
+        if copy_of is not None:
+            assert POSTGRES_BINDIR is not None
+            dump = subprocess.run([str(POSTGRES_BINDIR / "pg_dump"), "--format=custom", "--no-owner",
+                                   "--no-privileges", copy_of], capture_output=True, timeout=120, check=True).stdout
+            subprocess.run([str(POSTGRES_BINDIR / "pg_restore"), "--no-owner", "--no-privileges",
+                            "--single-transaction", "--exit-on-error", "-d", self.url(name)], input=dump,
+                           capture_output=True, timeout=120, check=True)
         return self.url(name)
 
 

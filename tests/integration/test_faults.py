@@ -33,7 +33,7 @@ from tests.faultkit import (
     until_cut_off,
     workers_settled,
 )
-from tests.livekit import Device, LiveServer, RoomSocket, migrate, postgres_database, running, server_env
+from tests.livekit import Device, LiveServer, RoomSocket, postgres_database, running, server_env
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.faults, pytest.mark.slow]
 
@@ -233,9 +233,8 @@ async def test_postgres_restarting_mid_game_refuses_moves_clearly_and_play_goes_
     """PostgreSQL stops for 5 s mid-game. A move sent meanwhile is answered with error
     ``server_error`` (the socket stays open), the health check names the database, the CPU's move
     in flight waits; once it is back, the same servers play on, and every move is there once."""
-    with private_postgres() as postgres:
-        url = postgres.create_database("fourinarow")
-        migrate(server_env(DATABASE_URL=url))
+    with private_postgres() as postgres, postgres_database(os.environ["DATABASE_URL"]) as migrated:
+        url = postgres.create_database("fourinarow", copy_of=migrated)  # the run's migrated template's rows
         env = server_env(DATABASE_URL=url, REDIS_URL=os.environ["REDIS_URL"], CHANNEL_PREFIX=f"t{uuid.uuid4().hex[:8]}",
                          DISCONNECT_GRACE_SECONDS=GRACE, CPU_TIME_SCALE="2")  # level 5 thinks about 4 s
         with two_servers(env, tmp_path) as servers:
