@@ -10,7 +10,7 @@ a type with :meth:`Runtime.service` (a dictionary's lookup once found).
 :func:`deliver` is the one delivery path of the server: :mod:`live.events` hands it every event a
 committed transaction queued (it is registered there by ``live.apps``). From a worker thread of a
 running server it crosses into the loop that handed the thread its work; anywhere else (a script, a
-synchronous test) it sends at once, blocking.
+synchronous test, a worker thread of a server whose loop has stopped) it sends at once, blocking.
 """
 
 from __future__ import annotations
@@ -236,13 +236,18 @@ def _server_loop() -> asyncio.AbstractEventLoop | None:
 
 
 def _send_blocking(event: events.ToGroup | events.ToSockets) -> None:
-    """Send at once from a thread with no server loop (a script, a synchronous test)."""
+    """Send at once from a thread with no server loop (a script, a synchronous test), or whose server loop
+    no longer runs: a stopping server's worker thread finishing a socket's last database work after the
+    loop stopped, which ``async_to_sync`` would hand to that loop and wait on for ever (the process then
+    hung at exit, joining the thread, until its SIGKILL); it sends on a loop of its own instead."""
     layer = get_channel_layer()
     if layer is None:
         return
     message = encode(event.message)
+    handed_by = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    send = async_to_sync(send_now, force_new_loop=handed_by is not None and not handed_by.is_running())
     if isinstance(event, events.ToGroup):
-        async_to_sync(send_now)(layer, event.group, message)
+        send(layer, event.group, message)
         return
     for channel in event.channels:
-        async_to_sync(send_now)(layer, channel, message, group=False)
+        send(layer, channel, message, group=False)

@@ -4,9 +4,12 @@ not again while what it heard is pending, and sent at once instead when no loop 
 from __future__ import annotations
 
 import asyncio
+import os
+import threading
 from dataclasses import dataclass
 
 import pytest
+from asgiref.sync import SyncToAsync
 from channels.layers import get_channel_layer
 
 from common.hooks import Registry
@@ -79,3 +82,28 @@ async def test_a_signal_no_loop_hears_sends_what_it_says_instead():
     await asyncio.to_thread(runtime.deliver, Ding())  # heard by nobody, nothing instead
     await asyncio.to_thread(runtime.deliver, Shout())  # from a thread, as a request's work delivers
     assert await asyncio.wait_for(layer.receive(channel), 10) == encode(LobbyChanged())
+
+
+@pytest.mark.usefixtures("only_a_bell")
+async def test_a_worker_thread_whose_server_loop_stopped_still_sends_and_returns():
+    """A stopping server's worker thread finishing a socket's last database work after its loop stopped
+    (asgiref still names that loop as the one that handed it the work): it sends on a loop of its own,
+    where it waited for ever for the stopped loop (the server then hung at exit until its SIGKILL)."""
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add("shouts", channel)
+    stopped = asyncio.new_event_loop()
+
+    def finish_after_the_stop() -> None:
+        local = SyncToAsync.threadlocal
+        local.main_event_loop, local.main_event_loop_pid = stopped, os.getpid()
+        runtime.deliver(Shout())
+
+    worker = threading.Thread(target=finish_after_the_stop, daemon=True)  # daemon: a hang must not hold the run
+    worker.start()
+    try:
+        await asyncio.to_thread(worker.join, 10)
+        assert not worker.is_alive(), "the delivery waited on the stopped loop"
+        assert await asyncio.wait_for(layer.receive(channel), 10) == encode(LobbyChanged())
+    finally:
+        stopped.close()
