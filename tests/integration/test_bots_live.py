@@ -15,14 +15,15 @@ import pytest
 from harness.stream import NdjsonStream, StreamRefused
 from tests.livekit import ROOT, Device, RoomSocket, postgres_redis_servers
 
-pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
+# One pair of servers for the module (each test has accounts of its own): on one worker.
+pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, pytest.mark.xdist_group("bots_live")]
 
 PASSWORD = "four-in-a-row-3d!"
 
 
-@pytest.fixture
-def two_servers(tmp_path):
-    with postgres_redis_servers(tmp_path) as servers:
+@pytest.fixture(scope="module")
+def two_servers(tmp_path_factory):
+    with postgres_redis_servers(tmp_path_factory.mktemp("bots-live")) as servers:
         yield servers
 
 
@@ -107,12 +108,12 @@ async def test_a_bot_accepts_a_persons_challenge_and_both_play_to_the_end(two_se
 
 async def test_a_game_stream_survives_a_reconnect_and_refusals_hold_across_processes(two_servers):
     one, two = two_servers
-    robo = new_bot(one, "robo")
-    bobo_device = account(two, "bobo")
+    robo = new_bot(one, "robo2")
+    bobo_device = account(two, "bobo2")
     bobo_token_id, bobo = token_of(bobo_device)
     assert bot_call(two, bobo, "POST", "/api/bot/account/upgrade")[0] == 200
     eve = new_bot(two, "evebot")
-    made = bot_call(one, robo, "POST", "/api/challenge/bobo", {"turn_seconds": 30, "colour": "red"})[1]
+    made = bot_call(one, robo, "POST", "/api/challenge/bobo2", {"turn_seconds": 30, "colour": "red"})[1]
     game_id = bot_call(two, bobo, "POST", f"/api/challenge/{made['id']}/accept")[1]["game"]
 
     first = await asyncio.to_thread(NdjsonStream, one.http, f"/api/bot/game/stream/{game_id}", bobo)
@@ -149,12 +150,12 @@ async def test_a_game_stream_survives_a_reconnect_and_refusals_hold_across_proce
 
 def test_two_bots_play_each_other_through_the_client_with_the_built_in_cpu(two_servers):
     one, two = two_servers
-    robo, bobo = new_bot(one, "robo"), new_bot(two, "bobo")
+    robo, bobo = new_bot(one, "robo3"), new_bot(two, "bobo3")
     client = [sys.executable, "-m", "botclient", "--cpu", "1", "--games", "1", "--max-ms", "200"]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     accepting = subprocess.Popen([*client, "--server", one.http, "--token", robo], cwd=ROOT, env=env,
                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    challenging = subprocess.Popen([*client, "--server", two.http, "--token", bobo, "--challenge", "robo"], cwd=ROOT,
+    challenging = subprocess.Popen([*client, "--server", two.http, "--token", bobo, "--challenge", "robo3"], cwd=ROOT,
                                    env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         outputs = [proc.communicate(timeout=180)[0] for proc in (accepting, challenging)]
