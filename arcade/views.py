@@ -24,6 +24,7 @@ from arcade.shown import run_json, step_json
 from common.params import query_int
 from players.auth import BearerTokenAuthentication, DeviceSessionAuthentication
 from players.identity import client_address, session_attach, session_player
+from players.limits import guest_create_quota_take
 from players.models import AccessToken, Player
 from players.services import player_create
 from players.session import DEFAULT_GUEST_NAME
@@ -70,6 +71,7 @@ class RunsView(ArcadeView):
         now = timezone.now()
         player = self.player(request)
         if player is None:
+            guest_create_quota_take(address=client_address(request), now=now)
             player = player_create(name=DEFAULT_GUEST_NAME, now=now)
             session_attach(request.session, player)
         run = run_start(player=player, mode_id=_body(request).get("mode"), bot=self.is_bot(request, player), now=now,

@@ -1,13 +1,14 @@
-"""Quotas on following, blocking and searching for players: far above what a person does, against scripts.
+"""Quotas on following, blocking and searching for players, and on making guests: far above what a person
+does, against scripts.
 
 A player (the account) may change follows and blocks :data:`SOCIAL_WRITES_PER_MINUTE` times a minute, and
 a client address :data:`SOCIAL_WRITES_PER_MINUTE_PER_ADDRESS` times (the accounts made at one address are
 many: each costs only a registration); a client address may search :data:`SEARCHES_PER_MINUTE_PER_ADDRESS`
 times a minute (the header's box asks once per pause in typing). A client address may make
-``GUESTS_PER_HOUR_PER_ADDRESS`` guests an hour (``POST /api/session``; a setting, read at each call: the
-test servers and load benchmarks make all of theirs from one address). Counted in Django's cache (Redis when
-``REDIS_URL`` is set, so across processes); while the cache is unreachable nothing is counted (a warning is
-logged) and the request goes on.
+``GUESTS_PER_HOUR_PER_ADDRESS`` guests an hour (``POST /api/session``, and the guests a seat, a room or an
+arcade run makes on the way; a setting, read at each call: the test servers and load benchmarks make all of
+theirs from one address). Counted in Django's cache (Redis when ``REDIS_URL`` is set, so across processes);
+while the cache is unreachable nothing is counted (a warning is logged) and the request goes on.
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ from lobby.rooms.people import friends_of
 from lobby.rooms.selectors import player_rooms, room_snapshot
 from lobby.rooms.services import room_create_check, room_create_shown, room_sit
 from players.identity import client_address, session_attach, session_player
+from players.limits import guest_create_quota_take
 from players.models import Player
 from players.services import player_create, refuse_bots
 from players.session import DEFAULT_GUEST_NAME, SessionPart
@@ -48,10 +49,17 @@ SESSION_ROOMS = SessionPart("rooms", session_rooms, after="username", field=lamb
 
 
 def device_player(request: Request, *, create_as: str | None = None) -> Player | None:
-    """The device's player; with ``create_as``, one is created under that name when missing."""
+    """The device's player; with ``create_as``, one is created under that name when missing (counted against the
+    client address: ``players.limits.guest_create_quota_take``).
+
+    Raises:
+        RateLimited: a guest was to be made and the address has made too many.
+    """
     player = session_player(request.session)
     if player is None and create_as is not None:
-        player = player_create(name=create_as, now=timezone.now())
+        now = timezone.now()
+        guest_create_quota_take(address=client_address(request), now=now)
+        player = player_create(name=create_as, now=now)
         session_attach(request.session, player)
     return player
 
@@ -129,6 +137,7 @@ class SeatView(APIView):
             403: "bot_account",
             404: "no_room",
             409: "seat_taken",
+            429: "rate_limited (a guest to make: see the Retry-After header)",
         },
     )
     def post(self, request: Request, code: str) -> Response:
