@@ -185,7 +185,8 @@ def main() -> int:
     global PROFILE
     PROFILE = args.profile
     limits = {"ARCADE_RUNS_PER_HOUR_PER_PLAYER": UNLIMITED, "ARCADE_RUNS_PER_HOUR_PER_ADDRESS": UNLIMITED,
-              "ARCADE_MOVES_PER_SECOND_PER_RUN": UNLIMITED, "LOG_LEVEL": "WARNING"}
+              "ARCADE_MOVES_PER_SECOND_PER_RUN": UNLIMITED, "GUESTS_PER_HOUR_PER_ADDRESS": UNLIMITED,
+              "LOG_LEVEL": "WARNING"}
     with tempfile.TemporaryDirectory(prefix="bench-arcade-") as tmp:
         log_dir = Path(tmp)
         env = server_env(SQLITE_PATH=str(log_dir / "db.sqlite3"), **limits)
