@@ -23,6 +23,25 @@ POST = """async ([url, body]) => {
 }"""
 
 
+# Counts the page's requests in flight: a fetch until its answer's body is read (the scripts' next step, and
+# any fetch it makes, follow in the same task). An init script: each page the page opens has it.
+FETCHES = """(() => {
+  let busy = 0;
+  const track = (promise) => { busy++; return promise.finally(() => { busy--; }); };
+  const fetch0 = window.fetch;
+  window.fetch = function (...args) { return track(fetch0.apply(this, args)); };
+  for (const name of ["json", "text", "blob", "arrayBuffer"]) {
+    const read = Response.prototype[name];
+    Response.prototype[name] = function () { return track(read.call(this)); };
+  }
+  window.__fetching = () => busy;
+})()"""
+# The page loaded and no request in flight for three frames running (polled each frame): its scripts have
+# drawn what their answers say.
+QUIET = """() => { const calm = document.readyState === "complete" && window.__fetching() === 0;
+  window.__calm = calm ? (window.__calm || 0) + 1 : 0; return window.__calm >= 3; }"""
+
+
 # ---- helpers --------------------------------------------------------------------------------------
 
 
@@ -32,6 +51,19 @@ def state(page: Page) -> dict:
 
 def ply(page: Page) -> int:
     return int(page.evaluate("() => window.__room.state.game.ply"))
+
+
+def settle(page: Page, url: str, ready: str) -> None:
+    """Opens a page and waits until its script has drawn what a check should see: ``ready`` is on the page,
+    then it is quiet (``QUIET``; ``watch_fetches`` first). Network idle would wait half a second more a page."""
+    page.goto(url)
+    page.wait_for_selector(ready, state="attached")
+    page.wait_for_function(QUIET)
+
+
+def watch_fetches(page: Page) -> None:
+    """From the next page ``page`` opens on, its requests in flight are counted (``FETCHES``, for ``settle``)."""
+    page.add_init_script(FETCHES)
 
 
 def wait_ply(page: Page, n: int) -> None:

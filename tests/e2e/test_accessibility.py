@@ -14,7 +14,7 @@ from playwright.sync_api import Page
 
 from puzzles.pool import read_pool
 from tests.e2e.conftest import IN_CI, ROOT
-from tests.e2e.playkit import GAME_OVER, POST, drop, start_cpu_game
+from tests.e2e.playkit import GAME_OVER, POST, drop, settle, start_cpu_game, watch_fetches
 
 pytestmark = pytest.mark.browser
 
@@ -56,15 +56,9 @@ def violations(page: Page, axe: Path) -> list[str]:
     return lines
 
 
-def settle(page: Page, url: str, ready: str) -> None:
-    """Opens a page and waits until its script has drawn what the check should see."""
-    page.goto(url)
-    page.wait_for_selector(ready, state="attached")
-    page.wait_for_load_state("networkidle")
-
-
 def test_every_page_has_no_wcag_21_aa_violation(new_page, axe_source) -> None:  # type: ignore[no-untyped-def]
     page = start_cpu_game(new_page)  # a guest, in a room with a game against the CPU
+    watch_fetches(page)
     found: list[str] = []
     drop(page, "a1")
     found += violations(page, axe_source)

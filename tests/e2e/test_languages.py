@@ -16,7 +16,7 @@ import pytest
 from django.utils import translation
 from playwright.sync_api import Page, expect
 
-from tests.e2e.playkit import POST
+from tests.e2e.playkit import POST, settle, watch_fetches
 
 pytestmark = pytest.mark.browser
 
@@ -155,14 +155,9 @@ def english_left(page: Page, allowed: set[str]) -> list[str]:
     return found
 
 
-def settle(page: Page, url: str, ready: str) -> None:
-    page.goto(url)
-    page.wait_for_selector(ready, state="attached")
-    page.wait_for_load_state("networkidle")
-
-
 def test_the_japanese_pages_leave_no_english(new_page) -> None:  # type: ignore[no-untyped-def]
     page = new_page(extra_http_headers={"Accept-Language": "ja"})
+    watch_fetches(page)
     names = {"hanako"}  # the account's username (names are the players' own)
     found: list[str] = []
 
