@@ -121,6 +121,16 @@ def open_new_room(page: Page, name: str, rules: dict, *, start: bool) -> None:
     page.wait_for_url(re.compile(r"/r/[A-Za-z0-9]+$"))
 
 
+def send_drop(page: Page, peg: str) -> None:
+    """Drops on ``peg`` through the room socket, with the frame a tap's drop sends (room/ctrl.js), once it is
+    the page's turn; waits until the server applied it. For a test whose point is not the tapping."""
+    wait_my_turn(page)
+    before = ply(page)
+    page.evaluate("([peg, ply]) => window.__room.socket.send({type: 'drop', peg, ply})", [peg, before])
+    wait_ply(page, before + 1)
+    assert state(page)["game"]["moves"][before] == peg
+
+
 def create_room(new_page, host_name: str = "Ann", *, host_options: dict | None = None, **ctx):  # type: ignore[no-untyped-def]
     """Ann creates a party room (with the home page's defaults); returns her page, in the room, and the share
     link. ``host_options`` apply to her page alone (``{"webgl": True}``: hers has the 3D board)."""

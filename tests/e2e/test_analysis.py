@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.playkit import GAME_OVER, create_party_room, drop, peg_button, state
+from tests.e2e.playkit import GAME_OVER, create_party_room, peg_button, send_drop, state
 from tests.games.analysiskit import BLUNDER_GAME
 
 pytestmark = pytest.mark.browser
@@ -20,8 +20,8 @@ def replay_analysed(new_page, record: str, *, winner_seat: int, moments: int, we
     """Two people play ``record`` in a party room; the host's page, on the game's replay once analysed
     (``webgl``: with the 3D board)."""
     host, guest = create_party_room(new_page, host_options={"webgl": webgl})
-    for ply, peg in enumerate(record.split()):
-        drop(host if ply % 2 == 0 else guest, peg)
+    for ply, peg in enumerate(record.split()):  # the game is not the point: its moves sent as the taps send them
+        send_drop(host if ply % 2 == 0 else guest, peg)
     host.wait_for_function(GAME_OVER)  # the last drop may be the guest's: the host's page hears of it after
     game = state(host)["game"]
     assert (game["status"], game["winner_seat"]) == ("won", winner_seat)
