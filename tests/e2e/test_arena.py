@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.playkit import drop, state, wait_ply
+from tests.e2e.playkit import send_drop, state, wait_ply
 from tests.livekit import LiveServer, server_env, sqlite_database
 
 pytestmark = pytest.mark.browser
@@ -90,7 +90,7 @@ def test_two_devices_play_an_arena_to_its_podium(new_page, database) -> None:  #
     for ply, peg in enumerate(TEN_QUIET):
         if ply == 9:
             end_arena_now(database, arena_id)  # the game in progress finishes and counts
-        drop(red if ply % 2 == 0 else yellow, peg)
+        send_drop(red if ply % 2 == 0 else yellow, peg)  # as a tap's drop sends it: the arena is the point
     wait_ply(yellow, 10)
     yellow.locator("#resign").click()
     yellow.locator("#resign").click()  # "Tap again to resign"

@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.playkit import create_party_room, drop, peg_button, state
+from tests.e2e.playkit import create_party_room, peg_button, send_drop, state
 
 pytestmark = pytest.mark.browser
 
@@ -26,7 +26,7 @@ def record_of(url: str) -> str:
 def test_analyse_a_replay_position_try_a_variation_and_paste_the_downloaded_record(new_page):
     host, guest = create_party_room(new_page)
     for ply, peg in enumerate(GAME.split()):
-        drop(host if ply % 2 == 0 else guest, peg)
+        send_drop(host if ply % 2 == 0 else guest, peg)  # the game is not the point: its moves as taps send them
     game_id = state(host)["game"]["id"]
     host.goto(f"/games/{game_id}")
     host.locator("#moves li").nth(9).click()
