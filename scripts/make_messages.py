@@ -7,7 +7,8 @@ ones marked fuzzy, removed ones dropped. A new catalog gets its language in its 
 plural rule of Django's own catalog of the language, ``PLURAL_FORMS``). Needs GNU gettext (``xgettext``, ``msgmerge``).
 
 ``--app NAME`` limits it to some apps; ``--into DIR`` extracts into a copy of the apps under ``DIR``
-instead (tests/config/test_catalogs.py checks that the committed catalogs lack no text that way).
+instead. ``extract_texts`` only extracts (into a copy), merging nothing: tests/config/test_catalogs.py
+checks with it that the committed catalogs lack no text.
 """
 
 from __future__ import annotations
@@ -94,6 +95,38 @@ def make_messages(apps: list[str], *, root: Path = ROOT, into: Path | None = Non
         fill_header(app_dir)
         written.append(app_dir)
     return written
+
+
+def extract_texts(apps: list[str], *, into: Path, root: Path = ROOT) -> dict[tuple[str, str], Path]:
+    """What ``make messages`` would extract, without merging it into any catalog: ``makemessages``'s
+    template (``.pot``) of each app and domain that marks texts, in a copy of the apps under ``into``
+    (one ``xgettext`` run per domain instead of a ``msgmerge`` and a ``msgattrib`` per language besides)."""
+    from django.core.management.commands.makemessages import Command
+
+    class ExtractOnly(Command):
+        def write_po_file(self, potfile: str, locale: str) -> None:
+            pass
+
+    templates = {}
+    for app in apps:
+        app_dir = copy_app(app, into, root)
+        with working_directory(app_dir):
+            for domain in domains(app):
+                command = ExtractOnly()
+                command.stdout = command.stderr = _Discard()
+                command.handle(locale=languages(), exclude=[], domain=domain, all=False, extensions=None,
+                               symlinks=False, ignore_patterns=IGNORED, use_default_ignore_patterns=True,
+                               no_wrap=False, no_location=False, add_location="file", no_obsolete=True,
+                               keep_pot=True, verbosity=0)
+                template = app_dir / "locale" / f"{domain}.pot"
+                if template.exists():
+                    templates[app, domain] = template
+    return templates
+
+
+class _Discard:
+    def write(self, text: str) -> None:
+        pass
 
 
 def main(argv: list[str] | None = None) -> int:
