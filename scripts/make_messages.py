@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import os
 import shutil
 import sys
@@ -112,8 +113,7 @@ def extract_texts(apps: list[str], *, into: Path, root: Path = ROOT) -> dict[tup
         app_dir = copy_app(app, into, root)
         with working_directory(app_dir):
             for domain in domains(app):
-                command = ExtractOnly()
-                command.stdout = command.stderr = _Discard()
+                command = ExtractOnly(stdout=io.StringIO(), stderr=io.StringIO())
                 command.handle(locale=languages(), exclude=[], domain=domain, all=False, extensions=None,
                                symlinks=False, ignore_patterns=IGNORED, use_default_ignore_patterns=True,
                                no_wrap=False, no_location=False, add_location="file", no_obsolete=True,
@@ -122,11 +122,6 @@ def extract_texts(apps: list[str], *, into: Path, root: Path = ROOT) -> dict[tup
                 if template.exists():
                     templates[app, domain] = template
     return templates
-
-
-class _Discard:
-    def write(self, text: str) -> None:
-        pass
 
 
 def main(argv: list[str] | None = None) -> int:
