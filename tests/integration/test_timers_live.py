@@ -73,23 +73,25 @@ async def drain(clients, stop: asyncio.Event):
 
 async def test_twenty_timed_games_on_two_processes_each_expiry_one_cpu_move(servers):
     one, two = servers({"PING_TIMEOUT_SECONDS": "30"}), servers({"PING_TIMEOUT_SECONDS": "30"})
-    pairs = []
-    for i in range(20):
+
+    async def timed_game(i: int) -> tuple[tuple[str, Device, Device], tuple[RoomSocket, RoomSocket]]:
+        """Ann{i} (on one) and Bob{i} (on two) in a timed room, its game started: nobody moves in it."""
         ann, bob = Device(one.http), Device(two.http)
-        ann.join(f"Ann{i}")
-        bob.join(f"Bob{i}")
-        status, room = ann.request("POST", "/api/rooms", {"turn_seconds": 30, "ranked": False})
-        assert status == 201
-        pairs.append((room["code"], ann, bob))
-    clients = []
-    for code, ann, bob in pairs:
+        await asyncio.to_thread(ann.join, f"Ann{i}")
+        await asyncio.to_thread(bob.join, f"Bob{i}")
+        code = await asyncio.to_thread(ann.create_room, {"turn_seconds": 30, "ranked": False})
         a = await RoomSocket(one.ws, code, ann, one.http).connect()
         b = await RoomSocket(two.ws, code, bob, two.http).connect()
         await b.send(type="sit")
         await a.wait_room(lambda r: r["seats"][1]["player"] is not None)
         await a.send(type="start")
         await a.wait_room(lambda r: r["game"] is not None)
-        clients.append((a, b))
+        return (code, ann, bob), (a, b)
+
+    # The games are set up side by side (their turns start within a few seconds of each other).
+    games = await asyncio.gather(*(timed_game(i) for i in range(20)))
+    pairs = [pair for pair, _ in games]
+    clients = [sockets for _, sockets in games]
     everyone = [c for pair in clients for c in pair]
     stop = asyncio.Event()
     background = asyncio.gather(keep_alive(everyone, stop), drain(everyone, stop))
@@ -100,7 +102,7 @@ async def test_twenty_timed_games_on_two_processes_each_expiry_one_cpu_move(serv
             while a.room["game"]["ply"] < 1:
                 await asyncio.sleep(0.2)
                 assert asyncio.get_running_loop().time() < give_up, "a turn timer did not fire"
-        await asyncio.sleep(2)  # room for a duplicate to show, if there were one
+        await asyncio.sleep(1)  # room for a duplicate to show, if there were one (both processes fire at the deadline)
     finally:
         stop.set()
         await background
@@ -180,7 +182,9 @@ async def test_a_process_killed_mid_game_its_deadlines_still_fire_and_the_game_f
 
 
 async def play_to_the_end(players: dict[int, RoomSocket], rng: random.Random) -> dict:
-    """Both seats play seeded random legal moves until the game ends; returns the final snapshot."""
+    """Both seats play until the game ends, each mostly stacking a peg of its own (seeded random legal moves
+    once it is full): a short game; returns the final snapshot."""
+    favourites = dict(zip(players, rng.sample(PEGS, len(players)), strict=True))
     watcher = players[1]
     while True:
         room = await watcher.wait_room(lambda r: True)
@@ -191,7 +195,9 @@ async def play_to_the_end(players: dict[int, RoomSocket], rng: random.Random) ->
         room = await mover.wait_room(lambda r, n=n: r["game"]["ply"] >= n)
         if room["game"]["status"] == "playing" and room["game"]["ply"] == n:
             moves = room["game"]["moves"]
-            await mover.drop(rng.choice([p for p in PEGS if moves.count(p) < 4]))
+            favourite = favourites[room["game"]["to_move_seat"]]
+            open_pegs = [p for p in PEGS if moves.count(p) < 4]
+            await mover.drop(favourite if favourite in open_pegs else rng.choice(open_pegs))
         await watcher.wait_room(lambda r, n=n: r["game"]["ply"] > n or r["game"]["status"] != "playing")
 
 
@@ -213,7 +219,7 @@ async def test_a_timed_game_whose_only_process_was_killed_fires_its_deadline_on_
     server.kill()  # kill -9 with Red's turn running; nothing is left to fire the timer
     await a.close()
     await b.close()
-    await asyncio.sleep(max(0.0, (deadline - datetime.now(UTC)).total_seconds()) + 2)
+    await asyncio.sleep(max(0.0, (deadline - datetime.now(UTC)).total_seconds()) + 0.5)
     again = servers(no_grace)  # the same database, a new process: the deadline passed while it was down
     a = await RoomSocket(again.ws, code, ann, again.http).connect(ping_every=1)
     b = await RoomSocket(again.ws, code, bob, again.http).connect(ping_every=1)
