@@ -102,16 +102,17 @@ async def play_game(device: Device, code: str, rng: random.Random) -> None:
 
 async def player(device: Device, arena_id: int, role: str, clock: dict[str, float], rng: random.Random,
                  log: dict[str, Any]) -> None:
-    """One player's evening: join, play every game the arena pairs until 5 s past its end (``clock``'s
-    "ends_at", on the monotonic clock, set by ``end_when_done``); ``pause``: pause after the second game
-    for PAUSE_SECONDS and come back; ``withdraw``: withdraw after the third."""
+    """One player's evening: join, play every game the arena pairs until the arena frame says it finished
+    (once its last game is over; at the latest 60 s past its end, ``clock``'s "ends_at", on the monotonic
+    clock, set by ``end_when_done``); ``pause``: pause after the second game for PAUSE_SECONDS and come
+    back; ``withdraw``: withdraw after the third."""
     headers = {"Origin": device.base, "Cookie": device.cookie_header()}
     url = f"{ws_base(device.base)}/ws/tournaments/{arena_id}/"
     async with websockets.connect(url, additional_headers=headers, ping_interval=None, max_queue=None) as ws:
         await asyncio.to_thread(device.expect, "POST", f"/api/tournaments/{arena_id}/join")
         games = 0
         played = log["played"][device.player_id]
-        while time.monotonic() < clock["ends_at"] + 5:
+        while not clock["finished"] and time.monotonic() < clock["ends_at"] + 60:
             try:
                 frame = json.loads(await asyncio.wait_for(ws.recv(), timeout=1.0))
             except TimeoutError:
@@ -121,6 +122,8 @@ async def player(device: Device, arena_id: int, role: str, clock: dict[str, floa
             # lost (the channel layer delivers at most once): as the page does, either one takes the player in.
             found = frame if frame["type"] == "paired" else ((frame.get("me") or {}).get("game") or None)
             if found is None or found["game"] in played:
+                if frame["type"] == "tournament" and frame["status"] == "finished":
+                    return
                 continue
             played.add(found["game"])
             log["paths"][frame["type"]] += 1
@@ -141,7 +144,7 @@ async def end_when_done(url: str, arena_id: int, roles: list[str], devices: list
                         clock: dict[str, float], timeout: float = 240) -> None:
     """End the arena END_AFTER_SECONDS after every pauser came back and every withdrawer withdrew (at
     ``timeout`` whatever they did: the test's assertions say what was missing), ARENA_SECONDS after the
-    start at the soonest."""
+    start at the soonest; then wait until it finished (its last game over) and say so in ``clock``."""
     start = time.monotonic()
     pausers = {d.player_id for role, d in zip(roles, devices, strict=True) if role == "pause"}
     withdrawers = {d.player_id for role, d in zip(roles, devices, strict=True) if role == "withdraw"}
@@ -151,6 +154,8 @@ async def end_when_done(url: str, arena_id: int, roles: list[str], devices: list
     await asyncio.sleep(max(0.0, ARENA_SECONDS - (time.monotonic() - start)))
     await asyncio.to_thread(end_arena_in, url, arena_id, END_AFTER_SECONDS)
     clock["ends_at"] = time.monotonic() + END_AFTER_SECONDS
+    await wait_finished(devices[0], arena_id)  # should a player's last arena frame not come
+    clock["finished"] = 1
 
 
 async def wait_finished(device: Device, arena_id: int, timeout: float = 240) -> dict[str, Any]:
@@ -159,7 +164,7 @@ async def wait_finished(device: Device, arena_id: int, timeout: float = 240) -> 
         arena = await asyncio.to_thread(device.expect, "GET", f"/api/tournaments/{arena_id}")
         if arena["status"] == "finished":
             return dict(arena)
-        await asyncio.sleep(2)
+        await asyncio.sleep(0.5)
     raise AssertionError("the arena did not finish")
 
 
@@ -185,7 +190,7 @@ async def test_twenty_two_players_two_processes_every_game_counted_once(two_serv
         devices.append(device)
     log: dict[str, Any] = {"frames": Counter(), "withdrawn_at": {}, "played": defaultdict(set), "paths": Counter(),
                            "came_back": set()}
-    clock = {"ends_at": math.inf}  # until end_when_done ends the arena
+    clock = {"ends_at": math.inf, "finished": 0}  # until end_when_done ends the arena, and sees it finished
     await asyncio.gather(end_when_done(url, arena_id, roles, devices, log, clock),
                          *(player(d, arena_id, roles[i], clock, random.Random(rng.random()), log)
                            for i, d in enumerate(devices)))
