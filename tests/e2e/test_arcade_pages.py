@@ -12,6 +12,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from arcade.engine import CLASSIC, Direction, slide
+from tests.e2e.playkit import settle as open_settled
+from tests.e2e.playkit import watch_fetches
 from tests.e2e.test_accessibility import axe_source, violations
 
 __all__ = ["axe_source"]  # the fixture, for the check of these pages
@@ -120,10 +122,9 @@ def test_2048_by_keys_fast_no_op_reload_end_scores_and_replay(new_page, axe_sour
 
     # Every arcade page passes axe-core's WCAG 2.1 A/AA check, light and dark (the game with its board in words).
     found = violations(page, axe_source)
+    watch_fetches(page)
     for url in ("/arcade", "/arcade/scores?mode=classic&period=day", "/arcade/2048"):
-        page.goto(url)
-        page.wait_for_selector("body[data-loaded]" if "2048" not in url else "#arcade-keys:not(:empty)")
-        page.wait_for_load_state("networkidle")
+        open_settled(page, url, "body[data-loaded]" if "2048" not in url else "#arcade-keys:not(:empty)")
         if "2048" in url:
             page.locator("#arcade-words-toggle").click()
             expect(page.locator("#arcade-grid li").first).to_be_visible()
