@@ -245,17 +245,25 @@ IDLE_IN_TRANSACTION_TIMEOUT = "120s"
 
 
 @pytest.fixture(scope="session")
-def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None,
+                                 tmp_path_factory: pytest.TempPathFactory) -> None:
     """On PostgreSQL each worker's test database (pytest-django's test_NAME_gwN) is a copy of the run's
     migrated template, the one the live servers' databases are copied from (harness.database: migrated
     once a run, by the first process that wants it), instead of migrated anew in every worker (3-4 s of
     CPU each): TEST's TEMPLATE names it, and with MIGRATE False Django's migrate finds every table
-    there already and creates nothing (its post_migrate handlers still run)."""
-    if not POSTGRES_CONFIGURED:
-        return
+    there already and creates nothing (its post_migrate handlers still run).
+
+    On SQLite each worker's test database is a file of its own (in the worker's temporary directory), as
+    the server's is, not Django's shared in-memory database: there a writer that finds another thread's
+    transaction holding a table fails at once ("database table is locked": a shared cache's lock, which
+    the busy timeout does not cover), and the lobby's loops and sweeps run on threads of their own beside
+    the test's (tests/lobby/realtime/test_lobby_consumer failed so about one run in three under load)."""
     from django.conf import settings
 
     test = settings.DATABASES["default"].setdefault("TEST", {})
+    if not POSTGRES_CONFIGURED:
+        test["NAME"] = str(tmp_path_factory.mktemp("test-database") / "test.sqlite3")
+        return
     test.update(TEMPLATE=migrated_template(os.environ["DATABASE_URL"]), MIGRATE=False)
 
 

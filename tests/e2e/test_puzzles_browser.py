@@ -46,6 +46,9 @@ def test_solve_a_win_in_3_then_fail_one_and_see_the_rating_change(new_page, arti
     page.screenshot(path=str(artifacts / "puzzle-solved-phone.png"), full_page=True)
 
     page.goto(f"/puzzles/{failed.id}")
+    # The puzzle loaded (its task shown) before a peg is chosen: a peg chosen before it is not kept.
+    colour = "Red" if len(failed.record.split()) % 2 == 0 else "Yellow"
+    expect(page.locator("#task")).to_have_text(f"{colour} to play and win in 3")
     start = Position.from_record(failed.record)
     wrong = next(p for p in start.legal_pegs() if not keeps_win(start, p, within=9))
     tap(page, wrong.value)
