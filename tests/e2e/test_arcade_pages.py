@@ -12,8 +12,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from arcade.engine import CLASSIC, Direction, slide
+from tests.e2e.playkit import QUIET, watch_fetches
 from tests.e2e.playkit import settle as open_settled
-from tests.e2e.playkit import watch_fetches
 from tests.e2e.test_accessibility import axe_source, violations
 
 __all__ = ["axe_source"]  # the fixture, for the check of these pages
@@ -191,3 +191,26 @@ def test_offline_the_run_goes_on_locally_says_so_and_survives_a_reload(new_page)
     page.wait_for_function("() => !window.__arcade.sync.local && window.__arcade.sync.id !== null")
     resumed = settle(page)
     assert resumed["id"] == run_id and resumed["board"] == before["board"]
+
+
+def test_a_start_pressed_before_the_page_has_looked_for_an_open_run_keeps_its_run(new_page) -> None:  # type: ignore[no-untyped-def]
+    """The page's first look for an open run, answered after Start (a slow network; the suite's load did it
+    once), must not clear the run Start made."""
+    page = new_page()
+    watch_fetches(page)
+    held: list[Any] = []
+    # The first look, answered by the server at once (no open run: the device has no player yet) and held
+    # back from the page until after Start.
+    page.route("**/api/arcade/runs?mode=classic", lambda route: held.append((route, route.fetch())), times=1)
+    page.goto("/arcade/2048")
+    page.wait_for_function("() => !!window.__arcade")
+    while not held:
+        page.wait_for_timeout(50)
+    page.locator("#arcade-start").click()
+    page.wait_for_function(SETTLED)
+    run_id = page.evaluate("() => window.__arcade.sync.id")
+    route, answer = held[0]
+    route.fulfill(response=answer)
+    page.wait_for_function(QUIET)  # the answer and whatever the page fetched after it are in
+    assert page.evaluate("() => window.__arcade.sync.run && window.__arcade.sync.id") == run_id
+    assert page.js_errors == []

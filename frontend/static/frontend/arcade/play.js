@@ -260,6 +260,7 @@ export function startArcade({ view, mode: firstMode }) {
       );
       if (!yes) return;
     }
+    loading++; // a page's first look for an open run, still on its way, must not clear the run started now
     if (!navigator.onLine) {
       sync.goLocal(newLocalRun());
       return;
