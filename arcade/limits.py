@@ -14,7 +14,7 @@ import logging
 import math
 import threading
 from collections import OrderedDict, deque
-from datetime import UTC, datetime
+from datetime import datetime
 
 from django.conf import settings
 from django.core.cache import cache
@@ -88,10 +88,7 @@ def steps_quota_take(*, run_id: str, now: datetime) -> None:
         RateLimited: ``ARCADE_MOVES_PER_SECOND_PER_RUN`` steps of the run were applied here in the second
             before ``now`` (nothing was counted).
     """
-    wait = STEPS.take(run_id, allowed=settings.ARCADE_MOVES_PER_SECOND_PER_RUN,
-                      at=(now - _EPOCH).total_seconds())
+    wait = STEPS.take(run_id, allowed=settings.ARCADE_MOVES_PER_SECOND_PER_RUN, at=now.timestamp())
     if wait is not None:
         raise RateLimited(max(1, math.ceil(wait)), message=gettext("Too many moves in a second."))
 
-
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)

@@ -14,15 +14,6 @@ MY_TURN = """() => {
   return !!(s && s.game && s.game.status === 'playing' && s.you && s.game.to_move_seat === s.you.seat);
 }"""
 GAME_OVER = "() => { const g = window.__room.state && window.__room.state.game; return !!g && g.status !== 'playing'; }"
-# Authenticated writes from the page itself: the session's cookie and its CSRF token, as the pages send them.
-POST = """async ([url, body]) => {
-  const token = (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "";
-  const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json", "X-CSRFToken": token },
-                               body: JSON.stringify(body) });
-  return { status: r.status, body: await r.json() };
-}"""
-
-
 # Counts the page's requests in flight: a fetch until its answer's body is read (the scripts' next step, and
 # any fetch it makes, follow in the same task). An init script: each page the page opens has it.
 FETCHES = """(() => {
