@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page
 
+from harness.site_pages import POST
 from puzzles.pool import read_pool
 from tests.e2e.conftest import IN_CI, ROOT
-from tests.e2e.playkit import GAME_OVER, POST, drop, settle, start_cpu_game, watch_fetches
+from tests.e2e.playkit import GAME_OVER, drop, settle, start_cpu_game, watch_fetches
 
 pytestmark = pytest.mark.browser
 

@@ -16,7 +16,8 @@ import pytest
 from django.utils import translation
 from playwright.sync_api import Page, expect
 
-from tests.e2e.playkit import POST, settle, watch_fetches
+from harness.site_pages import POST
+from tests.e2e.playkit import settle, watch_fetches
 
 pytestmark = pytest.mark.browser
 
