@@ -228,8 +228,8 @@ async def body_sent(server: Server, request: WebRequest, message: Message) -> No
     is dropped and the application's send is cancelled, as daphne cancels an application whose client went."""
     drain: Drain | None = getattr(request, "drain", None)
     if not message.get("more_body", False):
-        if drain is not None and request.producer is drain:
-            request.unregisterProducer()
+        if drain is not None and request.producer is drain and request.channel is not None:
+            request.unregisterProducer()  # a client gone took its channel with it: nothing to unregister
         await Server.handle_reply(server, request, message)
         return
     if drain is None and request.channel is not None and not request.finished:
