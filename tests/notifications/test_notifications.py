@@ -135,6 +135,11 @@ async def player_socket(session_key: str | None) -> WebsocketCommunicator:
     comm = WebsocketCommunicator(application, "/ws/player/", headers=headers)
     connected, _ = await comm.connect(timeout=5)
     assert connected
+    if session_key is not None:
+        # The socket is accepted before it reads its player and joins their group; a frame answered says
+        # that is done (the consumer handles its frames after its connect).
+        await comm.send_json_to({"type": "ping"})
+        assert await comm.receive_json_from(timeout=5) == {"type": "pong"}
     return comm
 
 
