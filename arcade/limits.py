@@ -10,7 +10,6 @@ applied (docs/arcade.md, "Limits").
 
 from __future__ import annotations
 
-import logging
 import math
 import threading
 from collections import OrderedDict, deque
@@ -19,12 +18,9 @@ from datetime import datetime
 from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext
-from redis.exceptions import RedisError
 
 from common.errors import RateLimited
 from common.ratelimit import Quota, quota_take
-
-log = logging.getLogger(__name__)
 
 
 def runs_quota_take(*, player_id: str, address: str | None, now: datetime) -> None:
@@ -36,10 +32,7 @@ def runs_quota_take(*, player_id: str, address: str | None, now: datetime) -> No
     takes = [(Quota("arcade-runs-by-player", settings.ARCADE_RUNS_PER_HOUR_PER_PLAYER, 3600), player_id)]
     if address is not None:
         takes.append((Quota("arcade-runs-by-address", settings.ARCADE_RUNS_PER_HOUR_PER_ADDRESS, 3600), address))
-    try:
-        quota_take(cache, takes, now=now, message=gettext("Too many runs started."))
-    except RedisError as exc:
-        log.warning("arcade runs not counted: the cache is unreachable (%s)", exc)
+    quota_take(cache, takes, now=now, message=gettext("Too many runs started."), unreachable_passes=True)
 
 
 STEP_WINDOW = 1.0  # seconds: the steps quota is so many steps in any window this long

@@ -8,13 +8,18 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import logging
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
+from redis.exceptions import RedisError
+
 from common.errors import RateLimited
+
+log = logging.getLogger(__name__)
 
 
 class TokenBucket:
@@ -91,20 +96,36 @@ def player_and_address(scope: str, *, player_id: str, per_player: int, address: 
 
 
 def quota_take(
-    store: CounterStore, takes: Iterable[tuple[Quota, str]], *, now: datetime, message: str | None = None
+    store: CounterStore, takes: Iterable[tuple[Quota, str]], *, now: datetime, message: str | None = None,
+    unreachable_passes: bool = False,
 ) -> None:
     """Count one event against each ``(quota, caller)``; when any quota is spent, count none of them.
 
     ``caller`` is any text naming who is counted (an address, a player id); only its hash is stored.
+    ``unreachable_passes``: while the store (Redis) cannot be reached, count nothing, log a warning naming
+    the quotas, and let the event through (where the action matters more than its limit for those moments:
+    playing, chatting, finding a room); otherwise the store's error is raised.
 
     Raises:
         RateLimited: a quota is spent (its message starts with ``message``); ``retry_after`` is the whole
             seconds until that quota takes an event again (it does then, unless others were counted meanwhile).
+        redis.exceptions.RedisError: the store is unreachable, and ``unreachable_passes`` is False.
     """
+    if not unreachable_passes:
+        _quota_take(store, list(takes), now=now, message=message)
+        return
+    takes = list(takes)
+    try:
+        _quota_take(store, takes, now=now, message=message)
+    except RedisError as exc:
+        log.warning("%s not counted: the cache is unreachable (%s)", ", ".join(q.scope for q, _ in takes), exc)
+
+
+def _quota_take(store: CounterStore, takes: list[tuple[Quota, str]], *, now: datetime, message: str | None) -> None:
     now_ms = (now - _EPOCH) // _MS  # whole milliseconds: the window arithmetic below is exact
     client = _redis_client(store)
     if client is not None:
-        _take_all_at_once(store, client, list(takes), now_ms=now_ms, message=message)
+        _take_all_at_once(store, client, takes, now_ms=now_ms, message=message)
         return
     taken: list[str] = []
     try:

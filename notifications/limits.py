@@ -5,16 +5,12 @@ worth). An unreachable cache counts nothing (the request goes on)."""
 
 from __future__ import annotations
 
-import logging
 from datetime import datetime
 
 from django.core.cache import cache
 from django.utils.translation import gettext
-from redis.exceptions import RedisError
 
 from common.ratelimit import Quota, quota_take
-
-log = logging.getLogger(__name__)
 
 PAGES_PER_MINUTE = 60
 READS_PER_MINUTE = 60
@@ -36,7 +32,4 @@ def notifications_quota_take(quota: Quota, *, player_id: object, address: str | 
     takes = [(quota, str(player_id))]
     if address is not None:
         takes.append((PAGES_BY_ADDRESS if quota.scope == PAGES.scope else READS_BY_ADDRESS, address))
-    try:
-        quota_take(cache, takes, now=now, message=gettext("Too many notification requests."))
-    except RedisError as exc:
-        log.warning("notification requests not counted: the cache is unreachable (%s)", exc)
+    quota_take(cache, takes, now=now, message=gettext("Too many notification requests."), unreachable_passes=True)

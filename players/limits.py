@@ -13,17 +13,13 @@ while the cache is unreachable nothing is counted (a warning is logged) and the 
 
 from __future__ import annotations
 
-import logging
 from datetime import datetime
 
 from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext
-from redis.exceptions import RedisError
 
 from common.ratelimit import Quota, quota_take
-
-log = logging.getLogger(__name__)
 
 SOCIAL_WRITES_PER_MINUTE = 30
 SOCIAL_WRITES_PER_MINUTE_PER_ADDRESS = 120
@@ -64,7 +60,4 @@ def guest_create_quota_take(*, address: str, now: datetime) -> None:
 
 
 def _take(takes: list[tuple[Quota, str]], *, now: datetime, message: str) -> None:
-    try:
-        quota_take(cache, takes, now=now, message=message)
-    except RedisError as exc:
-        log.warning("%s not counted: the cache is unreachable (%s)", takes[0][0].scope, exc)
+    quota_take(cache, takes, now=now, message=message, unreachable_passes=True)

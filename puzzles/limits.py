@@ -4,16 +4,12 @@ fast sends a handful)."""
 
 from __future__ import annotations
 
-import logging
 from datetime import datetime
 
 from django.core.cache import cache
 from django.utils.translation import gettext
-from redis.exceptions import RedisError
 
 from common.ratelimit import Quota, quota_take
-
-log = logging.getLogger(__name__)
 
 MOVES_PER_MINUTE_PER_ADDRESS = 60
 
@@ -25,7 +21,4 @@ def puzzle_move_quota_take(*, address: str, now: datetime) -> None:
         RateLimited: the quota is spent (nothing was counted).
     """
     quota = Quota("puzzle-moves-by-address", MOVES_PER_MINUTE_PER_ADDRESS, 60)
-    try:
-        quota_take(cache, [(quota, address)], now=now, message=gettext("Too many puzzle moves."))
-    except RedisError as exc:
-        log.warning("puzzle moves not counted: the cache is unreachable (%s)", exc)
+    quota_take(cache, [(quota, address)], now=now, message=gettext("Too many puzzle moves."), unreachable_passes=True)

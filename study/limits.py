@@ -3,18 +3,14 @@ requests per address, and one stream of a player's records at a time per address
 
 from __future__ import annotations
 
-import logging
 from datetime import datetime
 
 from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext
-from redis.exceptions import RedisError
 
 from common.errors import RateLimited
 from common.ratelimit import Quota, quota_take
-
-log = logging.getLogger(__name__)
 
 STREAM_LEASE_SECONDS = 300
 """How long a records stream holds its address's slot past its last page (a stream that dies unreleased frees
@@ -29,10 +25,8 @@ def analysis_quota_take(*, address: str, now: datetime) -> None:
         RateLimited: the quota is spent.
     """
     quota = Quota("analysis-board-by-address", settings.ANALYSIS_BOARD_PER_MINUTE, 60)
-    try:
-        quota_take(cache, [(quota, address)], now=now, message=gettext("Too many analysis requests."))
-    except RedisError as exc:
-        log.warning("analysis requests not counted: the cache is unreachable (%s)", exc)
+    quota_take(cache, [(quota, address)], now=now, message=gettext("Too many analysis requests."),
+               unreachable_passes=True)
 
 
 def _stream_key(address: str) -> str:

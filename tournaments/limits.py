@@ -9,17 +9,13 @@ the cache is unreachable nothing is counted (a warning is logged) and the reques
 
 from __future__ import annotations
 
-import logging
 from datetime import datetime
 
 from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext
-from redis.exceptions import RedisError
 
 from common.ratelimit import player_and_address, quota_take
-
-log = logging.getLogger(__name__)
 
 ACTIONS_PER_MINUTE_PER_PLAYER = 20
 
@@ -33,7 +29,5 @@ def arena_action_quota_take(*, player_id: str, address: str | None, now: datetim
     takes = player_and_address("arena-actions", player_id=player_id, per_player=ACTIONS_PER_MINUTE_PER_PLAYER,
                                address=address, per_address=settings.ARENA_ACTIONS_PER_MINUTE_PER_ADDRESS,
                                window_seconds=60)
-    try:
-        quota_take(cache, takes, now=now, message=gettext("Too many arena joins, pauses and withdrawals."))
-    except RedisError as exc:
-        log.warning("arena actions not counted: the cache is unreachable (%s)", exc)
+    quota_take(cache, takes, now=now, message=gettext("Too many arena joins, pauses and withdrawals."),
+               unreachable_passes=True)

@@ -8,16 +8,12 @@ logged) and the message goes on.
 
 from __future__ import annotations
 
-import logging
 from datetime import datetime
 
 from django.core.cache import cache
 from django.utils.translation import gettext
-from redis.exceptions import RedisError
 
 from common.ratelimit import Quota, quota_take
-
-log = logging.getLogger(__name__)
 
 MESSAGES_PER_MINUTE_PER_ADDRESS = 120
 
@@ -29,7 +25,5 @@ def chat_address_quota_take(*, address: str, now: datetime) -> None:
         RateLimited: the quota is spent (nothing was counted).
     """
     quota = Quota("chat-by-address", MESSAGES_PER_MINUTE_PER_ADDRESS, 60)
-    try:
-        quota_take(cache, [(quota, address)], now=now, message=gettext("Too many chat messages from your address."))
-    except RedisError as exc:
-        log.warning("%s not counted: the cache is unreachable (%s)", quota.scope, exc)
+    quota_take(cache, [(quota, address)], now=now, message=gettext("Too many chat messages from your address."),
+               unreachable_passes=True)

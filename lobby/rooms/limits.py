@@ -10,18 +10,14 @@ warning in the log): for those moments, people creating and finding rooms matter
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 from datetime import datetime
 
 from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext
-from redis.exceptions import RedisError
 
 from common.ratelimit import Quota, quota_take
-
-log = logging.getLogger(__name__)
 
 HOUR = 3600
 MINUTE = 60
@@ -56,7 +52,4 @@ def room_lookup_quota_take(*, address: str, now: datetime) -> None:
 
 
 def _take(takes: Sequence[tuple[Quota, str]], *, now: datetime, message: str) -> None:
-    try:
-        quota_take(cache, takes, now=now, message=message)
-    except RedisError as exc:
-        log.warning("%s not counted: the cache is unreachable (%s)", ", ".join(q.scope for q, _ in takes), exc)
+    quota_take(cache, takes, now=now, message=message, unreachable_passes=True)

@@ -235,6 +235,8 @@ def test_rooms_are_still_made_and_found_while_the_cache_is_unreachable(caplog):
         created = new_room(phone)
         assert created.status_code == 201
         assert phone.get(f"/api/rooms/{created.json()['code']}").status_code == 200
-    warnings = [r.getMessage() for r in caplog.records if r.name == "lobby.rooms.limits"]
-    # The address and the new player's first room, then the look-up.
-    assert len(warnings) == 3 and all("the cache is unreachable" in w for w in warnings)
+    warnings = [r.getMessage() for r in caplog.records if r.name == "common.ratelimit"]
+    # The address's rooms, the new guest, the new player's first room, then the look-up.
+    assert [w.split(" not counted")[0] for w in warnings] == [
+        "rooms-by-address", "guests-by-address", "rooms-by-player", "room-lookups-by-address"]
+    assert all("the cache is unreachable" in w for w in warnings)
