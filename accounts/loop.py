@@ -22,7 +22,7 @@ from channels.db import DatabaseSyncToAsync
 
 from accounts.deletion import names_free
 from live.events import Signal
-from live.periodic import Waker
+from live.periodic import WakerService
 from mail.outbox import EmailQueued, emails_next_due, emails_send_due
 
 if TYPE_CHECKING:
@@ -42,25 +42,19 @@ def _send_due(*, now: datetime) -> tuple[int, datetime | None]:
     return emails_send_due(now=now), emails_next_due()
 
 
-class MailLoop:
+class MailLoop(WakerService):
     """The outbox sender of one event loop (made by its runtime with the runtime)."""
 
-    hears: tuple[type[Signal], ...] = (EmailQueued,)
+    hears = (EmailQueued,)
+    name = "mail"
+    longest = LOOK_SECONDS
+    first_after = FIRST_SECONDS
 
     def __init__(self, runtime: Runtime) -> None:
+        super().__init__()
         self.runtime = runtime
-        self.waker = Waker(self.step, name="mail", longest=LOOK_SECONDS)
         self.last_names: float | None = None
         self.sent = 0  # emails sent by this loop (tests)
-
-    def start(self) -> None:
-        self.waker.start(after=FIRST_SECONDS)
-
-    async def stop(self) -> None:
-        await self.waker.stop()
-
-    def hear(self, signal: Signal) -> None:
-        self.waker.wake()
 
     def covers(self, signal: Signal) -> bool:
         """A round planned by now already sends the email just queued (read from any thread)."""

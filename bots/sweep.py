@@ -15,9 +15,8 @@ from typing import TYPE_CHECKING
 from bots.challenges import challenge_ttl, challenges_expire
 from bots.events import ChallengeMade
 from bots.models import Challenge, ChallengeStatus
-from live.events import Signal
 from live.offload import offload
-from live.periodic import Waker
+from live.periodic import WakerService
 
 if TYPE_CHECKING:
     from live.runtime import Runtime
@@ -33,25 +32,16 @@ def challenges_next_expiry() -> datetime | None:
     return None if first is None else first + challenge_ttl()
 
 
-class ChallengeSweep:
+class ChallengeSweep(WakerService):
     """The challenge sweep of one event loop (made by its runtime with the runtime)."""
 
-    hears: tuple[type[Signal], ...] = (ChallengeMade,)
+    hears = (ChallengeMade,)
+    name = "challenge sweep"
+    longest = LOOK_SECONDS
+    first_after = FIRST_SECONDS
 
     def __init__(self, runtime: Runtime) -> None:
-        self.waker = Waker(self.step, name="challenge sweep", longest=LOOK_SECONDS)
-
-    def start(self) -> None:
-        self.waker.start(after=FIRST_SECONDS)
-
-    async def stop(self) -> None:
-        await self.waker.stop()
-
-    def hear(self, signal: Signal) -> None:
-        self.waker.wake()
-
-    def covers(self, signal: Signal) -> bool:
-        return False
+        super().__init__()
 
     async def sweep(self, *, now: datetime) -> int:
         """Expire what is due; returns how many challenges expired."""

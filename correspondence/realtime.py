@@ -14,13 +14,11 @@ from typing import TYPE_CHECKING
 
 from correspondence.selectors import seeks_waiting, warnings_next_at
 from correspondence.services import CORRESPONDENCE_WAVE, SeekMade, warnings_send
-from live.events import Signal
 from live.offload import offload
-from live.periodic import Waker
+from live.periodic import WakerService
 from lobby.realtime.waves import pair_wave
 
 if TYPE_CHECKING:
-    import asyncio
 
     from live.runtime import Runtime
 
@@ -30,30 +28,17 @@ TICK_SECONDS = 2.0
 LOOK_SECONDS = 30.0
 
 
-class CorrespondenceLoop:
+class CorrespondenceLoop(WakerService):
     """The correspondence loop of one event loop (made by its runtime with the runtime)."""
 
-    hears: tuple[type[Signal], ...] = (SeekMade,)
+    hears = (SeekMade,)
+    name = "correspondence"
+    longest = LOOK_SECONDS
+    first_after = TICK_SECONDS
 
     def __init__(self, runtime: Runtime) -> None:
+        super().__init__()
         self.runtime = runtime
-        self.waker = Waker(self.step, name="correspondence", longest=LOOK_SECONDS)
-
-    @property
-    def task(self) -> asyncio.Task[None] | None:
-        return self.waker.task
-
-    def start(self) -> None:
-        self.waker.start(after=TICK_SECONDS)
-
-    async def stop(self) -> None:
-        await self.waker.stop()
-
-    def hear(self, signal: Signal) -> None:
-        self.waker.wake()
-
-    def covers(self, signal: Signal) -> bool:
-        return False
 
     async def step(self, *, now: datetime) -> datetime | None:
         """One round (:meth:`tick`); returns when the next is due."""

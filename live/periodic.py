@@ -1,7 +1,7 @@
 """The scaffolding of a loop service's task: a step called with the time every so often (:func:`run_every`:
 the arcade sweep), or when there is work (:class:`Waker`: the arenas', the challenge sweep, the
-correspondence loop, quick pairing's waves, the lobby's ticker, the mail loop); a step that fails logged and
-the next one run."""
+correspondence loop, quick pairing's waves, the lobby's ticker, the mail loop; the services with one such
+task are a :class:`WakerService`); a step that fails logged and the next one run."""
 
 from __future__ import annotations
 
@@ -10,9 +10,11 @@ import contextlib
 import logging
 from collections.abc import Awaitable
 from datetime import UTC, datetime, timedelta
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 from django.utils import timezone
+
+from live.events import Signal
 
 log = logging.getLogger(__name__)
 
@@ -116,3 +118,40 @@ class Waker:
             planned = latest if due is None else max(min(due, latest), timezone.now() + MIN_GAP)
             self.next_look = min(self.next_look, planned)
 
+
+
+class WakerService:
+    """A loop service (``live.runtime.LOOP_SERVICES``) whose one task is a :class:`Waker` running :meth:`step`:
+    its first round ``first_after`` seconds after the loop starts, then when :meth:`step` says work falls due,
+    when a signal of a type in ``hears`` is heard, and at the latest every ``longest`` seconds. Subclasses
+    set the class attributes and write :meth:`step` (the challenge sweep, the mail, correspondence and arena
+    loops)."""
+
+    hears: tuple[type[Signal], ...] = ()
+    name: ClassVar[str]
+    longest: ClassVar[float]
+    first_after: ClassVar[float] = 0.0
+
+    def __init__(self) -> None:
+        self.waker = Waker(self.step, name=self.name, longest=self.longest)
+
+    @property
+    def task(self) -> asyncio.Task[None] | None:
+        return self.waker.task
+
+    def start(self) -> None:
+        self.waker.start(after=self.first_after)
+
+    async def stop(self) -> None:
+        await self.waker.stop()
+
+    def hear(self, signal: Signal) -> None:
+        self.waker.wake()
+
+    def covers(self, signal: Signal) -> bool:
+        """A signal heard always wakes the loop (a subclass whose round reads everything may say more)."""
+        return False
+
+    async def step(self, *, now: datetime) -> datetime | None:
+        """One round; returns when the next is due (None: at the latest ``longest`` from now)."""
+        raise NotImplementedError

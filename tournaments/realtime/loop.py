@@ -13,15 +13,13 @@ pairs. It also owns the loop's :class:`StandingsFeed`. Database work goes throug
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections import deque
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from live.events import Signal
 from live.offload import offload
-from live.periodic import Waker
+from live.periodic import WakerService
 from lobby.realtime.waves import pair_wave
 from tournaments.events import ArenaAdded
 from tournaments.realtime.feed import StandingsFeed
@@ -38,33 +36,23 @@ TICK_SECONDS = 1.0
 LOOK_SECONDS = 30.0
 
 
-class ArenaLoop:
+class ArenaLoop(WakerService):
     """The arena loop and standings feed of one event loop (made by its runtime with the runtime)."""
 
-    hears: tuple[type[Signal], ...] = (ArenaAdded,)
+    hears = (ArenaAdded,)
+    name = "arenas"
+    longest = LOOK_SECONDS
+    first_after = TICK_SECONDS
 
     def __init__(self, runtime: Runtime) -> None:
+        super().__init__()
         self.runtime = runtime
         self.feed = StandingsFeed(runtime.loop)
-        self.waker = Waker(self.step, name="arenas", longest=LOOK_SECONDS)
         self.wave_seconds: deque[float] = deque(maxlen=1000)  # the last waves this loop ran (benchmark)
 
-    @property
-    def task(self) -> asyncio.Task[None] | None:
-        return self.waker.task
-
-    def start(self) -> None:
-        self.waker.start(after=TICK_SECONDS)
-
     async def stop(self) -> None:
-        await self.waker.stop()
+        await super().stop()
         await self.feed.close()
-
-    def hear(self, signal: Signal) -> None:
-        self.waker.wake()
-
-    def covers(self, signal: Signal) -> bool:
-        return False
 
     async def step(self, *, now: datetime) -> datetime | None:
         """One round (:meth:`tick`); returns when the next is due: a second away while an arena runs."""
