@@ -16,6 +16,7 @@ deletes the Django user, which frees it.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from datetime import datetime, timedelta
 
@@ -26,7 +27,8 @@ from django.utils.translation import gettext
 
 from accounts.models import AccountDeletion, AccountEmail
 from common.errors import Refused
-from lobby.models import ChatMessage
+from lobby.models import ChatMessage, Room
+from lobby.rooms.services import room_lock
 from notifications.models import Notification
 from players.models import AccessToken, Block, Follow, Player
 from players.services import player_close, player_rename
@@ -50,6 +52,13 @@ def account_delete(*, player: Player, password: object, now: datetime) -> None:
     if not isinstance(password, str) or not user.check_password(password):
         raise Refused("bad_credentials", gettext("That password is not this account's."))
     with transaction.atomic():
+        # The locks in the house's order: the rooms the account sits in (by code), then its row. Taking a seat
+        # locks its room, then the player (lobby.rooms.services.lock_joins_of); a closing that locked the
+        # player first and resigned its games (locking their rooms) could wait on such a seat as it waits on it.
+        sitting = Room.objects.filter(closed_at=None, seats__player=player).values_list("code", flat=True)
+        for code in sorted(set(sitting)):
+            with contextlib.suppress(Refused):  # closed meanwhile: nothing of it to lock
+                room_lock(code)
         Player.objects.select_for_update().filter(pk=player.pk).first()
         player_close(player=player, now=now, message=gettext("This account was closed."))
         user.set_unusable_password()

@@ -5,14 +5,18 @@ layer every process listens on), and the correspondence opponent gets its ``game
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
 from django.core.cache import cache
+from django.db import connection, transaction
 from django.utils import timezone
 
 from games.models import EndReason, Game, GameStatus
 from lobby.events import room_group
 from lobby.play.moves import game_start
-from lobby.rooms.services import room_create, room_sit
+from lobby.rooms.services import lock_joins_of, room_create, room_lock, room_sit
 from notifications.models import Notification
 from players.models import Player
 from tests.accounts.accountkit import PASSWORD, account, post
@@ -66,3 +70,45 @@ def test_closing_resigns_its_live_and_correspondence_games_and_the_opponents_are
     finally:
         room.close()
     assert told["game"]["winner_seat"] == 1 and told["game"]["reason"] == EndReason.RESIGNATION
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_closing_and_a_seat_change_of_the_same_account_take_turns_instead_of_deadlocking():
+    """A change of a room that seats the account (its room's lock, then the account's row: a seat taken)
+    running while the account closes: the closing waits for the room and then goes on; it must not hold the
+    account's row while it waits (PostgreSQL would break the deadlock by failing one of the two)."""
+    ann_client = account("Ann")
+    account("Bob")
+    ann, bob = player("Ann"), player("Bob")
+    code, live = game_between(bob, ann, turn_seconds=30)
+    room_locked, outcome = threading.Event(), []
+
+    def seat_change() -> None:
+        try:
+            with transaction.atomic():
+                room_lock(code)
+                room_locked.set()
+                deadline = time.monotonic() + 10
+                while not _a_lock_waits() and time.monotonic() < deadline:  # the closing, queued behind us
+                    time.sleep(0.01)
+                lock_joins_of(ann)
+            outcome.append("committed")
+        except Exception as exc:  # a deadlock PostgreSQL broke
+            outcome.append(repr(exc))
+        finally:
+            connection.close()
+
+    changer = threading.Thread(target=seat_change)
+    changer.start()
+    assert room_locked.wait(10)
+    closed = post(ann_client, "/api/accounts/me", {"password": PASSWORD}, method="delete")
+    changer.join(15)
+    assert (closed.status_code, outcome) == (204, ["committed"])
+    assert Game.objects.get(pk=live.pk).status == GameStatus.RESIGNED
+
+
+def _a_lock_waits() -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_locks WHERE NOT granted")
+        return bool(cursor.fetchone()[0])
