@@ -6,7 +6,10 @@ It shares no code with ``games.engine``: the lines of four come from the naive r
 textbook AND-OR recursion over every legal move with no pruning at all beyond stopping at the first
 winning move / refuting reply. A memo of answers per board (a dict of depth bounds) only saves time,
 as do the tables and the loops written out below (the same moves in the same order, each line checked the
-same way: about twice as fast as plain calls, for the checks of the puzzle pool and of the analysis).
+same way: about twice as fast as plain calls, for the checks of the puzzle pool and of the analysis), the
+replies that complete a line looked for before any is searched, and the last reply of a search (the
+mover then needs a line at once) answered from the cells it leaves playable instead of by playing each
+(the same answers as the plain recursion: a third fewer seconds again).
 
 Depths count plies from the position: the side to move plays plies 1, 3, 5, ...
 """
@@ -113,11 +116,40 @@ class BruteForce:
         replies = self.moves(other, mover)
         if not replies:
             return False  # the board is full: a draw
-        for reply in replies:
-            for rest in _OTHER_CELLS[reply]:  # the reply completes a line
+        for reply in replies:  # any reply that completes a line refutes at once: looked for first
+            if (other & _AROUND[reply]).bit_count() < 3:
+                continue
+            for rest in _OTHER_CELLS[reply]:
                 if other & rest == rest:
                     return False
-            if not self.wins_within(mover, other | 1 << reply, depth - 2):
+        if depth < 5:
+            return self._threat_after_every_reply(mover, replies)
+        return all(self.wins_within(mover, other | 1 << reply, depth - 2) for reply in replies)
+
+    @staticmethod
+    def _threat_after_every_reply(mover: int, replies: tuple[int, ...]) -> bool:
+        """``wins_within(mover, other | 1 << reply, 1)`` for each reply (none completes a line), without
+        playing them: after ``reply`` the playable cells are those before it but ``reply`` itself, and the
+        cell above ``reply`` (none above the top level); the mover needs one of them to complete a line."""
+        now = []  # the playable cells that complete one of the mover's lines
+        for cell in replies:
+            if (mover & _AROUND[cell]).bit_count() >= 3:
+                for rest in _OTHER_CELLS[cell]:
+                    if mover & rest == rest:
+                        now.append(cell)
+                        break
+        if len(now) > 1:
+            return True  # whichever the reply takes, another is left
+        for reply in replies:
+            if now and now[0] != reply:
+                continue
+            above = reply + 1
+            if reply & 3 == 3 or (mover & _AROUND[above]).bit_count() < 3:
+                return False
+            for rest in _OTHER_CELLS[above]:
+                if mover & rest == rest:
+                    break
+            else:
                 return False
         return True
 
