@@ -90,6 +90,8 @@ class Socket(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is untyp
             await super().__call__(scope, receive, send)  # Channels' loop: a task for each source
             return
         self.scope, self.channel_layer, self.base_send = scope, layer, send
+        # No Redis round trip once the process is subscribed (its first socket): the connect is handled at
+        # once, and its accept never waits behind other sockets' subscriptions (a connect storm).
         self.channel_name = await layer.new_channel_into(inbox)
         try:
             while True:  # a frame is daphne's dict; a message of the channel, its bytes

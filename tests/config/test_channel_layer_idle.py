@@ -64,9 +64,11 @@ class Relay:
             await self.server.wait_closed()
 
 
-async def test_a_subscription_at_rest_reads_nothing_and_a_new_one_is_read_at_once():
+async def test_a_subscription_at_rest_reads_nothing_and_a_new_channel_is_read_at_once():
     """channels-redis' receiver reads every 0.1 s, ten wakes a second for an idle process; this one reads
-    only what Redis sends (and a PING's answer after ``health_seconds`` of silence: 15 s here)."""
+    only what Redis sends (and a PING's answer after ``health_seconds`` of silence: 15 s here). The process
+    stays subscribed when its last channel goes (its one subscription is for good), and a new channel is
+    heard on the same subscription."""
     prefix = f"test-{uuid.uuid4().hex[:8]}"
     sender, receiver = _layer(prefix), _layer(prefix)
     try:
@@ -74,24 +76,25 @@ async def test_a_subscription_at_rest_reads_nothing_and_a_new_one_is_read_at_onc
         await sender.send(channel, {"type": "socket.event", "n": 1})
         assert await asyncio.wait_for(receiver.receive(channel), 5) == {"type": "socket.event", "n": 1}
         shard = receiver._get_layer()._shards[0]
+        pubsub = shard._pubsub
         at_rest = shard.reads
         await asyncio.sleep(1.0)
         assert shard.reads == at_rest  # subscribed, silent: not one read in a second
 
         await receiver.discard_channel(channel)
-        pubsub = shard._pubsub
-        while pubsub.subscribed:  # the receiver reads the UNSUBSCRIBE's answer
+        await sender.send(channel, {"type": "socket.event", "n": 2})  # read, and dropped: nobody's channel
+        while shard.reads == at_rest:
             await asyncio.sleep(0.01)
         at_rest = shard.reads
         await asyncio.sleep(1.0)
-        assert shard.reads == at_rest  # nothing subscribed: waiting for a SUBSCRIBE, not looking for one
+        assert shard.reads == at_rest  # no channel at all: still not one read in a second
 
         fresh = await receiver.new_channel()
         started = time.monotonic()
-        await sender.send(fresh, {"type": "socket.event", "n": 2})
-        assert await asyncio.wait_for(receiver.receive(fresh), 5) == {"type": "socket.event", "n": 2}
+        await sender.send(fresh, {"type": "socket.event", "n": 3})
+        assert await asyncio.wait_for(receiver.receive(fresh), 5) == {"type": "socket.event", "n": 3}
         assert time.monotonic() - started < 5
-        assert shard._pubsub is pubsub  # the same subscription all along
+        assert shard._pubsub is pubsub and pubsub.subscribed  # the same subscription all along
     finally:
         await sender.flush()
         await receiver.flush()

@@ -57,7 +57,9 @@ async def test_the_channel_layer_check_answers_beside_an_idle_socket_and_leaves_
         for _ in range(3):
             await health._check_channel_layer()  # raises TimeoutError after 2 s if it waits behind the socket
         subscribed = await admin.execute_command("PUBSUB", "CHANNELS", f"{prefix}*")
-        assert [name.decode() for name in subscribed] == [idle_channel]
+        loop_layer = layer._get_layer()  # the process's one subscription, and no channel of the checks left
+        assert {name.decode() for name in subscribed} == {loop_layer.process_channel, loop_layer.groups_channel}
+        assert list(loop_layer.channels) == [idle_channel]
     finally:
         idle.cancel()
         await asyncio.gather(idle, return_exceptions=True)
