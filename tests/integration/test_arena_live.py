@@ -16,10 +16,8 @@ import contextlib
 import itertools
 import json
 import math
-import os
 import random
 import time
-import uuid
 from collections import Counter, defaultdict
 from typing import Any
 
@@ -28,11 +26,13 @@ import pytest
 import websockets
 
 from harness.room import RoomSocket, ws_base
-from tests.livekit import Device, postgres_database, running, server_env
+from tests.livekit import Device
+from tests.pairkit import SHARED
 from tournaments.scoring import ArenaGameResult, tallies_from_games
 from tournaments.selectors import STANDINGS_PAGE
 
-pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
+# The shared pair of servers (tests/pairkit.py: an arena pairs every second there).
+pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, SHARED]
 
 # More than a page of standings (STANDINGS_PAGE, 20): they are read across two. (30 before: 34 s of CPU
 # for the test alone against 25 s with 22, the same evening.)
@@ -44,13 +44,8 @@ PEGS = [f"{c}{r}" for c in "abcd" for r in "1234"]
 
 
 @pytest.fixture
-def two_servers(tmp_path):
-    with postgres_database(os.environ["DATABASE_URL"]) as url:
-        env = server_env(DATABASE_URL=url, REDIS_URL=os.environ["REDIS_URL"],
-                         CHANNEL_PREFIX=f"t{uuid.uuid4().hex[:8]}", ARENA_WAVE_SECONDS="1",
-                         ANALYSIS_NODE_BUDGET="1", ANALYSIS_TIME_BUDGET_S="0")
-        with running(env, 2, log_dir=tmp_path) as servers:
-            yield url, servers
+def two_servers(shared_pair):
+    return shared_pair.url, shared_pair.servers
 
 
 def create_arena(device: Device) -> int:

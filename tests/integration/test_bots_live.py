@@ -13,18 +13,18 @@ import sys
 import pytest
 
 from harness.stream import NdjsonStream, StreamRefused
-from tests.livekit import ROOT, Device, RoomSocket, postgres_redis_servers
+from tests.livekit import ROOT, Device, RoomSocket
+from tests.pairkit import SHARED
 
-# One pair of servers for the module (each test has accounts of its own): on one worker.
-pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, pytest.mark.xdist_group("bots_live")]
+# The shared pair of servers (tests/pairkit.py; each test has accounts of its own).
+pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, SHARED]
 
 PASSWORD = "four-in-a-row-3d!"
 
 
 @pytest.fixture(scope="module")
-def two_servers(tmp_path_factory):
-    with postgres_redis_servers(tmp_path_factory.mktemp("bots-live")) as servers:
-        yield servers
+def two_servers(shared_pair):
+    return shared_pair.servers
 
 
 def account(server, username: str) -> Device:
@@ -58,13 +58,13 @@ def kind(name):
 
 async def test_a_bot_accepts_a_persons_challenge_and_both_play_to_the_end(two_servers):
     one, two = two_servers
-    ann = account(one, "ann")
+    ann = account(one, "anna")
     token = new_bot(two, "robo")
     events = await asyncio.to_thread(NdjsonStream, two.http, "/api/stream/event", token)
     challenge = ann.expect("POST", "/api/challenge/robo", {"turn_seconds": 60, "ranked": False, "colour": "red"},
                            ok=(201,))
     heard = await asyncio.to_thread(events.wait, kind("challenge"))
-    assert heard["challenge"]["id"] == challenge["id"] and heard["challenge"]["challenger"]["username"] == "ann"
+    assert heard["challenge"]["id"] == challenge["id"] and heard["challenge"]["challenger"]["username"] == "anna"
     # Accepted through the other process: the event stream (process two) hears gameStart through Redis.
     status, accepted = bot_call(one, token, "POST", f"/api/challenge/{challenge['id']}/accept")
     assert status == 200
@@ -77,7 +77,7 @@ async def test_a_bot_accepts_a_persons_challenge_and_both_play_to_the_end(two_se
     full = (await asyncio.to_thread(stream.next))[1]
     assert full["type"] == "gameFull" and full["state"]["moves"] == "" and full["state"]["status"] == "playing"
     assert (full["red"]["username"], full["yellow"]["title"], full["rules"]) == (
-        "ann", "BOT", {"turn_seconds": 60, "days_per_move": None, "ranked": False})
+        "anna", "BOT", {"turn_seconds": 60, "days_per_move": None, "ranked": False})
     # The room shows the bot connected (its stream) and marked BOT.
     room = await person.wait_room(lambda r: r["seats"][1]["connected"])
     assert room["seats"][1]["player"]["title"] == "BOT"

@@ -9,9 +9,7 @@ both seekers had when they were told.
 from __future__ import annotations
 
 import asyncio
-import os
 import random
-import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -20,11 +18,12 @@ import psycopg
 import pytest
 
 from lobby.pairing.matching import DEFAULT_POLICY
-from tests.livekit import Device, LiveServer, LobbySocket, RoomSocket, postgres_database, running, server_env
+from tests.livekit import Device, LiveServer, LobbySocket, RoomSocket
+from tests.pairkit import SHARED
 
-# One pair of servers for the module: the lists' test first (its room is full, so no longer listed, when the
-# seekers come; they are seated in rooms of their own, never listed); on one worker.
-pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, pytest.mark.xdist_group("pairing_live")]
+# The shared pair of servers (tests/pairkit.py, its seeks never expire): the lists' test first (its room is
+# full, so no longer listed, when the seekers come; they are seated in rooms of their own, never listed).
+pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, SHARED]
 
 SEEKERS = 50
 ARRIVALS_OVER = 10.0
@@ -35,17 +34,8 @@ CLOSE_MARGIN = 0.5
 
 
 @pytest.fixture(scope="module")
-def two_servers(tmp_path_factory):
-    tmp_path = tmp_path_factory.mktemp("pairing-live")
-    with postgres_database(os.environ["DATABASE_URL"]) as url:
-        env = server_env(
-            DATABASE_URL=url,
-            REDIS_URL=os.environ["REDIS_URL"],
-            CHANNEL_PREFIX=f"t{uuid.uuid4().hex[:8]}",
-            SEEK_MAX_WAIT_SECONDS="600",
-        )
-        with running(env, 2, log_dir=tmp_path) as servers:
-            yield url, servers
+def two_servers(shared_pair):
+    return shared_pair.url, shared_pair.servers
 
 
 @dataclass

@@ -10,9 +10,11 @@ from typing import Any
 
 import pytest
 
-from tests.livekit import Device, LobbySocket, RoomSocket, postgres_redis_servers
+from tests.livekit import Device, LobbySocket, RoomSocket
+from tests.pairkit import SHARED
 
-pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
+# The shared pair of servers (tests/pairkit.py).
+pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, SHARED]
 
 PASSWORD = "four-in-a-row-3d!"
 
@@ -36,35 +38,35 @@ async def friend_becomes(device: Device, wanted: Callable[[dict[str, Any]], bool
         await asyncio.sleep(0.05)
 
 
-async def test_a_friend_on_another_process_shows_online_playing_and_gone(tmp_path):
-    with postgres_redis_servers(tmp_path, 2) as (one, two):
-        ann, _ = await asyncio.to_thread(account, one.http, "ann")
-        bob, bob_id = await asyncio.to_thread(account, two.http, "bob")
-        await asyncio.to_thread(ann.expect, "POST", f"/api/players/{bob_id}/follow")
-        friend = await friend_becomes(ann, lambda f: True)
-        assert (friend["player"]["id"], friend["online"], friend["playing"]) == (bob_id, False, None)
-        [told] = (await asyncio.to_thread(bob.expect, "GET", "/api/notifications"))["results"]
-        assert told["kind"] == "followed" and told["text"] == "Ann follows you."
+async def test_a_friend_on_another_process_shows_online_playing_and_gone(shared_pair):
+    one, two = shared_pair.servers
+    ann, _ = await asyncio.to_thread(account, one.http, "ann")
+    bob, bob_id = await asyncio.to_thread(account, two.http, "bob")
+    await asyncio.to_thread(ann.expect, "POST", f"/api/players/{bob_id}/follow")
+    friend = await friend_becomes(ann, lambda f: True)
+    assert (friend["player"]["id"], friend["online"], friend["playing"]) == (bob_id, False, None)
+    [told] = (await asyncio.to_thread(bob.expect, "GET", "/api/notifications"))["results"]
+    assert told["kind"] == "followed" and told["text"] == "Ann follows you."
 
-        # Bob opens the home page on the other process: online within a second and a half.
-        home = await LobbySocket(two.ws, bob, two.http).connect()
-        await friend_becomes(ann, lambda f: f["online"])
+    # Bob opens the home page on the other process: online within a second and a half.
+    home = await LobbySocket(two.ws, bob, two.http).connect()
+    await friend_becomes(ann, lambda f: f["online"])
 
-        # Bob plays Cy there: Ann's list says where to watch.
-        cy = Device(two.http)
-        await asyncio.to_thread(cy.join, "Cy")
-        code = await asyncio.to_thread(bob.create_room, {"ranked": False})
-        at_bob = await RoomSocket(two.ws, code, bob, two.http).connect()
-        at_cy = await RoomSocket(two.ws, code, cy, two.http).connect()
-        await at_cy.send(type="sit")
-        await at_bob.wait_room(lambda r: r["seats"][1]["player"] is not None)
-        await at_bob.send(type="start")
-        room = await at_bob.wait_room(lambda r: r["game"] is not None and r["game"]["status"] == "playing")
-        playing = await friend_becomes(ann, lambda f: f["playing"] is not None)
-        assert playing["playing"] == {"room": code, "game": room["game"]["id"]} and playing["online"]
+    # Bob plays Cy there: Ann's list says where to watch.
+    cy = Device(two.http)
+    await asyncio.to_thread(cy.join, "Cy")
+    code = await asyncio.to_thread(bob.create_room, {"ranked": False})
+    at_bob = await RoomSocket(two.ws, code, bob, two.http).connect()
+    at_cy = await RoomSocket(two.ws, code, cy, two.http).connect()
+    await at_cy.send(type="sit")
+    await at_bob.wait_room(lambda r: r["seats"][1]["player"] is not None)
+    await at_bob.send(type="start")
+    room = await at_bob.wait_room(lambda r: r["game"] is not None and r["game"]["status"] == "playing")
+    playing = await friend_becomes(ann, lambda f: f["playing"] is not None)
+    assert playing["playing"] == {"room": code, "game": room["game"]["id"]} and playing["online"]
 
-        # Every page of Bob's closed: offline (the game goes on without him).
-        for socket in (home, at_bob):
-            await socket.close()
-        await friend_becomes(ann, lambda f: not f["online"])
-        await at_cy.close()
+    # Every page of Bob's closed: offline (the game goes on without him).
+    for socket in (home, at_bob):
+        await socket.close()
+    await friend_becomes(ann, lambda f: not f["online"])
+    await at_cy.close()

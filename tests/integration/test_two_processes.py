@@ -6,16 +6,16 @@ import asyncio
 
 import pytest
 
-from tests.livekit import Device, RoomSocket, postgres_redis_servers
+from tests.livekit import Device, RoomSocket
+from tests.pairkit import SHARED
 
-# One pair of servers for the module (each test has devices and a room of its own): on one worker.
-pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, pytest.mark.xdist_group("two_processes")]
+# The shared pair of servers (tests/pairkit.py; each test has devices and a room of its own).
+pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, SHARED]
 
 
 @pytest.fixture(scope="module")
-def two_servers(tmp_path_factory):
-    with postgres_redis_servers(tmp_path_factory.mktemp("two-processes")) as servers:
-        yield servers
+def two_servers(shared_pair):
+    return shared_pair.servers
 
 
 def at_ply(n):
