@@ -8,6 +8,7 @@ import pwd
 import re
 import shutil
 import tempfile
+import threading
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -145,9 +146,32 @@ def pytest_configure(config: pytest.Config) -> None:
         # by the first worker that wants each and shared by all (the workers inherit this environment).
         config.stash[_TEMPLATES] = Path(tempfile.mkdtemp(prefix="harness-templates-"))
         os.environ[TEMPLATES_DIR] = str(config.stash[_TEMPLATES])
+        _template_made_while_workers_collect(config)
+
+
+_EARLY_TEMPLATE = pytest.StashKey[threading.Thread]()
+
+
+def _template_made_while_workers_collect(config: pytest.Config) -> None:
+    """The whole suite on workers (``make test``): the controller, idle meanwhile, migrates the run's template
+    (PostgreSQL's or the SQLite file) while the workers collect, instead of one worker after collecting while
+    the others wait for it (their first tests all want it: the live servers' databases, the test databases).
+    Under the templates' lock, as a worker would: a worker that wants it first waits, or makes it itself."""
+    if (getattr(config.option, "numprocesses", None) or 0) < 2 or config.option.collectonly \
+            or config.args_source is not pytest.Config.ArgsSource.TESTPATHS:
+        return
+    from harness.database import _migrated_sqlite_template
+
+    url = os.environ.get("DATABASE_URL", "")
+    make = (lambda: migrated_template(url)) if POSTGRES_CONFIGURED else _migrated_sqlite_template
+    config.stash[_EARLY_TEMPLATE] = threading.Thread(target=make, name="early-template", daemon=True)
+    config.stash[_EARLY_TEMPLATE].start()
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
+    early = config.stash.get(_EARLY_TEMPLATE, None)
+    if early is not None:
+        early.join()  # its template is then recorded in the directory, and dropped with it
     directory = config.stash.get(_TEMPLATES, None)
     if directory is not None:
         shared_templates_drop(directory)
