@@ -102,3 +102,22 @@ async def test_sockets_joins_and_leaves_cost_no_redis_command_and_the_process_ho
     finally:
         await sender.flush()
         await receiver.flush()
+
+
+async def test_a_connect_storm_makes_its_channels_while_every_redis_command_of_the_process_waits():
+    """Every page of a restarted process reconnecting at once: each socket's channel and joins are made
+    while the process's Redis connection is busy (here held: Redis slow to answer), none waiting for it.
+    Before, each waited for a SUBSCRIBE of its own, one at a time per process, and the last handshakes
+    waited past daphne's 5 s."""
+    layer = _layer(f"test-{uuid.uuid4().hex[:8]}")
+    try:
+        await layer.new_channel_into(Inbox())  # the process subscribes, once
+        shard = layer._get_layer()._shards[0]
+        async with shard._lock:  # every Redis command of the process waits here
+            made = await asyncio.wait_for(asyncio.gather(*(layer.new_channel_into(Inbox()) for _ in range(500))), 5)
+            for n, channel in enumerate(made):
+                await asyncio.wait_for(layer.group_add(f"room-{n // 2}", channel), 5)
+                await asyncio.wait_for(layer.group_discard(f"room-{n // 2}", channel), 5)
+        assert len(set(made)) == 500 and set(made) <= set(layer._get_layer().channels)
+    finally:
+        await layer.flush()
