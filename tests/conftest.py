@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import os
 import pwd
@@ -281,14 +282,42 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: N
     the server's is, not Django's shared in-memory database: there a writer that finds another thread's
     transaction holding a table fails at once ("database table is locked": a shared cache's lock, which
     the busy timeout does not cover), and the lobby's loops and sweeps run on threads of their own beside
-    the test's (tests/lobby/realtime/test_lobby_consumer failed so about one run in three under load)."""
+    the test's (tests/lobby/realtime/test_lobby_consumer failed so about one run in three under load).
+    On workers that file too is a copy of the run's migrated template (``_sqlite_test_database_copied``)."""
     from django.conf import settings
 
     test = settings.DATABASES["default"].setdefault("TEST", {})
     if not POSTGRES_CONFIGURED:
         test["NAME"] = str(tmp_path_factory.mktemp("test-database") / "test.sqlite3")
+        if os.environ.get("PYTEST_XDIST_WORKER"):  # one process alone migrates its own: no template to share
+            test["MIGRATE"] = False
+            _sqlite_test_database_copied()
         return
     test.update(TEMPLATE=migrated_template(os.environ["DATABASE_URL"]), MIGRATE=False)
+
+
+def _sqlite_test_database_copied() -> None:
+    """Django creates a SQLite test database file empty (removing any left there) and migrates it: 2.5-3 s
+    of CPU a worker. Here the empty file is filled with a copy of the run's migrated SQLite template instead
+    (harness.database's, made once a run; SQLite's backup API, as ``sqlite_database`` copies it), before
+    Django's migrate, which with MIGRATE False finds every table there already."""
+    import sqlite3
+
+    from django.db.backends.sqlite3.creation import DatabaseCreation
+
+    from harness.database import _migrated_sqlite_template
+
+    create = DatabaseCreation._create_test_db
+
+    def _create_test_db(self: DatabaseCreation, verbosity: int, autoclobber: bool, keepdb: bool = False) -> str:
+        name = create(self, verbosity, autoclobber, keepdb)
+        if not keepdb and not self.is_in_memory_db(name):
+            with contextlib.closing(sqlite3.connect(_migrated_sqlite_template())) as source, \
+                    contextlib.closing(sqlite3.connect(name)) as copy:
+                source.backup(copy)
+        return name
+
+    DatabaseCreation._create_test_db = _create_test_db  # type: ignore[method-assign]
 
 
 # The rows Django's post_migrate handlers write (content types, permissions), kept aside once per test
