@@ -1,7 +1,8 @@
 """The server that ``python -m config.serve`` runs: daphne, with its websocket pings set from ``PING_TIMEOUT_SECONDS``.
 
 ``python -m config.serve -b 127.0.0.1 -p 8000 config.asgi:application`` runs daphne's own command line
-with these arguments and ``--ping-interval`` and ``--ping-timeout`` (unless given). Those pings prove a
+with these arguments and ``--ping-interval``, ``--ping-timeout`` and ``--websocket_connect_timeout``
+(:data:`CONNECT_TIMEOUT_SECONDS`) unless given. Those pings prove a
 socket alive: daphne sends one to a socket that has sent nothing for the interval, every browser and
 websocket library answers it without the page's code, and a socket whose answer does not come within
 the timeout is closed (its connection recorded as closed, its seat disconnected). Set as here, a socket
@@ -48,6 +49,10 @@ log = logging.getLogger(__name__)
 
 # daphne looks at its sockets' pings every 2 seconds (daphne.server.Server.timeout_checker).
 DAPHNE_CHECK_SECONDS = 2
+# How long a websocket's handshake may wait for its application to accept it before daphne refuses it (403):
+# daphne's 5 s refused sockets in a connect storm (every page of a restarted process reconnecting at once)
+# while their accepts waited their turn on a busy loop; a queue that long is answered, however slowly.
+CONNECT_TIMEOUT_SECONDS = 60
 # How long a streamed response waits for a client that reads nothing before it drops the connection.
 STALL_SECONDS = 60.0
 # How long a stopping server waits for its sockets' handlers, then for its loop's services, to finish
@@ -64,10 +69,12 @@ def ping_arguments(timeout: float) -> list[str]:
 
 
 def arguments(argv: list[str], timeout: float) -> list[str]:
-    """``argv`` with the ping arguments for ``timeout`` added, unless ``argv`` sets them itself."""
-    if any(a.startswith(("--ping-interval", "--ping-timeout")) for a in argv):
-        return argv
-    return [*ping_arguments(timeout), *argv]
+    """``argv`` with the ping arguments for ``timeout`` and the handshake's :data:`CONNECT_TIMEOUT_SECONDS`
+    added, unless ``argv`` sets them itself."""
+    added = [] if any(a.startswith(("--ping-interval", "--ping-timeout")) for a in argv) else ping_arguments(timeout)
+    if not any(a.startswith("--websocket_connect_timeout") for a in argv):
+        added += ["--websocket_connect_timeout", str(CONNECT_TIMEOUT_SECONDS)]
+    return [*added, *argv]
 
 
 class SendQueue(list[Any]):

@@ -7,7 +7,9 @@ import pprint
 
 from autobahn.websocket import protocol as autobahn_protocol
 from daphne.access import AccessLogGenerator
+from daphne.cli import CommandLineInterface
 
+from config import serving
 from config.serve import InboxServer, quiet_handshakes, served_at, slim_protocol
 
 
@@ -48,3 +50,13 @@ def test_the_links_in_emails_go_to_the_address_served_on_unless_site_url_says_ot
     assert served_at(["--bind", "0.0.0.0", "--port", "8080"]) == "http://127.0.0.1:8080"  # every address: this one
     assert served_at(["-b", "::1", "-p", "8001"]) == "http://[::1]:8001"
     assert served_at(["config.asgi:application"]) == "http://127.0.0.1:8000"  # daphne's own defaults
+
+
+def test_a_handshake_waits_a_minute_for_its_accept_unless_the_command_line_says_otherwise() -> None:
+    """daphne refuses (403) a websocket its application has not accepted within --websocket_connect_timeout,
+    5 s unless given: in a connect storm, sockets queued behind the others' joins were refused so."""
+    parse = CommandLineInterface().parser.parse_args
+    given = parse(serving.arguments(["config.asgi:application"], 10.0))
+    assert (given.websocket_connect_timeout, given.ping_interval, given.ping_timeout) == (60, 4, 4)
+    own = parse(serving.arguments(["--websocket_connect_timeout", "9", "config.asgi:application"], 10.0))
+    assert own.websocket_connect_timeout == 9
