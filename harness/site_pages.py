@@ -1,8 +1,8 @@
-"""Every page of the site, listed once: what the layout check (tests/e2e/test_layout.py) and
+"""Every page of the site, listed once: what the check of every page (tests/e2e/test_pages.py: layout, axe) and
 ``make screenshots`` (scripts/screenshots.py) open, and the data they need, made through the site itself.
 
 A route of the site that is not an API is in ``PAGES`` or in ``NOT_PAGES`` (with why):
-tests/e2e/test_layout.py fails for a route in neither, so a new page is seen by both at once.
+tests/e2e/test_pages.py fails for a route in neither, so a new page is seen by both at once.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ PAGES: tuple[SitePage, ...] = (
     SitePage("home", "frontend:home", "/", "#account-user:not([hidden])"),
     SitePage("room", "frontend:room", "/r/{room}", "#choose:not([hidden])", primary="#choose"),
     SitePage("room-waiting", "frontend:room", "/r/{party}", "#start:not([hidden])", primary="#start"),
+    SitePage("room-over", "frontend:room", "/r/{over}", "#again:not([hidden])", primary="#again"),
     SitePage("replay", "frontend:replay", "/games/{game}", "#moves li"),
     SitePage("player", "frontend:player", "/players/{player}", "#recent li, #recent tr"),
     SitePage("ratings", "frontend:ratings", "/ratings", "#leaderboard"),
@@ -78,19 +79,21 @@ def is_page_route(path: str) -> bool:
 
 def prepare(page: Page) -> dict[str, str]:
     """Makes, through the site's API as its pages call it (from ``page``, with its cookies), what the pages
-    show: a game against the computer played (a move dropped on the room page) and resigned, another one
-    in progress, a party room waiting to start, an account (``ann_`` and a few letters) signed in on
-    ``page``'s context, an arena it created, a run of 2048 played and ended; answers the paths' fields.
+    show: a game against the computer played (a move dropped on the room page) and resigned (its room
+    offers Play again), another one in progress, a party room waiting to start, an account (``ann_`` and a
+    few letters) signed in on ``page``'s context, an arena it created, a run of 2048 played and ended;
+    answers the paths' fields.
     (The forms that make these are each submitted by a browser test of their own.)"""
-    _open(page, "/accounts/reset", "main h1")  # a light page: the site's cookies, its CSRF token
+    if not page.url.startswith("http"):  # the site's cookies and its CSRF token, unless a page of it is open
+        _open(page, "/accounts/reset", "main h1")  # a light page
     _post(page, "/api/session", {"name": "Ann"})
-    _play_the_computer(page)
+    over = _play_the_computer(page)
     peg = page.locator("#topview [data-peg='a1']")
     peg.click()  # a tap shows the ghost bead, a second drops it
     page.wait_for_function("() => window.__room.selected === 'a1'")
     peg.click()
     page.wait_for_function("() => window.__room.state.game.ply >= 1")
-    fields = {"game": page.evaluate("() => window.__room.state.game.id"),
+    fields = {"over": over, "game": page.evaluate("() => window.__room.state.game.id"),
               "player": page.evaluate("() => window.__room.state.you.player")}
     page.locator("#resign").click()
     page.locator("#resign").click()  # the second click confirms

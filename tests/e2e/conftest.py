@@ -219,6 +219,18 @@ def new_page(executable: Path, webgl: bool, server_url: str) -> Iterator[Callabl
 
 
 @pytest.fixture(scope="session")
+def axe_source() -> Path:
+    """axe-core's script (tests/e2e/axekit.py): the pinned npm dev dependency, from node_modules."""
+    axe = ROOT / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
+    if not axe.exists():
+        reason = f"{axe} is missing (make deps, or npm ci in frontend/): skipping the accessibility check"
+        if IN_CI:
+            pytest.fail(f"CI must run the accessibility check, but {reason}")
+        pytest.skip(reason)
+    return axe
+
+
+@pytest.fixture(scope="session")
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
-from tests.e2e.test_accessibility import axe_source, violations  # noqa: F401 (axe_source: a fixture)
+from tests.e2e.axekit import violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.webgl]
 
@@ -57,7 +57,7 @@ def drag(page: Page, x: float, y: float, dx: float, dy: float) -> None:
     page.mouse.up()
 
 
-def test_the_cube_turns_by_a_drag_and_left_stays_on_the_screens_left(new_page, axe_source) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+def test_the_cube_turns_by_a_drag_and_left_stays_on_the_screens_left(new_page, axe_source) -> None:  # type: ignore[no-untyped-def]
     page = new_page(width=1280, height=800, reduced_motion="no-preference")  # the tiles slide, the view glides
     console: list[str] = []
     page.on("console", lambda msg: console.append(msg.text) if msg.type == "error" else None)
