@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.e2e.conftest import browser_server_env
 from tests.e2e.playkit import send_drop, state, wait_ply
-from tests.livekit import LiveServer, server_env, sqlite_database
+from tests.livekit import LiveServer, sqlite_database
 
 pytestmark = pytest.mark.browser
 
@@ -28,7 +29,7 @@ def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def server_url(database: Path, chromium_path: Path) -> Iterator[str]:
     """The browser tests' server (as in conftest), on a database file this test may move the clock of."""
-    env = server_env(SQLITE_PATH=str(database), CPU_WORKERS="0", ARENA_WAVE_SECONDS="1")
+    env = browser_server_env(SQLITE_PATH=str(database), CPU_WORKERS="0", ARENA_WAVE_SECONDS="1")
     server = LiveServer(env, log_dir=database.parent).start()
     try:
         yield server.http

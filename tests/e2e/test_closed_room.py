@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import browser_server_env
 from tests.e2e.playkit import drop, start_cpu_game, state, wait_my_turn
-from tests.livekit import BIN, ROOT, LiveServer, server_env, sqlite_database
+from tests.livekit import BIN, ROOT, LiveServer, sqlite_database
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("closed_room")]  # one server: one worker
 
@@ -20,7 +21,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("closed_room")]  # on
 def live(tmp_path_factory: pytest.TempPathFactory, chromium_path: Path) -> Iterator[tuple[str, dict[str, str]]]:
     """This module's own server, so its rooms can be closed from outside (the management commands)."""
     tmp = tmp_path_factory.mktemp("e2e-moderation")
-    env = server_env(SQLITE_PATH=sqlite_database(tmp), CPU_WORKERS="0")
+    env = browser_server_env(SQLITE_PATH=sqlite_database(tmp), CPU_WORKERS="0")
     server = LiveServer(env, log_dir=tmp).start()
     try:
         yield server.http, env

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import browser_server_env
 from tests.e2e.playkit import MY_TURN, drop, state
-from tests.livekit import LiveServer, server_env, sqlite_database
+from tests.livekit import LiveServer, sqlite_database
 
 pytestmark = pytest.mark.browser
 
@@ -45,7 +46,7 @@ def test_the_page_offers_a_drop_that_met_a_server_error_again(new_page) -> None:
 @pytest.fixture
 def own_server(tmp_path: Path, chromium_path: Path):  # type: ignore[no-untyped-def]
     """A server of this test's own, which the test may crash and restart (on the same port)."""
-    env = server_env(SQLITE_PATH=sqlite_database(tmp_path), CPU_WORKERS="0")
+    env = browser_server_env(SQLITE_PATH=sqlite_database(tmp_path), CPU_WORKERS="0")
     server = LiveServer(env, log_dir=tmp_path).start()
     try:
         yield server
