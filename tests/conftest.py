@@ -101,6 +101,23 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     return len(os.sched_getaffinity(0)) + 1
 
 
+def _name_xdist_groups(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """``--dist loadgroup``: each worker names a test marked ``xdist_group`` ``NODEID@GROUP``, the name by
+    which the scheduler sends a group whole to one worker. pytest-xdist 3.8 sets ``item._nodeid``, which
+    pytest 9.2 no longer reads (its node ids are ``NodeId`` objects): the tests kept their names and were
+    spread over the workers one by one, each worker starting the module's shared server for its share. Named
+    here as xdist would, once xdist's own naming had no effect."""
+    if not config.getoption("loadgroup", default=False):  # set in an xdist worker only
+        return
+    from _pytest.nodeid import NodeId  # pytest 9.2's; no public way to rename an item
+
+    for item in items:
+        groups = sorted({str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+                         for mark in item.iter_markers("xdist_group")})
+        if groups and "@" not in item.nodeid.rsplit("]", 1)[-1]:
+            item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(groups)}")  # type: ignore[attr-defined]
+
+
 _TEMPLATES = pytest.StashKey[Path]()
 
 
@@ -204,6 +221,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 if IN_CI:
                     raise pytest.UsageError(f"CI must run {item.nodeid}, but {reason}")
                 item.add_marker(pytest.mark.skip(reason=f"{reason}: skipping {marker} test"))
+    _name_xdist_groups(config, items)
 
 
 @pytest.fixture(autouse=True)
