@@ -7,6 +7,11 @@ accounts, rooms and arenas of its own, as on servers kept from test to test; eac
 servers' logs from where they stood when it began (``ModuleServer``), so that a module's "no error logged"
 is about its own tests. Their settings are every sharing module's (``SHARED_SETTINGS``), and the room
 quotas out of reach: the modules together create more rooms from one address than a module alone.
+
+The pair lives as long as the group's tests run (``PairKeeper``): started for the first of them, stopped
+after the last (the next test is none of them), as a module's servers were stopped after its last test. Left
+running, the servers would go on analysing the games these tests finished (an arena's dozens, some 2 s of
+CPU each) under the tests that come next.
 """
 
 from __future__ import annotations
@@ -24,7 +29,8 @@ import pytest
 from harness.server import lifted_quotas
 from tests.livekit import LOG_ERROR, LiveServer, postgres_database, running, server_env
 
-SHARED = pytest.mark.xdist_group("postgres_pair")
+GROUP = "postgres_pair"
+SHARED = pytest.mark.xdist_group(GROUP)
 # Seekers wait as long as the pairing test takes (none expires meanwhile); arenas pair every second; the
 # servers analyse each finished game on a token budget (no test of these modules reads an analysis).
 SHARED_SETTINGS = {"SEEK_MAX_WAIT_SECONDS": "600", "ARENA_WAVE_SECONDS": "1", "ANALYSIS_NODE_BUDGET": "1",
@@ -54,10 +60,36 @@ class SharedPair:
     url: str  # the servers' PostgreSQL database
     servers: tuple[ModuleServer, ModuleServer]
 
-    @classmethod
-    def seen_from_a_module(cls, url: str, servers: tuple[LiveServer, ...]) -> SharedPair:
-        one, two = servers
-        return cls(url, (ModuleServer(one), ModuleServer(two)))
+
+def is_shared(item: pytest.Item | None) -> bool:
+    """Whether ``item`` is a test of the modules marked ``SHARED``."""
+    mark = item.get_closest_marker("xdist_group") if item is not None else None
+    return mark is not None and bool(mark.args) and mark.args[0] == GROUP
+
+
+class PairKeeper:
+    """The shared pair of a process (a worker): started when a test wants it, stopped by ``stop``."""
+
+    def __init__(self, log_dir: Path) -> None:
+        self.log_dir = log_dir
+        self.running: contextlib.ExitStack | None = None
+        self.pair: tuple[str, tuple[LiveServer, ...]] | None = None
+        self.views: dict[tuple[str, int], ModuleServer] = {}
+
+    def seen_from(self, module: str) -> SharedPair:
+        """The pair (started now if it is not running) as the module named ``module`` sees it."""
+        if self.pair is None:
+            self.running = contextlib.ExitStack()
+            self.pair = self.running.enter_context(postgres_pair(self.log_dir))
+        url, (one, two) = self.pair
+        views = tuple(self.views.setdefault((module, id(server)), ModuleServer(server)) for server in (one, two))
+        return SharedPair(url, (views[0], views[1]))
+
+    def stop(self) -> None:
+        running, self.running, self.pair = self.running, None, None
+        self.views.clear()
+        if running is not None:
+            running.close()
 
 
 @contextlib.contextmanager

@@ -6,17 +6,27 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.livekit import LiveServer
-from tests.pairkit import SharedPair, postgres_pair
+from tests.pairkit import PairKeeper, SharedPair, is_shared
+
+_KEEPER = pytest.StashKey[PairKeeper]()
 
 
 @pytest.fixture(scope="session")
-def _postgres_pair(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, tuple[LiveServer, ...]]]:
-    with postgres_pair(tmp_path_factory.mktemp("postgres-pair")) as pair:
-        yield pair
+def _pair_keeper(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[PairKeeper]:
+    keeper = request.config.stash[_KEEPER] = PairKeeper(tmp_path_factory.mktemp("postgres-pair"))
+    yield keeper
+    keeper.stop()
+    del request.config.stash[_KEEPER]
 
 
-@pytest.fixture(scope="module")
-def shared_pair(_postgres_pair: tuple[str, tuple[LiveServer, ...]]) -> SharedPair:
-    """The run's (the worker's) two servers on PostgreSQL + Redis, as this module sees them."""
-    return SharedPair.seen_from_a_module(*_postgres_pair)
+@pytest.fixture
+def shared_pair(request: pytest.FixtureRequest, _pair_keeper: PairKeeper) -> SharedPair:
+    """The two servers on PostgreSQL + Redis of the modules marked ``SHARED``, as this test's module sees them."""
+    return _pair_keeper.seen_from(request.module.__name__)
+
+
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """After the last of the shared pair's tests in a row, the pair stops (as a module's servers did)."""
+    keeper = item.config.stash.get(_KEEPER, None)
+    if keeper is not None and is_shared(item) and not is_shared(nextitem):
+        keeper.stop()

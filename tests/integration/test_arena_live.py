@@ -37,9 +37,11 @@ pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, SHARED]
 # More than a page of standings (STANDINGS_PAGE, 20): they are read across two. (30 before: 34 s of CPU
 # for the test alone against 25 s with 22, the same evening.)
 PLAYERS = 22
-ARENA_SECONDS = 15  # at least, from the last player's arrival: each player plays several games of a few seconds
+# At least, from the last player's arrival: each player plays several games of a few seconds (15 before: 10
+# is as long as a withdrawer's three games and a pauser's two and the pause take anyway, on a quiet machine).
+ARENA_SECONDS = 10
 END_AFTER_SECONDS = 3  # the arena's end once every pauser came back and every withdrawer withdrew
-PAUSE_SECONDS = 5
+PAUSE_SECONDS = 3
 PEGS = [f"{c}{r}" for c in "abcd" for r in "1234"]
 
 

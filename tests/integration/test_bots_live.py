@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, SHARED]
 PASSWORD = "four-in-a-row-3d!"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def two_servers(shared_pair):
     return shared_pair.servers
 

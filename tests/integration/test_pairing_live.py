@@ -33,7 +33,7 @@ PAIRED_WITHIN = 120.0
 CLOSE_MARGIN = 0.5
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def two_servers(shared_pair):
     return shared_pair.url, shared_pair.servers
 

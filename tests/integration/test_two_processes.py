@@ -13,7 +13,7 @@ from tests.pairkit import SHARED
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, SHARED]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def two_servers(shared_pair):
     return shared_pair.servers
 
