@@ -10,10 +10,10 @@ checks:
 
 One browser context: the home page as a fresh device sees it, then as the account ``prepare`` makes, each page
 in turn, resized to each viewport (the dark theme set on the loaded page, as prefs.js sets it, rather than
-loaded again), without WebGL: the board's place is the same with the top view in it. Then the finished game's
-room in blind mode, and out of it at a phone's width; the room's two states with the 3D board, in the rooms
-already made, as the same player. A route of the site that is no API and is not listed in
-harness/site_pages.py fails the first test.
+loaded again), without WebGL: the board's place is the same with the top view in it. Then the room's two
+states with the 3D board, in the rooms already made, as the same player; last the finished game's room in
+blind mode and out of it at a phone's width, and 2048 with its board in words. A route of the site that is
+no API and is not listed in harness/site_pages.py fails the first test.
 """
 
 from __future__ import annotations
@@ -121,13 +121,6 @@ def _check(page: Page, site_page: SitePage, path: str, axe: Path, problems: list
             _header_parts(page, problems, f"{site_page.name} {width}x{height}")
         if (width, height) == AXE_AT:
             found += violations(page, axe)
-            if site_page.name == "arcade-2048":  # and with its board in words (the device's blind preference)
-                page.locator("#arcade-words-toggle").click()
-                expect(page.locator("#arcade-grid li").first).to_be_visible()
-                found += violations(page, axe)
-                page.locator("#arcade-words-toggle").click()  # off again, for the pages that follow
-                expect(page.locator("#arcade-words")).to_be_hidden()
-                page.wait_for_function(QUIET)  # the preference saved
 
 
 def test_every_page_fits_the_screen_and_passes_axe(new_page, axe_source) -> None:  # type: ignore[no-untyped-def]
@@ -145,7 +138,10 @@ def test_every_page_fits_the_screen_and_passes_axe(new_page, axe_source) -> None
         _check(page, site_page, site_page.path.format(**fields), axe_source, problems, found)
         if site_page.status != 200:  # the browser logs the page's own status as an error
             console[:] = [line for line in console if "status of" not in line]
-    # Blind mode's board in words, in the finished game's room; then out of it, at a phone's width.
+    _with_the_3d_board(new_page, page, fields, problems)
+    # Last, as they turn the device's blind preference on (and so the 3D board off) and off again: blind
+    # mode's board in words in the finished game's room, then out of it at a phone's width; 2048's board in
+    # words.
     page.set_viewport_size({"width": AXE_AT[0], "height": AXE_AT[1]})
     page.goto(f"/r/{fields['over']}?blind=1")
     page.wait_for_selector("#blind-board li", state="attached")
@@ -153,7 +149,15 @@ def test_every_page_fits_the_screen_and_passes_axe(new_page, axe_source) -> None
     found += violations(page, axe_source)
     _open(page, f"/r/{fields['over']}?blind=0", "#moves li")
     found += violations(page, axe_source)
-    _with_the_3d_board(new_page, page, fields, problems)
+    page.set_viewport_size({"width": AXE_AT[0], "height": AXE_AT[1]})
+    page.goto("/arcade/2048")
+    page.wait_for_selector("#arcade-keys:not(:empty)", state="attached")
+    toggle = page.locator("#arcade-words-toggle")
+    if toggle.get_attribute("aria-pressed") != "true":  # on already if the room's ?blind=0 left the preference on
+        toggle.click()
+    expect(page.locator("#arcade-grid li").first).to_be_visible()
+    page.wait_for_function(QUIET)
+    found += violations(page, axe_source)
     assert problems == [], "\n".join(problems)
     assert found == [], "axe-core found WCAG 2.1 A/AA violations:\n" + "\n".join(found)
     assert console == [] and page.js_errors == []
