@@ -1,9 +1,12 @@
 """A game's end: finishing it (a line, a full board, a resignation, a timeout, abandoned), what its result
-is for the ratings, and :data:`GAME_FINISHED`, how the layers above hear of it once it committed.
+is for the ratings, and the hooks the layers above hear of it by.
 
 As in ``games.services``, the caller holds the lock that serialises the game's changes (its room's row) and
-calls these inside its transaction; the result goes down to the ratings as plain data, in the same
-transaction, and the game joins its post-game analysis's queue (``games.analyses``).
+calls these inside its transaction. The end itself is what the players must see at once (the status, the
+winner, the line, the reason), written with the move or the action that ended the game, together with its
+marker ``Game.post_due``: the rest (the rating, the analysis's queue, the explorer, :data:`GAME_FINISHED`'s
+handlers) is the post-game work, done after commit in the background, exactly once, by
+``games.postgame`` (:data:`POST_GAME` is its hook inside that work's transaction).
 """
 
 from __future__ import annotations
@@ -14,9 +17,9 @@ from datetime import datetime
 from django.db import transaction
 
 from common.hooks import Hook, OnError, Runs
-from games.analyses import analysis_queue
 from games.models import EndReason, Game, GameStatus
-from ratings.services import GameResult, rating_apply_result
+from live.events import Signal, on_commit
+from ratings.services import GameResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,21 +41,43 @@ class GameFinished:
     tournament_id: int | None = None  # the arena that paired it, if one did
 
 
-# Once the transaction that ended the game has committed; a handler that raises is logged and does not
-# stop the others (the game is over whatever they do). The bot API and the arenas register theirs.
+@dataclass(frozen=True, slots=True)
+class GameSettling:
+    """A finished game whose post-game work is being done (:data:`POST_GAME`): the ``game`` row, locked by
+    that work's transaction, with its players (``select_related``), and ``finished`` as
+    :data:`GAME_FINISHED` will tell of it."""
+
+    game: Game
+    finished: GameFinished
+
+
+# Once the post-game work of a finished game (its rating and its analysis's queue, ``games.postgame``) has
+# committed, shortly after the end itself; a handler that raises is logged and does not stop the others
+# (the game is over whatever they do). The bot API, the arenas, the rooms and correspondence register theirs.
 GAME_FINISHED: Hook[GameFinished] = Hook(
     "game finished", runs=Runs.AFTER_COMMIT, on_error=OnError.CONTAIN, defer=transaction.on_commit)
 
+# Inside the transaction of a finished game's post-game work (``games.postgame``), which clears the game's
+# marker: what a handler writes is made exactly once, whatever process does the work, whichever dies. An
+# error rolls the work back (it is tried again later). The opening explorer registers its learning.
+POST_GAME: Hook[GameSettling] = Hook("post-game work", runs=Runs.INSIDE_TRANSACTION, on_error=OnError.PROPAGATE)
 
-def _finished_on_commit(game: Game) -> None:
-    finished = GameFinished(
+
+@dataclass(frozen=True, slots=True)
+class PostGameQueued(Signal):
+    """A game ended (once committed): this process's post-game loop (``games.postgame.PostGameLoop``) does
+    its post-game work at once rather than at its next look."""
+
+
+def game_finished_of(game: Game) -> GameFinished:
+    """What :data:`GAME_FINISHED` tells of ``game`` (finished)."""
+    return GameFinished(
         game_id=str(game.pk), room_id=game.room_id, status=str(game.status), winner_seat=game.winner_seat,
         reason=str(game.reason), ply=game.ply, red_seat=game.red_seat,
         red_player_id=None if game.red_player_id is None else str(game.red_player_id),
         yellow_player_id=None if game.yellow_player_id is None else str(game.yellow_player_id),
         days_per_move=game.days_per_move, tournament_id=game.tournament_id,
     )
-    GAME_FINISHED.emit(finished)
 
 
 def game_is_ranked(*, ranked: bool, red_cpu: bool, yellow_cpu: bool) -> bool:
@@ -67,9 +92,15 @@ def game_resign_write(game: Game, *, seat: int, now: datetime) -> None:
                 now=now)
 
 
-def game_finish(game: Game, *, status: GameStatus, reason: EndReason, winner_seat: int | None,
-                line: list[dict[str, object]] | None, now: datetime) -> None:
-    """End ``game`` and rate it. The caller holds the lock that serialises the game, so it ends once."""
+# The fields the end changes (:func:`game_end`), written with the move that ended the game or by game_finish.
+END_FIELDS = ["status", "reason", "winner_seat", "line", "finished_at", "draw_offer_seat", "takeback_offer_seat",
+              "deadline", "warn_at", "due_at", "lease_until", "post_due"]
+
+
+def game_end(game: Game, *, status: GameStatus, reason: EndReason, winner_seat: int | None,
+             line: list[dict[str, object]] | None, now: datetime) -> None:
+    """``game`` ended in memory, nothing written: its result, no offer or due time left, and its post-game
+    work pending from ``now`` (``post_due``: the marker ``games.postgame`` clears once the work is done)."""
     game.status = status
     game.reason = reason
     game.winner_seat = winner_seat
@@ -80,12 +111,21 @@ def game_finish(game: Game, *, status: GameStatus, reason: EndReason, winner_sea
     game.warn_at = None
     game.due_at = None
     game.lease_until = None
+    game.post_due = now
+
+
+def post_game_on_commit() -> None:
+    """Once committed (at once outside a transaction), this process's post-game loop looks for work."""
+    on_commit(PostGameQueued())
+
+
+def game_finish(game: Game, *, status: GameStatus, reason: EndReason, winner_seat: int | None,
+                line: list[dict[str, object]] | None, now: datetime) -> None:
+    """End ``game`` (:func:`game_end`) and write it, one UPDATE; its rating and the rest follow once
+    committed (``games.postgame``). The caller holds the lock that serialises the game, so it ends once."""
+    game_end(game, status=status, reason=reason, winner_seat=winner_seat, line=line, now=now)
     game.save()
-    result = game_result(game)
-    if result is not None:
-        rating_apply_result(result=result, now=now)
-    analysis_queue(game, now=now)
-    _finished_on_commit(game)
+    post_game_on_commit()
 
 
 def game_time_out(game: Game, *, now: datetime) -> None:

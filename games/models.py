@@ -98,11 +98,17 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     due_at = models.DateTimeField(null=True, blank=True)
     lease_until = models.DateTimeField(null=True, blank=True)
+    # A finished game whose post-game work (its rating, its analysis's queue, the explorer: games.postgame)
+    # is still to be done: from this time (its end; later after a failed try). Written with the end, in its
+    # transaction; cleared in the transaction that does the work. None: being played, or done.
+    post_due = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["room", "number"], name="game_unique_number")]
         indexes = [models.Index(fields=["status", "due_at"]),
-                   models.Index(fields=["warn_at"], condition=models.Q(warn_at__isnull=False), name="game_warn_at")]
+                   models.Index(fields=["warn_at"], condition=models.Q(warn_at__isnull=False), name="game_warn_at"),
+                   models.Index(fields=["post_due"], condition=models.Q(post_due__isnull=False),
+                                name="game_post_due")]
 
     def __str__(self) -> str:
         return f"{self.room_id} game {self.number}"

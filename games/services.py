@@ -24,7 +24,7 @@ from common import metrics
 from common.errors import Refused
 from common.rows import Rows
 from common.translation import render
-from games.endings import game_finish, game_is_ranked
+from games.endings import END_FIELDS, game_end, game_finish, game_is_ranked, post_game_on_commit
 from games.engine import EngineError, Peg, Position
 from games.models import EndReason, Game, GameStatus, Move
 from games.selectors import game_position
@@ -144,11 +144,16 @@ class Played:
 _MOVE_FIELDS = ["ply", "record", "lease_until", "turn_started_at", "deadline", "due_at", "draw_offer_seat",
                 "takeback_offer_seat"]
 _CORRESPONDENCE_MOVE_FIELDS = [*_MOVE_FIELDS, "warn_at"]
+# A move that ends the game writes these (its end with it: games.endings.END_FIELDS).
+_ENDING_MOVE_FIELDS = list(dict.fromkeys([*_MOVE_FIELDS, *END_FIELDS]))
+# What a move may change in memory, put back when its guarded write does not land.
+_KEPT_FIELDS = list(dict.fromkeys([*_CORRESPONDENCE_MOVE_FIELDS, *END_FIELDS]))
 
 
 def game_move(game: Game, peg: Peg, *, seat: int, cpu_reason: str, now: datetime) -> Played:
     """``game`` in memory after ``seat``'s bead on ``peg`` (whose turn the caller checked), nothing written
-    yet: its ply, record and offers, its lease ended and, while it goes on, its turn's times. The caller
+    yet: its ply, record and offers, its lease ended and, while it goes on, its turn's times; a line or a
+    full board ends it (:func:`games.endings.game_end`: its status, winner, line and reason). The caller
     then stores the game's next due time on ``game.due_at`` (the layer above owns the timers; left as it
     was otherwise) and writes the move with :func:`game_move_write`, the one place moves are written.
 
@@ -159,7 +164,7 @@ def game_move(game: Game, peg: Peg, *, seat: int, cpu_reason: str, now: datetime
     """
     before = game_position(game)
     after = _position_after(game, peg)
-    kept = tuple(getattr(game, name) for name in _CORRESPONDENCE_MOVE_FIELDS)
+    kept = tuple(getattr(game, name) for name in _KEPT_FIELDS)
     ply = game.ply
     game.ply += 1
     _position_set(game, after)
@@ -168,6 +173,11 @@ def game_move(game: Game, peg: Peg, *, seat: int, cpu_reason: str, now: datetime
     if after.outcome is None:
         game.turn_started_at = now
         game.deadline, game.warn_at = _move_times(game, now)
+    elif after.outcome.winner is None:
+        game_end(game, status=GameStatus.DRAWN, reason=EndReason.FULL_BOARD, winner_seat=None, line=None, now=now)
+    else:
+        line = [{"peg": str(cell.peg), "level": cell.level} for cell in after.outcome.line or ()]
+        game_end(game, status=GameStatus.WON, reason=EndReason.LINE, winner_seat=seat, line=line, now=now)
     return Played(peg=peg, level=after.height(peg), seat=seat, cpu=bool(cpu_reason), position=after, ply=ply,
                   cpu_reason=cpu_reason, at=now, before=(kept, before))
 
@@ -177,42 +187,41 @@ def game_move_write(game: Game, played: Played, *, guard: None = None) -> None: 
 @overload
 def game_move_write(game: Game, played: Played, *, guard: Guard) -> tuple[Any, ...] | None: ...
 def game_move_write(game: Game, played: Played, *, guard: Guard | None = None) -> tuple[Any, ...] | None:
-    """Write the move :func:`game_move` made of ``game``: the Move INSERT and, while the game goes on, one
-    UPDATE of the game row (with the due time its caller stored); a line or a full board ends the game
-    instead (:func:`games.endings.game_finish`: its result, its rating if it counts). Without ``guard``,
-    the caller holds the lock that serialises the game's changes, inside its transaction.
+    """Write the move :func:`game_move` made of ``game``: the Move INSERT and one UPDATE of the game row (with
+    the due time its caller stored; a move that ended the game writes its end with it, and its post-game
+    work follows once committed: ``games.postgame``). Without ``guard``, the caller holds the lock that
+    serialises the game's changes, inside its transaction.
 
     With ``guard``, for a game the caller read without a lock: written only if ``guard`` still holds and
     the game is still at its ply and being played (:func:`_guarded_write`: on PostgreSQL the guard, the
     game's UPDATE and the move's INSERT as one statement of data-modifying CTEs, and the caller is in no
     transaction; elsewhere, SQLite, the three in one transaction). Returns the guard's row, or None
     having put ``game`` back in memory as it was (nothing written): when the guard or the game's ply no
-    longer hold, and without trying for a move that is not written so (one that ends the game, or a
-    correspondence game's, whose hook runs inside the move's transaction).
+    longer hold, and without trying for a move that is not written so (a correspondence game's, whose
+    hook runs inside the move's transaction).
     """
     if guard is not None:
         return _move_write_guarded(game, played, guard)
     _MOVES.execute(_MOVES.insert_sql(_MOVE_COLUMNS), _move_params(game, played))  # every move's path
     transaction.on_commit(_counter(played.cpu_reason).inc)  # counted once applied: a rolled-back move is not
-    outcome = played.position.outcome
-    if outcome is None:
-        fields = _MOVE_FIELDS if game.days_per_move is None else _CORRESPONDENCE_MOVE_FIELDS
-        _GAMES.execute(_GAMES.update_sql(fields), _GAMES.update_params(game, fields))
-    elif outcome.winner is None:
-        game_finish(game, status=GameStatus.DRAWN, reason=EndReason.FULL_BOARD, winner_seat=None, line=None,
-                    now=played.at)
-    else:
-        line = [{"peg": str(cell.peg), "level": cell.level} for cell in outcome.line or ()]
-        game_finish(game, status=GameStatus.WON, reason=EndReason.LINE, winner_seat=played.seat, line=line,
-                    now=played.at)
+    fields = _write_fields(game, played)
+    _GAMES.execute(_GAMES.update_sql(fields), _GAMES.update_params(game, fields))
+    if played.position.outcome is not None:
+        post_game_on_commit()
     return None
 
 
+def _write_fields(game: Game, played: Played) -> list[str]:
+    if played.position.outcome is not None:
+        return _ENDING_MOVE_FIELDS
+    return _MOVE_FIELDS if game.days_per_move is None else _CORRESPONDENCE_MOVE_FIELDS
+
+
 def _move_write_guarded(game: Game, played: Played, guard: Guard) -> tuple[Any, ...] | None:
-    if game.days_per_move is not None or played.position.outcome is not None:
+    if game.days_per_move is not None:
         _move_undo(game, played)
         return None
-    fields = _MOVE_FIELDS
+    fields = _write_fields(game, played)
     game_params = _GAMES.values([*fields, *_GAME_IF], [*(getattr(game, name) for name in fields), game.pk,
                                                       played.ply, GameStatus.PLAYING])
     row = _guarded_write(guard, fields, game_params, _move_params(game, played))
@@ -220,6 +229,8 @@ def _move_write_guarded(game: Game, played: Played, guard: Guard) -> tuple[Any, 
         _move_undo(game, played)
         return None
     transaction.on_commit(_counter(played.cpu_reason).inc)  # at once: the statement was its own transaction
+    if played.position.outcome is not None:
+        post_game_on_commit()
     return row
 
 
@@ -231,7 +242,7 @@ def _move_params(game: Game, played: Played) -> list[Any]:
 def _move_undo(game: Game, played: Played) -> None:
     """``game`` in memory as it was before :func:`game_move` made ``played`` of it."""
     kept, position = played.before
-    for name, value in zip(_CORRESPONDENCE_MOVE_FIELDS, kept, strict=True):
+    for name, value in zip(_KEPT_FIELDS, kept, strict=True):
         setattr(game, name, value)
     _position_set(game, position)
 

@@ -7,8 +7,8 @@ class StudyConfig(AppConfig):
 
     def ready(self) -> None:
         # The games layer emits it, never importing the study tools: a finished game is learned by the
-        # opening explorer once its transaction has committed.
-        from games.endings import GAME_FINISHED
-        from study.explorer import explorer_learn_finished
+        # opening explorer in the transaction of its post-game work (games.postgame), so exactly once.
+        from games.endings import POST_GAME
+        from study.explorer import explorer_learn_settling
 
-        GAME_FINISHED.register(explorer_learn_finished)
+        POST_GAME.register(explorer_learn_settling)

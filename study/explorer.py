@@ -1,8 +1,9 @@
 """The opening explorer: which moves the site's players play from a position, how often, how they end.
 
 Each finished game between two players (people or bots; not a CPU seat's, not an abandoned one) is learned
-once, when it ends (:func:`explorer_learn_finished`, on ``GAME_FINISHED``), or by ``manage.py explorer_learn``
-for games missed (a process that died between the commit and the learning): its first
+once, in the transaction of its post-game work (:func:`explorer_learn_settling`, on ``POST_GAME``:
+``games.postgame``, which a process killed in the middle leaves for another), or by ``manage.py
+explorer_learn`` for games finished before the explorer learned them: its first
 :data:`~study.models.EXPLORER_PLIES` plies add one game to each position reached and to each move played,
 under the position's canonical key (the 8 symmetries, ``games/engine/symmetry.py``). The row of
 :class:`~study.models.ExplorerLearned` is inserted in the same transaction as the counts, and only a
@@ -18,7 +19,7 @@ from typing import Any
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from games.endings import GameFinished
+from games.endings import GameSettling
 from games.engine import Position
 from games.models import Game, GameStatus
 from ratings.selectors import ratings_of
@@ -122,11 +123,9 @@ def explorer_learn(game: Game, *, now: datetime) -> bool:
     return True
 
 
-def explorer_learn_finished(finished: GameFinished) -> None:
-    """``GAME_FINISHED``'s handler: learn the game that just ended."""
-    game = Game.objects.select_related("red_player", "yellow_player").filter(pk=finished.game_id).first()
-    if game is not None:
-        explorer_learn(game, now=timezone.now())
+def explorer_learn_settling(settling: GameSettling) -> None:
+    """``POST_GAME``'s handler: learn the game that ended, in the transaction of its post-game work."""
+    explorer_learn(settling.game, now=timezone.now())
 
 
 def explorer_learn_missed(*, now: datetime, batch: int = 500) -> int:

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.engine import Peg
+from games.postgame import post_games_run
 from lobby.models import Room
 from lobby.pairing.waves import wave_claim, wave_end
 from lobby.play.moves import game_drop, game_resign, room_move
@@ -72,7 +73,8 @@ def sides(code: str) -> tuple[ArenaGame, Player, Player]:
 
 def play(code: str, pegs: list[str], *, timeout_plies: tuple[int, ...] = (), now: datetime | None = None) -> None:
     """Play ``pegs`` in the room's game from its current ply; the plies in ``timeout_plies`` are played by
-    the CPU for a timed-out player (as the ticker does), the others by the players."""
+    the CPU for a timed-out player (as the ticker does), the others by the players; the post-game work of an
+    end is done at once (as the post-game loop does it: the arena scores the game once it is done)."""
     now = now or timezone.now()
     _, red, yellow = sides(code)
     for peg in pegs:
@@ -88,7 +90,9 @@ def play(code: str, pegs: list[str], *, timeout_plies: tuple[int, ...] = (), now
         else:
             game_drop(code=code, player=red if game.ply % 2 == 0 else yellow, peg=peg, ply=game.ply, now=now)
         now += timedelta(milliseconds=10)
+    post_games_run()
 
 
 def resign(code: str, player: Player) -> None:
     game_resign(code=code, player=player, now=timezone.now())
+    post_games_run()

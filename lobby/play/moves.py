@@ -12,8 +12,10 @@ process holds the room at a version (:mod:`lobby.play.held`: the rows after the 
 or heard of), the drop reads nothing: it is checked against those rows and written in one statement that
 lands only if the room is still at that version (``games.services.game_move_write`` guarded by
 ``rooms.services.room_change_guard``: on PostgreSQL the room's version bump, the game's UPDATE and the
-move's INSERT as one statement, one round trip). A drop that ends the game, that changes a seat, or that
-finds nothing held or the version moved (another process's move, a takeback, a timeout) falls back to the
+move's INSERT as one statement, one round trip). A drop that ends the game is one too: its end (status,
+winner, line, reason) is written with it, the rest after commit (``games.postgame``). A drop that changes
+a seat, or that finds nothing held or the version moved (another process's move, a takeback, a timeout)
+falls back to the
 locked path, five statements between BEGIN and COMMIT: lock and bump the room (one UPDATE ...
 RETURNING), read its seats with their players, read its current game (whose row carries the record, the
 stakes and the due time), INSERT the move, UPDATE the game. Either way the broadcast is built from the
@@ -253,7 +255,7 @@ def _drop_held(held: Held, *, player: Player, peg: Peg, ply: int, now: datetime)
     """``player``'s drop made from the room as this process holds it, in one statement; the game after it
     (held again), or None when it cannot be made so (nothing was written; :func:`game_drop` falls back to
     the locked path, which also gives the right refusal): the held rows do not allow it (a refusal, read
-    from what may be stale), it would end the game or change a seat, or the room's version moved meanwhile."""
+    from what may be stale), it would change a seat, or the room's version moved meanwhile."""
     room, seats, game = held.room, held.seats, held.game
     seat = next((s for s in seats if s.player_id == player.id), None)
     if (seat is None or seat.cpu or seat.away or seat.timeouts_in_row or game.status != GameStatus.PLAYING
@@ -366,8 +368,11 @@ def _only_the_game_changed(room: Room, seats: list[Seat], game: Game) -> bool:
     """Whether a move left everything the room shows but its game as it was (a ``move`` frame says all).
 
     Not so when a seat shows a countdown (a disconnected seat, not away: its ``away_at`` follows the
-    turn), nor when the game ended in a room that shows ratings (they change, or start to show).
+    turn), nor when the game ended in a room that shows ratings (they change, or start to show) and its
+    post-game work is done. While that work is pending (``Game.post_due``: a move's end always leaves it so)
+    the room shows the ratings the game was played for, as during the game
+    (``lobby.rooms.selectors.seat_ratings``); the new ones come in the room frame sent once it is done.
     """
     if any(not seat.is_connected and not seat.away for seat in seats):
         return False
-    return game.status == GameStatus.PLAYING or not (room.ranked or game.stakes)
+    return game.status == GameStatus.PLAYING or game.post_due is not None or not (room.ranked or game.stakes)

@@ -1,6 +1,7 @@
 """What the rooms do when a layer below tells them something happened (registered in ``lobby.apps``): a
-player renamed, banned, closed or given a new password, or a device's guest replaced by its account. Each
-runs inside the transaction of the change it hears of, locking rooms as :mod:`lobby.rooms.services` does.
+player renamed, banned, closed or given a new password, or a device's guest replaced by its account (each
+inside the transaction of the change it hears of), and a game's post-game work done (after its commit: the
+room shows the new ratings). Each locks rooms as :mod:`lobby.rooms.services` does.
 """
 
 from __future__ import annotations
@@ -8,15 +9,17 @@ from __future__ import annotations
 import contextlib
 import logging
 
+from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from common.errors import Refused
+from games.endings import GameFinished
 from games.models import EndReason
 from games.services import game_hand_over
 from lobby import events, timers
 from lobby.models import Connection, Room
-from lobby.rooms.selectors import current_game_playing
+from lobby.rooms.selectors import current_game, current_game_playing
 from lobby.rooms.services import (
     BANNED_MESSAGE,
     close_locked,
@@ -31,6 +34,20 @@ from players.language import language_of
 from players.services import EndedBy, PlayerEnded, PlayerRenamed
 
 log = logging.getLogger(__name__)
+
+
+def room_game_settled(finished: GameFinished) -> None:
+    """Registered with ``games.endings.GAME_FINISHED`` (once the game's post-game work committed: its
+    rating): a room that shows ratings, whose current game this still is, is sent anew, with the ratings as
+    they are now (until then it showed those the game was played for: ``selectors.seat_ratings``)."""
+    with transaction.atomic():
+        room = Room.objects.select_for_update(no_key=True).filter(pk=finished.room_id, closed_at=None).first()
+        if room is None:
+            return
+        game = current_game(room)
+        if game is None or str(game.pk) != finished.game_id or not (room.ranked or game.stakes):
+            return
+        room_touch(room, now=timezone.now(), recount=False, game=game)
 
 
 def rooms_player_renamed(renamed: PlayerRenamed) -> None:

@@ -150,10 +150,10 @@ def seat_ratings(*, room: Room, seats: list[Seat], game: Game | None, now: datet
     """Each person's rating per seat number, with what a win, a draw and a loss would change it by.
 
     Shown while the room's games count: in a ranked room between games, and during a ranked game.
-    During a game they are the stakes fixed when it started (``Game.stakes``: no query); between
-    games they are read as they are ``now``.
+    During a game, and after it until its post-game work (its rating: ``games.postgame``) is done, they
+    are the stakes fixed when it started (``Game.stakes``: no query); then they are read as they are ``now``.
     """
-    if game is not None and game.status == GameStatus.PLAYING:
+    if game is not None and (game.status == GameStatus.PLAYING or game.post_due is not None):
         return {int(number): entry for number, entry in game.stakes.items()}
     if not room.ranked:
         return {}

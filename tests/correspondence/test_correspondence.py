@@ -19,6 +19,7 @@ from correspondence.selectors import my_games
 from correspondence.services import CORRESPONDENCE_WAVE, MAX_SEEKS, seek_accept, seek_create, warnings_send
 from games.engine.cpu import choose_move
 from games.models import Game, GameStatus
+from games.postgame import post_games_run
 from lobby.models import Room
 from lobby.play.automatic import game_cpu_move, game_due_job
 from lobby.play.moves import game_drop, game_start
@@ -112,6 +113,7 @@ def test_the_late_player_loses_on_time_once_and_it_is_rated():
     assert (game.status, game.reason, game.winner_seat) == (GameStatus.WON, "timeout", 2)
     assert game.deadline is None and game.due_at is None
     assert run_due(at(3 + DAY)) == []  # once
+    post_games_run()  # as the post-game loop does it once the end committed: the rating
     assert PlayerRating.objects.get(player=bob).rating > PlayerRating.objects.get(player=ann).rating
     assert fresh(game).status == GameStatus.WON
 
@@ -122,6 +124,7 @@ def test_a_game_whose_late_player_never_moved_is_aborted_unrated(moved):
     if moved:
         game_drop(code=code, player=ann, peg="a1", ply=0, now=at(1))
     run_due(at(moved + DAY))
+    post_games_run()
     game = fresh(game)
     assert (game.status, game.reason, game.winner_seat) == (GameStatus.ABANDONED, "aborted", None)
     assert not PlayerRating.objects.filter(player__in=[ann, bob]).exists()
@@ -169,8 +172,9 @@ def test_your_turn_once_unread_per_game_time_running_out_once_and_game_over_to_b
     assert warnings_send(now=at(3 + 41)) == 0
     [warning] = told(bob, "time_running_out")
     assert warning.data["ply"] == 3
-    with django_capture_on_commit_callbacks(execute=True):  # game_over is told once the end commits
-        run_due(at(3 + 50))
+    run_due(at(3 + 50))
+    with django_capture_on_commit_callbacks(execute=True):  # game_over is told once the post-game work commits
+        post_games_run()
     [ann_over], [bob_over] = told(ann, "game_over"), told(bob, "game_over")
     assert "won on time" in ann_over.text and "lost on time" in bob_over.text
     assert not told(ann, "time_running_out")

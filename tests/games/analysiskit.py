@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from games.models import Game
+from games.postgame import post_games_run
 from lobby.play.moves import game_drop, game_start
 from lobby.rooms.services import room_create, room_sit
 from players.models import Player
@@ -20,7 +21,8 @@ def at(seconds: float) -> datetime:
 
 
 def two_player_game(record: str = "", *, names: tuple[str, str] = ("Ann", "Bob")) -> tuple[str, Player, Player, Game]:
-    """Ann (red) and Bob (yellow) in a new room; ``record`` played, alternately; returns (code, ann, bob, game)."""
+    """Ann (red) and Bob (yellow) in a new room; ``record`` played, alternately, and the post-game work of its
+    end done if it ended (as the post-game loop does it, at once); returns (code, ann, bob, game)."""
     ann = player_create(name=names[0], now=T0)
     bob = player_create(name=names[1], now=T0)
     code = room_create(host=ann, rules={}, now=T0).code
@@ -29,5 +31,6 @@ def two_player_game(record: str = "", *, names: tuple[str, str] = ("Ann", "Bob")
     for ply, peg in enumerate(record.split()):
         mover = ann if ply % 2 == 0 else bob
         game = game_drop(code=code, player=mover, peg=peg, ply=ply, now=at(ply + 1))
+    post_games_run()
     game.refresh_from_db()
     return code, ann, bob, game

@@ -19,6 +19,7 @@ from games.analyses import (
 )
 from games.engine.analyse import ANALYSIS_VERSION
 from games.models import AnalysisStatus, EndReason, Game, GameAnalysis, GameStatus
+from games.postgame import post_games_run
 from live import runtime
 from live.offload import offload
 from lobby.play.moves import game_drop, game_resign, game_start
@@ -44,6 +45,8 @@ def test_a_finished_game_queues_its_analysis_once(ending):
         game_drop(code=code, player=bob, peg="d4", ply=7, now=at(30))
     else:
         game_resign(code=code, player=ann, now=at(30))
+    assert rows() == []  # queued by the post-game work, once the end committed
+    assert post_games_run() == 1
     game.refresh_from_db()
     expected = (GameStatus.WON, EndReason.LINE) if ending == "line" else (GameStatus.RESIGNED, EndReason.RESIGNATION)
     assert (game.status, game.reason) == expected

@@ -1,5 +1,6 @@
 """games.endings, called directly: a resignation, a loss on time and an aborted game, an abandoned one,
-the scores and the result of every ending, which games count, and GAME_FINISHED once committed."""
+the scores and the result of every ending, which games count, and GAME_FINISHED once the post-game work
+(games.postgame) committed."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import pytest
 
 from games import endings
 from games.models import EndReason, Game, GameAnalysis, GameStatus
+from games.postgame import post_games_run
 from ratings.models import RatingChange
 from tests.games.gamekit import at, begun, fresh, move
 
@@ -19,6 +21,8 @@ def test_a_resignation_is_won_by_the_other_seat_and_rated(seat):
     stored = fresh(game)
     assert (stored.status, stored.reason, stored.winner_seat) == (GameStatus.RESIGNED, EndReason.RESIGNATION, 3 - seat)
     assert stored.finished_at == at(5) and stored.deadline is None and stored.due_at is None
+    assert stored.post_due == at(5) and not RatingChange.objects.exists()  # the rest is the post-game work's
+    assert post_games_run() == 1 and fresh(game).post_due is None
     scores = {change.player_id: change.score for change in RatingChange.objects.filter(game=game)}
     loser = game.red_player_id if seat == 1 else game.yellow_player_id
     assert scores[loser] == 0.0 and sorted(scores.values()) == [0.0, 1.0]
@@ -44,6 +48,7 @@ def test_a_correspondence_player_who_lets_the_time_pass_loses_unless_they_never_
     for peg in pegs:
         move(game, peg)
     endings.game_time_out(game, now=at(99))
+    post_games_run()
     stored = fresh(game)
     assert (stored.status, stored.reason, stored.winner_seat) == (status, reason, winner)
     assert RatingChange.objects.filter(game=game).count() == (0 if winner is None else 2)
@@ -96,6 +101,9 @@ def test_the_layers_above_hear_of_a_game_s_end_once_it_committed(django_capture_
     game = begun(days_per_move=3)
     with django_capture_on_commit_callbacks(execute=True):
         endings.game_resign_write(game, seat=1, now=at(1))
+    assert heard == []  # the end committed; the post-game work tells of it
+    with django_capture_on_commit_callbacks(execute=True):
+        post_games_run()
         assert heard == []
     assert heard == [endings.GameFinished(
         game_id=str(game.pk), room_id=game.room_id, status="resigned", winner_seat=2, reason="resignation", ply=0,

@@ -123,15 +123,29 @@ def test_a_guarded_move_is_written_only_while_the_guard_holds():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_guarded_move_that_would_end_the_game_is_not_tried():
-    game = begun()
+def test_a_guarded_move_that_ends_the_game_writes_its_end_with_it_or_nothing():
+    """The end (status, winner, line, reason, its post-game marker) is written by the move's one statement;
+    when the guard no longer holds, nothing is, and the game is put back in memory, still being played."""
+    game = begun(ranked=True)
+    room = Room.objects.get(pk=game.room_id)
     for peg in WIN_FOR_RED[:-1]:
         move(game, peg)
+    stale = Room.objects.get(pk=room.pk)
+    Room.objects.filter(pk=room.pk).update(version=stale.version + 1)  # another change of the room meanwhile
     played = games.game_move(game, Peg.from_name("a1"), seat=1, cpu_reason="", now=at(9))
-    never = Guard("UPDATE nothing", [])  # not run: the move is not one written so
-    assert games.game_move_write(game, played, guard=never) is None
-    assert (game.ply, game.status, game_position(game).ply) == (6, GameStatus.PLAYING, 6)
-    assert fresh(game).ply == 6
+    assert (game.status, game.post_due) == (GameStatus.WON, at(9))  # ended in memory
+    assert games.game_move_write(game, played, guard=room_change_guard(stale, now=at(9))) is None
+    assert (game.ply, game.status, game.winner_seat, game.line, game.post_due, game_position(game).ply) == (
+        6, GameStatus.PLAYING, None, None, None, 6)
+    assert (fresh(game).ply, fresh(game).status) == (6, GameStatus.PLAYING)
+    room = Room.objects.get(pk=room.pk)
+    played = games.game_move(game, Peg.from_name("a1"), seat=1, cpu_reason="", now=at(10))
+    assert games.game_move_write(game, played, guard=room_change_guard(room, now=at(10))) is not None
+    stored = fresh(game)
+    assert (stored.ply, stored.status, stored.reason, stored.winner_seat) == (7, GameStatus.WON, EndReason.LINE, 1)
+    assert stored.line == [{"peg": "a1", "level": level} for level in (1, 2, 3, 4)]
+    assert (stored.finished_at, stored.post_due, stored.due_at) == (at(10), at(10), None)
+    assert moves_of(game)[-1] == (6, "a1", 1, False, "")
 
 
 @pytest.mark.django_db

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from games.models import Game
+from games.postgame import post_games_run
 from lobby.play.automatic import game_cpu_move, game_due_job
 from lobby.play.moves import game_drop, game_start
 from lobby.rooms.services import room_create, room_sit
@@ -43,7 +44,8 @@ class Table:
     def play(self, game: Game, record: str, *, now: datetime) -> Game:
         """Play ``record`` from the game's start, red first; each move a second after the last.
 
-        A CPU seat's moves go through the ticker's path (claim, job, move) with the record's peg.
+        A CPU seat's moves go through the ticker's path (claim, job, move) with the record's peg. The post-game
+        work of the end is done at once, as the post-game loop would do it.
         """
         red, yellow = self.red_and_yellow(game)
         for ply, peg in enumerate(record.split()):
@@ -53,6 +55,7 @@ class Table:
             else:
                 who = red if ply % 2 == 0 else yellow
                 game_drop(code=self.code, player=who, peg=peg, ply=ply, now=moment)
+        post_games_run()
         game.refresh_from_db()
         return game
 

@@ -44,8 +44,13 @@ async def test_ranked_game_over_websockets_rates_both_players_as_glicko2():
         who = a if ply % 2 == 0 else b  # Ann hosts in seat 1 and plays red in the first game
         await who.wait_room(lambda r, ply=ply: r["game"] is not None and r["game"]["ply"] == ply)
         await who.drop(peg)
-    final = await a.wait_room(lambda r: r["game"]["status"] == "won")
-    assert final["game"]["winner_seat"] == 1 and final["game"]["ranked"] is True
+    over = await a.wait_room(lambda r: r["game"]["status"] == "won")
+    assert over["game"]["winner_seat"] == 1 and over["game"]["ranked"] is True
+    # The end comes with the move: the seats show the ratings the game was played for until it is rated
+    # (the post-game work, after commit); then the room is sent anew with the new ones.
+    assert a.log[-1]["type"] == "move" and [seat["rating"]["display"] for seat in over["seats"]] == ["1500?"] * 2
+    final = await a.wait_room(lambda r: r["seats"][0]["rating"]["rating"] != 1500.0)
+    assert final["version"] > over["version"] and final["game"] == over["game"]
 
     changes = await stored_changes(final["game"]["id"])
     new_red, new_yellow = glicko2.rate_game(glicko2.Rating(), glicko2.Rating(), 1.0)
@@ -59,7 +64,7 @@ async def test_ranked_game_over_websockets_rates_both_players_as_glicko2():
     assert red.change == new_red.rating - 1500.0 and yellow.change == new_yellow.rating - 1500.0
     assert await stored_ratings() == 2
 
-    # The snapshot sent at the end already shows the new ratings.
+    # The room sent once the game was rated shows the new ratings.
     assert final["seats"][0]["rating"]["rating"] == round(new_red.rating, 2)
     assert final["seats"][1]["rating"]["rating"] == round(new_yellow.rating, 2)
     await a.close()

@@ -7,6 +7,7 @@ from django.db import IntegrityError, transaction
 
 from games.endings import game_result, game_scores
 from games.models import GameStatus
+from games.postgame import post_games_run
 from lobby.models import Seat
 from lobby.play.moves import game_resign
 from ratings import glicko2
@@ -67,6 +68,7 @@ def test_resignation_is_a_loss():
     game = table.start(now=at())
     game = table.play(game, "a1 b1", now=at())
     game_resign(code=table.code, player=table.ann, now=at(60))
+    post_games_run()
     game.refresh_from_db()
     assert game.status == GameStatus.RESIGNED
     assert (change(game, table.ann).score, change(game, table.bob).score) == (0.0, 1.0)

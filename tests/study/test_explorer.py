@@ -10,12 +10,12 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from games.endings import GameFinished
 from games.engine import Position, Symmetry
 from games.models import Game, GameStatus
+from games.postgame import post_games_run
 from lobby.rooms.services import room_create
 from players.services import player_create
-from study.explorer import explorer_learn, explorer_learn_finished, explorer_learn_missed
+from study.explorer import explorer_learn, explorer_learn_missed
 from study.models import EXPLORER_PLIES, ExplorerLearned, ExplorerMove
 from tests.games.analysiskit import T0, at
 from tests.racekit import race
@@ -116,13 +116,14 @@ def test_ranked_filter_and_bad_queries():
 @pytest.mark.postgres  # SQLite has one writer at a time: no race to lose (the sequential case is above)
 @pytest.mark.django_db(transaction=True)
 def test_a_game_ending_on_two_processes_is_learned_once():
+    """Two processes doing the post-game work of a game that just ended (its marker set), and the command
+    that learns missed games, at once: one learns it."""
     [game] = finished_games(1)
+    Game.objects.filter(pk=game.pk).update(post_due=at(1))
     game = Game.objects.select_related("red_player", "yellow_player").get(pk=game.pk)
-    finished = GameFinished(
-        game_id=str(game.pk), room_id=game.room_id, status=game.status, winner_seat=game.winner_seat, reason="line",
-        ply=game.ply, red_player_id=str(game.red_player_id), yellow_player_id=str(game.yellow_player_id), red_seat=1)
-    race(lambda: explorer_learn_finished(finished), lambda: explorer_learn_finished(finished),
+    race(lambda: post_games_run(now=at(5)), lambda: post_games_run(now=at(5)),
          lambda: explorer_learn(game, now=at(5)))
     assert ExplorerLearned.objects.count() == 1
     assert sum(row.games for row in ExplorerMove.objects.all() if row.key == f"{key([]):032x}") == 1
+    assert Game.objects.get(pk=game.pk).post_due is None
     connection.close()

@@ -9,6 +9,7 @@ import pytest
 
 from common.errors import Refused
 from games.models import EndReason, Game, GameStatus, Move
+from games.postgame import post_games_run
 from live.frames import BadFrame
 from lobby import events
 from lobby.play.automatic import CpuJob, game_cpu_move
@@ -103,6 +104,7 @@ def test_a_draw_offer_is_seen_and_accepted_ends_the_game_drawn_and_rated_half():
     assert {"type": "room.offer", "kind": "draw", "seat": 2, "action": "accept"} in received
     game = game_of(code)
     assert (game.status, game.reason, game.winner_seat) == (GameStatus.DRAWN, EndReason.AGREEMENT, None)
+    post_games_run()  # the rating: the post-game work, once the end committed
     assert sorted(RatingChange.objects.filter(game=game).values_list("score", flat=True)) == [0.5, 0.5]
     assert room_snapshot(code)["game"]["offers"] == []
 

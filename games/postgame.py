@@ -1,0 +1,144 @@
+"""A finished game's post-game work, off the move's path: its rating, its analysis's queue, what the layers
+above do inside that work's transaction (:data:`games.endings.POST_GAME`: the opening explorer), then, once
+committed, :data:`games.endings.GAME_FINISHED`'s handlers (the bots' streams, the arenas' scores, the
+room's new ratings, correspondence's notification).
+
+The end itself (status, winner, line, reason) is written with the move that ended the game, together with
+the marker ``Game.post_due`` (``games.endings.game_end``). Here each marked game is done in one transaction
+of its own that locks the game's row (``SELECT ... FOR UPDATE SKIP LOCKED`` on PostgreSQL: a game another
+process is doing is skipped, not waited for), does the work and clears the marker. So the work is done
+exactly once, on any number of processes: a process killed in the middle leaves its transaction rolled
+back and the marker set, and the next look of any process (at its start, at the latest every
+:data:`LOOK_SECONDS`) does it; one that committed left no marker. The rating is also idempotent on its
+own (``ratings.services.rating_apply_result``), as are the analysis's queue and the explorer's learning.
+A try that fails is rolled back and tried again :data:`RETRY` later (logged each time).
+
+:class:`PostGameLoop` is the loop service (``live.runtime.LOOP_SERVICES``, registered by ``games.apps``)
+that runs it, on a thread of its own so that no drop waits behind another game's end: woken when a game
+ends in this process (:class:`games.endings.PostGameQueued`, once committed) and when the next marker falls
+due (a retry). :func:`post_games_run` is the same work called directly (tests, commands).
+"""
+
+from __future__ import annotations
+
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from channels.db import DatabaseSyncToAsync
+from django.db import transaction
+from django.utils import timezone
+
+from games.analyses import analysis_queue
+from games.endings import GAME_FINISHED, POST_GAME, GameSettling, PostGameQueued, game_finished_of, game_result
+from games.models import Game
+from live.events import Signal
+from live.periodic import Waker
+from ratings.services import rating_apply_result
+
+if TYPE_CHECKING:
+    from live.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+# A try that failed is tried again this much later.
+RETRY = timedelta(seconds=60)
+# An idle loop looks this often for work nobody told it of (a process that died before doing it).
+LOOK_SECONDS = 30.0
+BATCH = 50  # games read per look (a look runs until none is due)
+
+
+def post_game_do(game_id: object, *, now: datetime) -> bool:
+    """Do the post-game work of one game if it is still pending and no other process is doing it; whether
+    this call did it. One transaction: the game's row locked, its rating (the instant of its end), its
+    analysis queued, :data:`~games.endings.POST_GAME` told, the marker cleared; once committed,
+    :data:`~games.endings.GAME_FINISHED`."""
+    with transaction.atomic():
+        game = (Game.objects.select_for_update(skip_locked=True, of=("self",))
+                .select_related("red_player", "yellow_player").filter(pk=game_id, post_due__isnull=False).first())
+        if game is None:
+            return False
+        at = game.finished_at or now
+        result = game_result(game)
+        if result is not None:
+            rating_apply_result(result=result, now=at)
+        analysis_queue(game, now=at)
+        Game.objects.filter(pk=game.pk).update(post_due=None)
+        game.post_due = None
+        finished = game_finished_of(game)
+        POST_GAME.emit(GameSettling(game=game, finished=finished))
+        GAME_FINISHED.emit(finished)  # (deferred: once this transaction commits)
+    return True
+
+
+def post_games_due(*, now: datetime | None, limit: int = BATCH) -> list[object]:
+    """The games whose post-game work is due by ``now`` (None: all pending), oldest first (one read, no lock)."""
+    pending = Game.objects.filter(post_due__isnull=False) if now is None else Game.objects.filter(post_due__lte=now)
+    return list(pending.order_by("post_due").values_list("pk", flat=True)[:limit])
+
+
+def post_games_next_due() -> datetime | None:
+    """When the next pending post-game work falls due (a retry's time), None when none is pending."""
+    found: datetime | None = (Game.objects.filter(post_due__isnull=False).order_by("post_due")
+                              .values_list("post_due", flat=True).first())
+    return found
+
+
+def post_games_run(*, now: datetime | None = None) -> int:
+    """Do the post-game work due by ``now`` (None: all pending, at once: tests and commands run it so,
+    rather than wait for the loop), each game in its own transaction; how many this call did. A game whose
+    work fails is logged and put off by :data:`RETRY` from ``now`` (or the time)."""
+    done = 0
+    tried: set[object] = set()  # each game once a call (one another process holds, or whose work failed)
+    while True:
+        due = [game_id for game_id in post_games_due(now=now) if game_id not in tried]
+        for game_id in due:
+            tried.add(game_id)
+            try:
+                done += post_game_do(game_id, now=now or timezone.now())
+            except Exception:
+                log.exception("the post-game work of game %s failed; tried again in %s", game_id, RETRY)
+                later = (now or timezone.now()) + RETRY
+                Game.objects.filter(pk=game_id, post_due__isnull=False).update(post_due=later)
+        if not due:
+            return done
+
+
+def _round(*, now: datetime) -> tuple[int, datetime | None]:
+    return post_games_run(now=now), post_games_next_due()
+
+
+# One thread for the process's post-game work: it keeps its own database connection (closed when stale by
+# the wrapper), and a drop on the database lane never waits behind another game's end.
+_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="postgame")
+
+
+class PostGameLoop:
+    """The post-game work of one event loop (made by its runtime with the runtime)."""
+
+    hears: tuple[type[Signal], ...] = (PostGameQueued,)
+
+    def __init__(self, runtime: Runtime) -> None:
+        self.runtime = runtime
+        self.waker = Waker(self.step, name="post-game", longest=LOOK_SECONDS)
+        self.done = 0  # games this loop did (tests, the benchmark)
+
+    def start(self) -> None:
+        self.waker.start()  # at once: the work a dead process left
+
+    async def stop(self) -> None:
+        await self.waker.stop()
+
+    def hear(self, signal: Signal) -> None:
+        self.waker.wake()
+
+    def covers(self, signal: Signal) -> bool:
+        """A round planned by now already does the game that just ended (read from any thread)."""
+        return self.waker.covers()
+
+    async def step(self, *, now: datetime) -> datetime | None:
+        # channels is untyped: its wrapper is Any.
+        done, due = await DatabaseSyncToAsync(_round, thread_sensitive=False, executor=_executor)(now=now)
+        self.done += done
+        return due
