@@ -60,8 +60,9 @@ DB_ROUND_TRIPS = Counter(
     "Round trips to PostgreSQL: every statement, and the BEGIN and the COMMIT or ROLLBACK of every transaction.",
 )
 # A person's drops that landed, by path: held (one statement from the room the process holds), locked (under
-# the room's lock: nothing held, or a stale copy) and ended (the move ended the game: its result, under the
-# lock); and their round trips to PostgreSQL (none counted on SQLite).
+# the room's lock: nothing held, or a stale copy) and ended (the move ended the game, either way: its end
+# written with it, the rest after commit by games.postgame); and their round trips to PostgreSQL (none
+# counted on SQLite).
 DROP_PATHS = ("held", "locked", "ended")
 DROPS = Counter("fourinarow_drops_total", "A person's drops that landed, by path: held, locked, ended.", ["path"])
 DROP_ROUND_TRIPS = Counter(

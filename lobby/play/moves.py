@@ -214,7 +214,7 @@ def game_drop(*, code: str, player: Player, peg: str, ply: int, now: datetime) -
     if held is not None and not transaction.get_connection().in_atomic_block:
         moved = _drop_held(held, player=player, peg=chosen, ply=ply, now=now)
         if moved is not None:
-            _drop_counted("held", trips)
+            _drop_counted("held" if moved.status == GameStatus.PLAYING else "ended", trips)
             return moved
     game = _drop_locked(code=code, player=player, peg=chosen, ply=ply, now=now)
     _drop_counted("locked" if game.status == GameStatus.PLAYING else "ended", trips)

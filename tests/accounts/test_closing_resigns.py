@@ -14,6 +14,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from games.models import EndReason, Game, GameStatus
+from games.postgame import post_games_run
 from lobby.events import room_group
 from lobby.play.moves import game_start
 from lobby.rooms.services import lock_joins_of, room_create, room_lock, room_sit
@@ -61,6 +62,8 @@ def test_closing_resigns_its_live_and_correspondence_games_and_the_opponents_are
     try:
         with django_capture_on_commit_callbacks(execute=True):
             assert post(ann_client, "/api/accounts/me", {"password": PASSWORD}, method="delete").status_code == 204
+        with django_capture_on_commit_callbacks(execute=True):  # game_over: once the post-game work commits
+            post_games_run()
         live, mail, bobs_own = (Game.objects.get(pk=g.pk) for g in (live, mail, bobs_own))
         assert (live.status, live.reason, live.winner_seat) == (GameStatus.RESIGNED, EndReason.RESIGNATION, 1)
         assert (mail.status, mail.reason, mail.winner_seat) == (GameStatus.RESIGNED, EndReason.RESIGNATION, 2)

@@ -6,6 +6,7 @@ statements of a drop and the frames a room's connections receive.
 
 from __future__ import annotations
 
+import json
 import random
 from datetime import timedelta
 
@@ -16,6 +17,7 @@ from django.utils import timezone
 
 from common import metrics
 from games.models import Game, Move
+from games.postgame import post_games_run
 from lobby import events
 from lobby.models import Room
 from lobby.play.held import HELD
@@ -26,6 +28,7 @@ from lobby.realtime.loop import lobby_loop
 from lobby.rooms.connections import connection_open, process_register
 from lobby.rooms.services import ACTIVITY_GRANULARITY, room_create, room_sit
 from players.services import player_create
+from ratings.models import RatingChange
 from tests.layerkit import GroupListener
 from tests.roomkit import Client, at_ply, make_player_async, make_room_async, seated_pair
 
@@ -89,10 +92,12 @@ def requests_sent(trace: str) -> list[str]:
 def test_on_postgresql_a_drop_from_the_held_room_is_one_request_on_the_wire_and_counted_so(tmp_path):
     """Seen by libpq itself (its protocol trace), and by the process's round-trip counters that the
     benchmark reads (all of them, and the drops' by path): one round trip for a drop from the held room,
-    seven under the lock (BEGIN, five statements, COMMIT)."""
-    code, ann, bob = two_players_in_a_game(ranked=False)
+    seven under the lock (BEGIN, five statements, COMMIT), and one for the drop that ends the game."""
+    code, ann, bob = two_players_in_a_game(ranked=True)
     trips = []
-    for ply, (player, peg, path) in enumerate([(ann, "a1", "held"), (bob, "b2", "locked")]):
+    plan = [(ann, "a1", "held"), (bob, "b1", "locked"), *[((ann, bob)[ply % 2], WIN[ply], "held") for ply in
+                                                          range(2, 6)], (ann, "a1", "ended")]
+    for ply, (player, peg, path) in enumerate(plan):
         if path == "locked":
             HELD.clear()
         connection.ensure_connection()
@@ -108,7 +113,50 @@ def test_on_postgresql_a_drop_from_the_held_room_is_one_request_on_the_wire_and_
                  metrics.DROP_ROUND_TRIPS.labels(path=path)._value.get()]
         trips.append((len(requests_sent((tmp_path / f"trace{ply}").read_text())),
                       *(b - a for a, b in zip(before, after, strict=True))))
-    assert trips == [(1, 1, 1, 1), (7, 7, 1, 7)]  # on the wire; counted; the drops by path and their trips
+    # On the wire; counted; the drops by path and their trips.
+    assert trips == [(1, 1, 1, 1), (7, 7, 1, 7), *[(1, 1, 1, 1)] * 4, (1, 1, 1, 1)]
+
+
+WIN = ["a1", "b1", "a1", "b1", "a1", "b1", "a1"]  # Ann (red) stacks four on a1
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("rules", [{}, {"ranked": False, "turn_seconds": 30}], ids=["ranked", "timed"])
+def test_a_drop_that_ends_the_game_is_one_round_trip_and_the_rest_follows_after_commit(rules):
+    """The drop that ends a ranked game, from the held room: one statement on PostgreSQL (the version bump,
+    the game's UPDATE with its end, the move's INSERT: one round trip, under the target of two before its
+    frame leaves); SQLite runs the same three writes in a transaction. Its ``move`` frame carries the end;
+    the room shows the ratings the game was played for until its post-game work (the rating: after
+    commit, here run by hand as the post-game loop runs it) sends the room anew with the new ones."""
+    code, ann, bob = two_players_in_a_game(**rules)
+    listener = GroupListener(events.room_group(code))
+    try:
+        for ply, peg in enumerate(WIN[:-1]):
+            game_drop(code=code, player=(ann, bob)[ply % 2], peg=peg, ply=ply, now=timezone.now())
+            listener.receive()
+        with CaptureQueriesContext(connection) as captured:
+            game_drop(code=code, player=ann, peg="a1", ply=6, now=timezone.now())
+        sent = listener.receive()
+        run = [q["sql"] for q in captured.captured_queries]
+        if connection.vendor == "postgresql":
+            assert len(run) == 1 and run[0].startswith("WITH guard AS (UPDATE"), "\n".join(run)
+        else:
+            assert len(statements(captured)) == 3, "\n".join(run)
+        frame = json.loads(sent["text"])
+        assert sent["type"] == "room.move" and (frame["ply"], frame["status"], frame["winner_seat"]) == (7, "won", 1)
+        assert frame["reason"] == "line" and frame["line"] == [{"peg": "a1", "level": n} for n in (1, 2, 3, 4)]
+        assert not RatingChange.objects.exists()  # not on the move's path
+        assert post_games_run() == 1
+        if "turn_seconds" not in rules:  # a ranked room: sent anew, rated
+            again = listener.receive()
+            seats = again["snapshot"]["seats"]
+            assert again["type"] == "room.snapshot" and again["snapshot"]["version"] == sent["version"] + 1
+            assert seats[0]["rating"]["rating"] > 1500 > seats[1]["rating"]["rating"]
+    finally:
+        listener.close()
+    game = Game.objects.get(room__code=code)
+    assert (game.status, game.ply, game.post_due) == ("won", 7, None)
+    assert RatingChange.objects.filter(game=game).count() == (2 if "turn_seconds" not in rules else 0)
 
 
 @pytest.mark.django_db(transaction=True)

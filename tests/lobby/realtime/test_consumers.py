@@ -232,8 +232,11 @@ async def test_two_players_play_to_a_win_and_a_spectator_sees_every_move():
         assert final["game"]["line"] == [{"peg": "a1", "level": n} for n in (1, 2, 3, 4)]
     seen = [r["game"]["ply"] for r in spectator.rooms if r["game"] is not None]
     assert sorted(set(seen)) == list(range(8))
-    # Moves in play came as small move frames; the end (ratings change in a ranked room) as the whole room.
-    assert [f["ply"] for f in spectator.log if f["type"] == "move"] == list(range(1, 7))
+    # Every move came as a small move frame, the end too (it shows the ratings the game was played for);
+    # once the game is rated (the post-game work, after commit), the whole room with the new ratings.
+    assert [f["ply"] for f in spectator.log if f["type"] == "move"] == list(range(1, 8))
+    rated = await spectator.wait_room(lambda r: r["seats"][0]["rating"]["rating"] != 1500.0)
+    assert rated["game"]["ply"] == 7 and spectator.log[-1]["type"] == "room"
     await a.send(type="drop", peg="c1", ply=7)
     assert (await a.error())["code"] == "game_over"
     for client in (a, b, spectator):

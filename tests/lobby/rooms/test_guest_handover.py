@@ -9,6 +9,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games.models import Game, GameStatus
+from games.postgame import post_games_run
 from lobby.models import Room
 from lobby.play.moves import game_start
 from lobby.rooms.services import room_sit, room_stand
@@ -74,6 +75,7 @@ def test_login_hands_the_guests_running_game_to_the_account_which_finishes_it_an
     game = Game.objects.get(room=room)
     assert (game.red_player_id, game.yellow_player_id) == (ann.pk, bob.pk)
     play(code, RED_WINS, {1: ann, 2: bob}, first_ply=3)
+    post_games_run()  # the rating: the post-game work, once the end committed
     game.refresh_from_db()
     assert game.status == GameStatus.WON and game.winner_seat == 1
     assert set(RatingChange.objects.values_list("player_id", flat=True)) == {ann.pk, bob.pk}
