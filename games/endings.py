@@ -17,6 +17,7 @@ from datetime import datetime
 from django.db import transaction
 
 from common.hooks import Hook, OnError, Runs
+from games.engine import Outcome
 from games.models import EndReason, Game, GameStatus
 from live.events import Signal, on_commit
 from ratings.services import GameResult
@@ -112,6 +113,16 @@ def game_end(game: Game, *, status: GameStatus, reason: EndReason, winner_seat: 
     game.due_at = None
     game.lease_until = None
     game.post_due = now
+
+
+def game_end_by_move(game: Game, outcome: Outcome, *, seat: int, now: datetime) -> None:
+    """``game`` ended in memory by ``seat``'s move, whose position's ``outcome`` is a line (won) or a full
+    board (drawn)."""
+    if outcome.winner is None:
+        game_end(game, status=GameStatus.DRAWN, reason=EndReason.FULL_BOARD, winner_seat=None, line=None, now=now)
+    else:
+        line = [{"peg": str(cell.peg), "level": cell.level} for cell in outcome.line or ()]
+        game_end(game, status=GameStatus.WON, reason=EndReason.LINE, winner_seat=seat, line=line, now=now)
 
 
 def post_game_on_commit() -> None:

@@ -21,10 +21,12 @@ due (a retry). :func:`post_games_run` is the same work called directly (tests, c
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
+from uuid import UUID
 
 from channels.db import DatabaseSyncToAsync
 from django.db import transaction
@@ -49,7 +51,7 @@ LOOK_SECONDS = 30.0
 BATCH = 50  # games read per look (a look runs until none is due)
 
 
-def post_game_do(game_id: object, *, now: datetime) -> bool:
+def post_game_do(game_id: UUID, *, now: datetime) -> bool:
     """Do the post-game work of one game if it is still pending and no other process is doing it; whether
     this call did it. One transaction: the game's row locked, its rating (the instant of its end), its
     analysis queued, :data:`~games.endings.POST_GAME` told, the marker cleared; once committed,
@@ -72,7 +74,7 @@ def post_game_do(game_id: object, *, now: datetime) -> bool:
     return True
 
 
-def post_games_due(*, now: datetime | None, limit: int = BATCH) -> list[object]:
+def post_games_due(*, now: datetime | None, limit: int = BATCH) -> list[UUID]:
     """The games whose post-game work is due by ``now`` (None: all pending), oldest first (one read, no lock)."""
     pending = Game.objects.filter(post_due__isnull=False) if now is None else Game.objects.filter(post_due__lte=now)
     return list(pending.order_by("post_due").values_list("pk", flat=True)[:limit])
@@ -90,7 +92,7 @@ def post_games_run(*, now: datetime | None = None) -> int:
     rather than wait for the loop), each game in its own transaction; how many this call did. A game whose
     work fails is logged and put off by :data:`RETRY` from ``now`` (or the time)."""
     done = 0
-    tried: set[object] = set()  # each game once a call (one another process holds, or whose work failed)
+    tried: set[UUID] = set()  # each game once a call (one another process holds, or whose work failed)
     while True:
         due = [game_id for game_id in post_games_due(now=now) if game_id not in tried]
         for game_id in due:
@@ -128,7 +130,9 @@ class PostGameLoop:
         self.waker.start()  # at once: the work a dead process left
 
     async def stop(self) -> None:
+        """Stop looking; a round in its thread is waited for (its transaction commits, or rolls back whole)."""
         await self.waker.stop()
+        await asyncio.wrap_future(_executor.submit(lambda: None))
 
     def hear(self, signal: Signal) -> None:
         self.waker.wake()
@@ -139,6 +143,8 @@ class PostGameLoop:
 
     async def step(self, *, now: datetime) -> datetime | None:
         # channels is untyped: its wrapper is Any.
+        done: int
+        due: datetime | None
         done, due = await DatabaseSyncToAsync(_round, thread_sensitive=False, executor=_executor)(now=now)
         self.done += done
         return due

@@ -24,7 +24,7 @@ from common import metrics
 from common.errors import Refused
 from common.rows import Rows
 from common.translation import render
-from games.endings import END_FIELDS, game_end, game_finish, game_is_ranked, post_game_on_commit
+from games.endings import END_FIELDS, game_end_by_move, game_finish, game_is_ranked, post_game_on_commit
 from games.engine import EngineError, Peg, Position
 from games.models import EndReason, Game, GameStatus, Move
 from games.selectors import game_position
@@ -173,11 +173,8 @@ def game_move(game: Game, peg: Peg, *, seat: int, cpu_reason: str, now: datetime
     if after.outcome is None:
         game.turn_started_at = now
         game.deadline, game.warn_at = _move_times(game, now)
-    elif after.outcome.winner is None:
-        game_end(game, status=GameStatus.DRAWN, reason=EndReason.FULL_BOARD, winner_seat=None, line=None, now=now)
     else:
-        line = [{"peg": str(cell.peg), "level": cell.level} for cell in after.outcome.line or ()]
-        game_end(game, status=GameStatus.WON, reason=EndReason.LINE, winner_seat=seat, line=line, now=now)
+        game_end_by_move(game, after.outcome, seat=seat, now=now)
     return Played(peg=peg, level=after.height(peg), seat=seat, cpu=bool(cpu_reason), position=after, ply=ply,
                   cpu_reason=cpu_reason, at=now, before=(kept, before))
 

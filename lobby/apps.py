@@ -11,13 +11,13 @@ class LobbyConfig(AppConfig):
         # account on login hands its rooms over (each inside the players' transaction); a banned or closed
         # player's quick seek ends; a closed account's live games are resigned. The games layer tells of a
         # game's post-game work done.
+        from games.endings import GAME_FINISHED
         from live.runtime import LOOP_SERVICES
         from lobby import events
         from lobby.chat.services import chat_blocks_changed
         from lobby.pairing.seeks import seeks_player_ended
         from lobby.play.moves import live_games_player_closed
         from lobby.realtime.loop import LobbyLoop
-        from games.endings import GAME_FINISHED
         from lobby.rooms.handlers import (
             room_game_settled,
             rooms_guest_replaced,

@@ -63,6 +63,8 @@ def test_a_ranked_game_shows_its_stakes_then_moves_the_leaderboard_and_player_pa
     expect(host.locator("#result")).to_contain_text("You win!")
     winner = host.evaluate("() => window.__room.state.you.player")
     loser = guest.evaluate("() => window.__room.state.you.player")
+    # The game is rated after its end committed (games.postgame): the room comes anew with the new ratings.
+    expect(host.locator("#result .rating-move")).to_be_visible()
     me = api(host, f"/api/players/{winner}")
     expect(host.locator("#result .rating-move")).to_have_text(f"Rating 1500? → {me['display']}")
     expect(host.locator("#seats li[data-seat='1'] .rating")).to_have_text(me["display"])

@@ -14,7 +14,6 @@ from games import services as games
 from games.engine import Peg
 from games.models import EndReason, Game, GameStatus, Move
 from games.selectors import game_position
-from games.services import Guard
 from lobby.models import Room
 from lobby.rooms.services import room_change_guard
 from tests.games.gamekit import T0, at, begun, fresh, move, two_players
