@@ -1,10 +1,10 @@
 """Applying a finished game's result to both players' ratings, exactly once.
 
-The result arrives as plain data (:class:`GameResult`) inside the transaction that ends the game: the
-games layer calls :func:`rating_apply_result` while its caller holds the room's row lock, so a game's
-end and its rating changes commit together or not at all. Two endings racing each other (a winning drop
-against a resignation, a timeout against a drop) queue on that lock; the second finds the game over and
-changes nothing. The unique (game, player) constraint on :class:`RatingChange` is the last line of defence.
+The result arrives as plain data (:class:`GameResult`) in the transaction of the game's post-game work
+(``games.postgame``, after the end committed): it holds the game's row locked and clears the game's marker
+in the same transaction, so a game is rated once, whichever process does the work, whichever dies in the
+middle. A game rated already changes nothing here, and the unique (game, player) constraint on
+:class:`RatingChange` is the last line of defence.
 """
 
 from __future__ import annotations
@@ -74,9 +74,9 @@ def rating_apply_result(*, result: GameResult, now: datetime) -> tuple[RatingCha
     the days since their last rated game, then both are rated from those pre-game ratings as one
     Glicko-2 rating period.
 
-    Caller's duty: call this in the transaction that ends the game, holding the lock that serialises
-    the game (the games layer does). Raises ``IntegrityError`` if, against that duty, the game was rated
-    already by a concurrent transaction.
+    Caller's duty: call this holding the lock that serialises the game's rating (``games.postgame`` holds
+    the game's row). Raises ``IntegrityError`` if, against that duty, the game was rated already by a
+    concurrent transaction.
     """
     scores = (result.red_score, 1.0 - result.red_score)
     with transaction.atomic():

@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 
 from games.models import Game, GameStatus
+from games.postgame import post_games_run
 from lobby.play.automatic import game_cpu_move, game_due_job
 from lobby.play.moves import game_drop, game_resign
 from lobby.rooms.connections import connection_open
@@ -27,6 +28,8 @@ def _connections_stay_alive(settings):
 
 
 def assert_rated_once(game: Game) -> None:
+    """The game ended once; its post-game work (run here as the loop runs it, twice: once does it) rated it once."""
+    assert post_games_run() == 1 and post_games_run() == 0
     game.refresh_from_db()
     assert GameStatus(game.status).is_finished
     changes = {c.colour: c for c in RatingChange.objects.filter(game=game)}
