@@ -36,7 +36,7 @@ from games.analyses import analysis_queue
 from games.endings import GAME_FINISHED, POST_GAME, GameSettling, PostGameQueued, game_finished_of, game_result
 from games.models import Game
 from live.events import Signal
-from live.periodic import Waker
+from live.periodic import WakerService
 from ratings.services import rating_apply_result
 
 if TYPE_CHECKING:
@@ -116,26 +116,24 @@ def _round(*, now: datetime) -> tuple[int, datetime | None]:
 _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="postgame")
 
 
-class PostGameLoop:
-    """The post-game work of one event loop (made by its runtime with the runtime)."""
+class PostGameLoop(WakerService):
+    """The post-game work of one event loop (made by its runtime with the runtime): its first round at once
+    (the work a dead process left), then when a game ends here, when a retry falls due, at the latest every
+    :data:`LOOK_SECONDS`."""
 
-    hears: tuple[type[Signal], ...] = (PostGameQueued,)
+    hears = (PostGameQueued,)
+    name = "post-game"
+    longest = LOOK_SECONDS
 
     def __init__(self, runtime: Runtime) -> None:
+        super().__init__()
         self.runtime = runtime
-        self.waker = Waker(self.step, name="post-game", longest=LOOK_SECONDS)
         self.done = 0  # games this loop did (tests, the benchmark)
-
-    def start(self) -> None:
-        self.waker.start()  # at once: the work a dead process left
 
     async def stop(self) -> None:
         """Stop looking; a round in its thread is waited for (its transaction commits, or rolls back whole)."""
-        await self.waker.stop()
+        await super().stop()
         await asyncio.wrap_future(_executor.submit(lambda: None))
-
-    def hear(self, signal: Signal) -> None:
-        self.waker.wake()
 
     def covers(self, signal: Signal) -> bool:
         """A round planned by now already does the game that just ended (read from any thread)."""
