@@ -5,12 +5,14 @@ room's new ratings, correspondence's notification).
 
 The end itself (status, winner, line, reason) is written with the move that ended the game, together with
 the marker ``Game.post_due`` (``games.endings.game_end``). Here each marked game is done in one transaction
-of its own that locks the game's row (``SELECT ... FOR UPDATE SKIP LOCKED`` on PostgreSQL: a game another
-process is doing is skipped, not waited for), does the work and clears the marker. So the work is done
-exactly once, on any number of processes: a process killed in the middle leaves its transaction rolled
-back and the marker set, and the next look of any process (at its start, at the latest every
-:data:`LOOK_SECONDS`) does it; one that committed left no marker. The rating is also idempotent on its
-own (``ratings.services.rating_apply_result``), as are the analysis's queue and the explorer's learning.
+of its own that locks the game's row (``SELECT ... FOR NO KEY UPDATE SKIP LOCKED`` on PostgreSQL: a game
+another process is doing is skipped, not waited for, and rows referring to the game, such as the explorer's
+catch-up command's, are not blocked by it, so the two never deadlock), does the work and clears the
+marker. So the work is done exactly once, on any number of processes: a process killed in the middle
+leaves its transaction rolled back and the marker set, and the next look of any process (at its start,
+at the latest every :data:`LOOK_SECONDS`) does it; one that committed left no marker. The rating is also
+idempotent on its own (``ratings.services.rating_apply_result``), as are the analysis's queue and the
+explorer's learning.
 A try that fails is rolled back and tried again :data:`RETRY` later (logged each time).
 
 :class:`PostGameLoop` is the loop service (``live.runtime.LOOP_SERVICES``, registered by ``games.apps``)
@@ -57,7 +59,7 @@ def post_game_do(game_id: UUID, *, now: datetime) -> bool:
     analysis queued, :data:`~games.endings.POST_GAME` told, the marker cleared; once committed,
     :data:`~games.endings.GAME_FINISHED`."""
     with transaction.atomic():
-        game = (Game.objects.select_for_update(skip_locked=True, of=("self",))
+        game = (Game.objects.select_for_update(skip_locked=True, no_key=True, of=("self",))
                 .select_related("red_player", "yellow_player").filter(pk=game_id, post_due__isnull=False).first())
         if game is None:
             return False
