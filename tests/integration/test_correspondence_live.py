@@ -94,6 +94,11 @@ async def test_a_correspondence_game_over_days_on_two_processes_lost_on_time_onc
         await asyncio.sleep(0.3)
     assert (record["status"], record["reason"], record["winner"]) == ("won", "timeout", "red")
     assert [m["cpu"] for m in record["moves"]] == [False, False, False]  # no stand-in ever moved
+    # The players are told once the game's post-game work (its rating) has committed, in the background.
+    told_by = time.monotonic() + 30
+    while "game_over" not in kinds(bob, other.http):
+        assert time.monotonic() < told_by, "the players were not told the game was over"
+        await asyncio.sleep(0.3)
     await asyncio.sleep(1)  # room for a second firing, if there were one
     status, again = bob.request("GET", f"/api/games/{game_id}", base=other.http)
     assert again["status"] == "won" and len(again["moves"]) == 3
