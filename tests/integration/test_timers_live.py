@@ -175,6 +175,7 @@ async def test_a_process_killed_mid_game_its_deadlines_still_fire_and_the_game_f
     final = await b.wait_room(lambda r: r["game"]["status"] != "playing")
     assert final["game"]["status"] in {"won", "drawn"}
     status, record = ann.request("GET", f"/api/games/{final['game']['id']}", base=two.http)
+    assert status == 200, (status, record)
     cpu_moves = [(m["ply"], m["cpu_reason"]) for m in record["moves"] if m["cpu"]]
     assert cpu_moves == [(1, "away")]
     await a.close()
@@ -228,6 +229,7 @@ async def test_a_timed_game_whose_only_process_was_killed_fires_its_deadline_on_
     final = await play_to_the_end({1: a, 2: b}, random.Random(3))
     assert final["game"]["status"] in {"won", "drawn"}
     status, record = ann.request("GET", f"/api/games/{final['game']['id']}", base=again.http)
+    assert status == 200, (status, record)  # once, under load, this was not JSON: say what it was
     first = record["moves"][0]
     assert (first["cpu"], first["cpu_reason"], first["seat"]) == (True, "timeout", 1)
     assert datetime.fromisoformat(first["at"]) >= deadline
