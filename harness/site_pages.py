@@ -100,6 +100,10 @@ def prepare(page: Page) -> dict[str, str]:
     page.wait_for_function("() => window.__room.state.game.status !== 'playing'")
     fields["room"] = _play_the_computer(page)  # a game in progress: the room page shows Choose
     fields["party"] = str(_post(page, "/api/rooms", PARTY_RULES)["code"])  # as the home page's Create a party room
+    # Registered from a page with no socket and no request of its own, as from the sign-in dialog of a page:
+    # the room page's socket is closed by the hand-over (4409) and its scripts' requests would race the
+    # session's new key.
+    _open(page, "/accounts/reset", "main h1")
     username = "ann_" + page.evaluate("() => Math.random().toString(36).slice(2, 8)")
     _post(page, "/api/accounts/register", {"username": username, "password": PASSWORD})
     # As the arena form sends its defaults.
