@@ -76,27 +76,41 @@ def post_game_do(game_id: UUID, *, now: datetime) -> bool:
     return True
 
 
+def _pending(*, limit: int = BATCH) -> list[tuple[UUID, datetime]]:
+    """The first ``limit`` games with post-game work pending, with when each falls due, soonest first (one read,
+    no lock)."""
+    rows = Game.objects.filter(post_due__isnull=False).order_by("post_due").values_list("pk", "post_due")
+    return list(rows[:limit])
+
+
 def post_games_due(*, now: datetime | None, limit: int = BATCH) -> list[UUID]:
     """The games whose post-game work is due by ``now`` (None: all pending), oldest first (one read, no lock)."""
-    pending = Game.objects.filter(post_due__isnull=False) if now is None else Game.objects.filter(post_due__lte=now)
-    return list(pending.order_by("post_due").values_list("pk", flat=True)[:limit])
+    return [game_id for game_id, at in _pending(limit=limit) if now is None or at <= now]
 
 
 def post_games_next_due() -> datetime | None:
     """When the next pending post-game work falls due (a retry's time), None when none is pending."""
-    found: datetime | None = (Game.objects.filter(post_due__isnull=False).order_by("post_due")
-                              .values_list("post_due", flat=True).first())
-    return found
+    first = _pending(limit=1)
+    return first[0][1] if first else None
 
 
 def post_games_run(*, now: datetime | None = None) -> int:
     """Do the post-game work due by ``now`` (None: all pending, at once: tests and commands run it so,
     rather than wait for the loop), each game in its own transaction; how many this call did. A game whose
     work fails is logged and put off by :data:`RETRY` from ``now`` (or the time)."""
+    return post_games_round(now=now)[0]
+
+
+def post_games_round(*, now: datetime | None) -> tuple[int, datetime | None]:
+    """:func:`post_games_run`, and when the next pending work falls due after it, from the read that found
+    nothing more due (one read a batch, none more for the next time)."""
     done = 0
     tried: set[UUID] = set()  # each game once a call (one another process holds, or whose work failed)
     while True:
-        due = [game_id for game_id in post_games_due(now=now) if game_id not in tried]
+        pending = _pending()
+        due = [game_id for game_id, at in pending if (now is None or at <= now) and game_id not in tried]
+        if not due:
+            return done, pending[0][1] if pending else None
         for game_id in due:
             tried.add(game_id)
             try:
@@ -105,12 +119,6 @@ def post_games_run(*, now: datetime | None = None) -> int:
                 log.exception("the post-game work of game %s failed; tried again in %s", game_id, RETRY)
                 later = (now or timezone.now()) + RETRY
                 Game.objects.filter(pk=game_id, post_due__isnull=False).update(post_due=later)
-        if not due:
-            return done
-
-
-def _round(*, now: datetime) -> tuple[int, datetime | None]:
-    return post_games_run(now=now), post_games_next_due()
 
 
 # One thread for the process's post-game work: it keeps its own database connection (closed when stale by
@@ -145,6 +153,6 @@ class PostGameLoop(WakerService):
         # channels is untyped: its wrapper is Any.
         done: int
         due: datetime | None
-        done, due = await DatabaseSyncToAsync(_round, thread_sensitive=False, executor=_executor)(now=now)
+        done, due = await DatabaseSyncToAsync(post_games_round, thread_sensitive=False, executor=_executor)(now=now)
         self.done += done
         return due

@@ -14,7 +14,7 @@ from django.db import connection, transaction
 
 from games import endings
 from games.models import Game, GameAnalysis
-from games.postgame import RETRY, PostGameLoop, post_games_next_due, post_games_run
+from games.postgame import RETRY, PostGameLoop, post_games_next_due, post_games_round, post_games_run
 from live import runtime
 from live.offload import offload
 from lobby.play.moves import game_resign
@@ -127,3 +127,18 @@ async def test_a_loop_starting_does_what_a_dead_process_left():
         await asyncio.sleep(0.025)
     assert loop.done == 1
     await offload(done_once)(game)
+
+
+@pytest.mark.django_db
+def test_a_round_reads_the_pending_games_once_a_batch_and_no_more_for_the_next_time(django_assert_num_queries):
+    """The loop's round: one read finds a retry pending but not due and says when (no second read for it);
+    with nothing pending, one read says so."""
+    game = ended_ranked_game()
+    later = END + RETRY
+    Game.objects.filter(pk=game.pk).update(post_due=later)  # as a failed try leaves it
+    with django_assert_num_queries(1):
+        assert post_games_round(now=END) == (0, later)
+    assert post_games_round(now=later) == (1, None)
+    done_once(game)
+    with django_assert_num_queries(1):
+        assert post_games_round(now=later) == (0, None)
