@@ -80,7 +80,7 @@ def _pending(*, limit: int = BATCH) -> list[tuple[UUID, datetime]]:
     """The first ``limit`` games with post-game work pending, with when each falls due, soonest first (one read,
     no lock)."""
     rows = Game.objects.filter(post_due__isnull=False).order_by("post_due").values_list("pk", "post_due")
-    return list(rows[:limit])
+    return [(game_id, at) for game_id, at in rows[:limit] if at is not None]
 
 
 def post_games_due(*, now: datetime | None, limit: int = BATCH) -> list[UUID]:
