@@ -14,14 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from channels.db import DatabaseSyncToAsync
-
 from accounts.deletion import names_free
 from live.events import Signal
+from live.offload import offload_alone
 from live.periodic import WakerService
 from mail.outbox import EmailQueued, emails_next_due, emails_send_due
 
@@ -33,8 +31,8 @@ log = logging.getLogger(__name__)
 LOOK_SECONDS = 30.0
 FIRST_SECONDS = 1.0  # the first round after the loop starts
 NAMES_EVERY_SECONDS = 3600.0
-# One thread for the process's mail: it keeps its own database connection (closed when stale by the wrapper).
-_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mail")
+# One thread for the process's mail (live.offload.offload_alone): a slow SMTP server holds up nothing else.
+THREAD = "mail"
 
 
 def _send_due(*, now: datetime) -> tuple[int, datetime | None]:
@@ -62,13 +60,12 @@ class MailLoop(WakerService):
 
     async def step(self, *, now: datetime) -> datetime | None:
         """Send what is due; free held names once an hour; returns when there is work next."""
-        # channels is untyped: its wrapper is Any.
-        sent, due = await DatabaseSyncToAsync(_send_due, thread_sensitive=False, executor=_executor)(now=now)
+        sent, due = await offload_alone(_send_due, thread=THREAD)(now=now)
         self.sent += sent
         loop_now = asyncio.get_running_loop().time()
         if self.last_names is None or loop_now - self.last_names >= NAMES_EVERY_SECONDS:
             self.last_names = loop_now
-            freed: int = await DatabaseSyncToAsync(names_free, thread_sensitive=False, executor=_executor)(now=now)
+            freed = await offload_alone(names_free, thread=THREAD)(now=now)
             if freed:
                 log.info("freed the names of %d closed account(s)", freed)
         names_due = now + timedelta(seconds=NAMES_EVERY_SECONDS - (loop_now - self.last_names))

@@ -23,14 +23,11 @@ due (a retry). :func:`post_games_run` is the same work called directly (tests, c
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 from uuid import UUID
 
-from channels.db import DatabaseSyncToAsync
 from django.db import transaction
 from django.utils import timezone
 
@@ -38,6 +35,7 @@ from games.analyses import analysis_queue
 from games.endings import GAME_FINISHED, POST_GAME, GameSettling, PostGameQueued, game_finished_of, game_result
 from games.models import Game
 from live.events import Signal
+from live.offload import alone_drained, offload_alone
 from live.periodic import WakerService
 from ratings.services import rating_apply_result
 
@@ -121,9 +119,9 @@ def post_games_round(*, now: datetime | None) -> tuple[int, datetime | None]:
                 Game.objects.filter(pk=game_id, post_due__isnull=False).update(post_due=later)
 
 
-# One thread for the process's post-game work: it keeps its own database connection (closed when stale by
-# the wrapper), and a drop on the database lane never waits behind another game's end.
-_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="postgame")
+# One thread for the process's post-game work (live.offload.offload_alone): a drop on the database lane never
+# waits behind another game's end.
+THREAD = "postgame"
 
 
 class PostGameLoop(WakerService):
@@ -143,16 +141,13 @@ class PostGameLoop(WakerService):
     async def stop(self) -> None:
         """Stop looking; a round in its thread is waited for (its transaction commits, or rolls back whole)."""
         await super().stop()
-        await asyncio.wrap_future(_executor.submit(lambda: None))
+        await alone_drained(THREAD)
 
     def covers(self, signal: Signal) -> bool:
         """A round planned by now already does the game that just ended (read from any thread)."""
         return self.waker.covers()
 
     async def step(self, *, now: datetime) -> datetime | None:
-        # channels is untyped: its wrapper is Any.
-        done: int
-        due: datetime | None
-        done, due = await DatabaseSyncToAsync(post_games_round, thread_sensitive=False, executor=_executor)(now=now)
+        done, due = await offload_alone(post_games_round, thread=THREAD)(now=now)
         self.done += done
         return due

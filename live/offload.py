@@ -17,10 +17,16 @@ rooms lock only their own row. So the work goes into lanes, sized by settings he
 
 Calls in the ``db`` and ``pairing`` lanes close stale connections around them in the thread that runs
 them (Channels' wrapper does): no request cycle does it for a socket or a loop.
+
+A loop service whose work must queue behind nobody's, and never run beside itself (the mail's sending, a
+finished game's post-game work), has a thread of its own: :func:`offload_alone` with the thread's name, one
+thread per name and process, its database connection kept and closed when stale as the lanes' are;
+:func:`alone_drained` waits for what that thread has in hand (a service stopping).
 """
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -37,6 +43,7 @@ Lane = Literal["db", "pairing", "request"]
 
 _lock = threading.Lock()
 _executors: dict[Lane, ThreadPoolExecutor] = {}
+_alone: dict[str, ThreadPoolExecutor] = {}
 
 
 def _threads(lane: Lane) -> int:  # the pooled lanes
@@ -61,3 +68,22 @@ def offload(fn: Callable[P, R], *, lane: Lane = "db") -> Callable[P, Awaitable[R
     if _threads(lane) <= 1 and lane == "db":
         return database_sync_to_async(fn)  # type: ignore[no-any-return]
     return DatabaseSyncToAsync(fn, thread_sensitive=False, executor=_executor(lane))  # type: ignore[no-any-return]
+
+
+def _alone_executor(thread: str) -> ThreadPoolExecutor:
+    with _lock:
+        found = _alone.get(thread)
+        if found is None:
+            found = _alone[thread] = ThreadPoolExecutor(max_workers=1, thread_name_prefix=thread)
+        return found
+
+
+def offload_alone(fn: Callable[P, R], *, thread: str) -> Callable[P, Awaitable[R]]:
+    """``fn`` as a coroutine function run in the one thread named ``thread`` (see the module docstring)."""
+    # channels is untyped: its wrapper is Any.
+    return DatabaseSyncToAsync(fn, thread_sensitive=False, executor=_alone_executor(thread))  # type: ignore[no-any-return]
+
+
+async def alone_drained(thread: str) -> None:
+    """Once the thread named ``thread`` has done what it was given before this call."""
+    await asyncio.wrap_future(_alone_executor(thread).submit(lambda: None))
