@@ -32,8 +32,10 @@ DB_THREADS = PAIRING_THREADS = 1
 SETTINGS = {"HTTP_THREADS": str(HTTP_THREADS), "DB_THREADS": str(DB_THREADS), "PAIRING_THREADS": str(PAIRING_THREADS),
             "BOT_STREAMS_PER_PROCESS": str(STREAMS)}
 # The threads that may hold a database connection, each at most one, however busy the machine: the lanes', the
-# HTTP threads' and asgiref's one shared thread. Fewer than the streams: a connection per stream would show.
-CONNECTION_HOLDERS = DB_THREADS + PAIRING_THREADS + HTTP_THREADS + 1
+# HTTP threads', asgiref's one shared thread and the loop services' own (live.offload.offload_alone: mail,
+# postgame). Fewer than the streams: a connection per stream would show.
+LOOP_THREADS = ("mail", "postgame")
+CONNECTION_HOLDERS = DB_THREADS + PAIRING_THREADS + HTTP_THREADS + 1 + len(LOOP_THREADS)
 assert CONNECTION_HOLDERS < STREAMS
 # The kernel's name of a thread of asgiref's own executors (``common.threads``): its one shared thread, and
 # the thread of a request context served Django's way, held to the request's end. A stream holding a
