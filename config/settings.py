@@ -303,14 +303,14 @@ TURN_TIME_SCALE = _env_float("TURN_TIME_SCALE", 1.0)
 # The length of a correspondence game's day, in seconds: a move is due days_per_move such days after the
 # opponent's. Tests, demonstrations and outside checks play days in seconds.
 CORRESPONDENCE_DAY_SECONDS = _env_float("CORRESPONDENCE_DAY_SECONDS", 86400.0)
-# Worker processes that compute CPU moves (0 = compute in a thread; tests use that).
+# Worker processes that compute CPU moves (0: a thread); CPU_TIME_SCALE multiplies every CPU budget (tests: quick).
 CPU_WORKERS = int(os.environ.get("CPU_WORKERS", "1"))
-# Multiplies every CPU time budget (tests make the CPU quick).
 CPU_TIME_SCALE = _env_float("CPU_TIME_SCALE", 1.0)
-# Post-game analysis budget (docs/analysis.md): proof nodes per position and wall-clock seconds per game,
-# both multiplied by CPU_TIME_SCALE. It runs in its own low-priority worker, never in the CPU moves' pool.
+# Post-game analysis (docs/analysis.md; its own low-priority worker): proof nodes a position and wall seconds a
+# game, both times CPU_TIME_SCALE; CPU seconds of the whole, not scaled (over it: no analysis; 0: none computed).
 ANALYSIS_NODE_BUDGET = int(os.environ.get("ANALYSIS_NODE_BUDGET", "150000"))
 ANALYSIS_TIME_BUDGET_S = _env_float("ANALYSIS_TIME_BUDGET_S", 20.0)
+ANALYSIS_CPU_BUDGET_S = _env_float("ANALYSIS_CPU_BUDGET_S", 60.0)
 # The analysis board (docs/records.md): CPU milliseconds one answer may spend (a request may ask up to
 # ANALYSIS_BOARD_MAX_MS), and requests per client address a minute.
 ANALYSIS_BOARD_BUDGET_MS = int(os.environ.get("ANALYSIS_BOARD_BUDGET_MS", "300"))

@@ -132,6 +132,14 @@ def analysis_store(*, game_id: str, result: dict[str, object], now: datetime) ->
     return bool(stored)
 
 
+def analysis_give_up(*, game_id: str, now: datetime) -> None:
+    """A claimed analysis that went over its CPU budget (``ANALYSIS_CPU_BUDGET_S``): FAILED at once, as
+    trying again would cost as much again."""
+    GameAnalysis.objects.filter(game_id=game_id, status=AnalysisStatus.RUNNING).update(
+        status=AnalysisStatus.FAILED, lease_until=None, finished_at=now
+    )
+
+
 def analysis_release(*, game_id: str, now: datetime) -> None:
     """Give a claimed analysis back after its computation failed: queued again, or FAILED when out of
     attempts."""

@@ -38,7 +38,7 @@ from django.conf import settings
 
 from common import metrics
 from games.engine import Position
-from games.engine.analyse import analyse_game
+from games.engine.analyse import OverBudget, analyse_game
 from games.engine.cpu import choose_move, default_budget_ms
 from games.engine.verdicts import BoardVerdict, board_verdict
 
@@ -210,25 +210,32 @@ def analysis_budget() -> tuple[int, float]:
 
 
 async def compute_analysis(record: str) -> dict[str, object]:
-    """The analysis JSON (docs/analysis.md) of the game ``record``, computed in the analysis lane.
+    """The analysis JSON (docs/analysis.md) of the game ``record``, computed in the analysis lane within
+    ``ANALYSIS_CPU_BUDGET_S`` of CPU (0: none is computed, the lane is not even started).
 
     Raises:
         BrokenProcessPool: the lane's worker died during it (the lane is replaced for the next one).
+        OverBudget: the CPU budget ran out first.
     """
+    cpu_seconds = float(settings.ANALYSIS_CPU_BUDGET_S)
+    if cpu_seconds <= 0:
+        raise OverBudget("ANALYSIS_CPU_BUDGET_S is 0: no post-game analysis")
     loop = asyncio.get_running_loop()
     nodes, seconds = analysis_budget()
     executor = _analyses.get()
     try:
         with _deaf_children():
-            job = loop.run_in_executor(executor, _analyse, record, nodes, seconds)
+            job = loop.run_in_executor(executor, _analyse, record, nodes, seconds, cpu_seconds)
         return await job
     except BrokenProcessPool:
         _analyses.discard(executor)
         raise
 
 
-def _analyse(record: str, node_budget: int, time_budget_s: float) -> dict[str, object]:
-    return analyse_game(record, node_budget=node_budget, time_budget_s=time_budget_s).to_json()
+def _analyse(record: str, node_budget: int, time_budget_s: float,
+             cpu_budget_s: float | None = None) -> dict[str, object]:
+    return analyse_game(record, node_budget=node_budget, time_budget_s=time_budget_s,
+                        cpu_budget_s=cpu_budget_s).to_json()
 
 
 # --- the analysis board's lane ------------------------------------------------------------------------

@@ -155,7 +155,8 @@ class Move(models.Model):
 
 
 class AnalysisStatus(models.TextChoices):
-    """Where a game's post-game analysis stands. FAILED: it raised ``ANALYSIS_MAX_ATTEMPTS`` times."""
+    """Where a game's post-game analysis stands. FAILED: it raised ``ANALYSIS_MAX_ATTEMPTS`` times, or went
+    over its CPU budget (``ANALYSIS_CPU_BUDGET_S``) once."""
 
     QUEUED = "queued"
     RUNNING = "running"

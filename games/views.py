@@ -101,7 +101,7 @@ class GameAnalysisOut(serializers.Serializer[Any]):
     game = serializers.UUIDField()
     status = serializers.ChoiceField(
         choices=["queued", "running", "done", "failed"],
-        help_text="failed: the computation raised several times (it is not retried).",
+        help_text="failed: the computation raised several times, or went over ANALYSIS_CPU_BUDGET_S (not retried).",
     )
     version = serializers.IntegerField(help_text="The engine's analysis version it is (to be) computed with.")
     queued_at = serializers.DateTimeField()

@@ -9,9 +9,7 @@ is about its own tests. Their settings are every sharing module's (``SHARED_SETT
 quotas out of reach: the modules together create more rooms from one address than a module alone.
 
 The pair lives as long as the group's tests run (``PairKeeper``): started for the first of them, stopped
-after the last (the next test is none of them), as a module's servers were stopped after its last test. Left
-running, the servers would go on analysing the games these tests finished (an arena's dozens, some 2 s of
-CPU each) under the tests that come next.
+after the last (the next test is none of them), as a module's servers were stopped after its last test.
 """
 
 from __future__ import annotations
@@ -32,9 +30,8 @@ from tests.livekit import LOG_ERROR, LiveServer, postgres_database, running, ser
 GROUP = "postgres_pair"
 SHARED = pytest.mark.xdist_group(GROUP)
 # Seekers wait as long as the pairing test takes (none expires meanwhile); arenas pair every second; the
-# servers analyse each finished game on a token budget (no test of these modules reads an analysis).
-SHARED_SETTINGS = {"SEEK_MAX_WAIT_SECONDS": "600", "ARENA_WAVE_SECONDS": "1", "ANALYSIS_NODE_BUDGET": "1",
-                   "ANALYSIS_TIME_BUDGET_S": "0"}
+# servers analyse no finished game (no test of these modules reads an analysis).
+SHARED_SETTINGS = {"SEEK_MAX_WAIT_SECONDS": "600", "ARENA_WAVE_SECONDS": "1", "ANALYSIS_CPU_BUDGET_S": "0"}
 
 
 class ModuleServer:

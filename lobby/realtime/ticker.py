@@ -33,7 +33,8 @@ from django.utils import timezone
 
 from common import logcontext
 from games import cpu_pool
-from games.analyses import AnalysisJob, analyses_claim, analysis_release, analysis_store
+from games.analyses import AnalysisJob, analyses_claim, analysis_give_up, analysis_release, analysis_store
+from games.engine.analyse import OverBudget
 from live.offload import offload
 from live.periodic import Waker
 from lobby.chat.services import chat_delete_expired
@@ -160,6 +161,9 @@ class Ticker:
             await offload(analysis_store)(game_id=job.game_id, result=result, now=timezone.now())
         except asyncio.CancelledError:
             raise
+        except OverBudget as over:
+            log.info("analysis of game %s given up at its CPU budget (ANALYSIS_CPU_BUDGET_S): %s", job.game_id, over)
+            await offload(analysis_give_up)(game_id=job.game_id, now=timezone.now())
         except Exception:
             log.exception("analysis of game %s failed", job.game_id)
             await offload(analysis_release)(game_id=job.game_id, now=timezone.now())

@@ -164,10 +164,10 @@ async def test_a_cpu_move_lands_while_an_analysis_occupies_its_lane(monkeypatch)
     entered = threading.Event()
     real = cpu_pool._analyse
 
-    def held(record: str, node_budget: int, time_budget_s: float) -> dict[str, object]:
+    def held(record: str, node_budget: int, time_budget_s: float, cpu_budget_s: float) -> dict[str, object]:
         entered.set()
         release.wait(timeout=120)
-        return real(record, node_budget, time_budget_s)
+        return real(record, node_budget, time_budget_s, cpu_budget_s)
 
     monkeypatch.setattr(cpu_pool, "_analyse", held)
     try:
@@ -193,3 +193,25 @@ async def test_a_cpu_move_lands_while_an_analysis_occupies_its_lane(monkeypatch)
         assert [m["ply"] for m in row.result["moments"]] == [5, 6]
     finally:
         release.set()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("runtime_cleanup")
+async def test_an_analysis_over_its_cpu_budget_is_given_up_at_once(settings, caplog):
+    # A budget of 0: the ticker leases the analysis and gives it up (failed, one attempt, never retried)
+    # without starting the analysis lane.
+    settings.ANALYSIS_CPU_BUDGET_S = 0
+    cpu_pool._analyses.end()  # (a lane an earlier test of this process started)
+    caplog.set_level("INFO", logger="lobby.realtime.ticker")
+    _, _, _, finished = await offload(two_player_game)(BLUNDER_GAME)
+    runtime.ensure_running()
+
+    def analysis() -> GameAnalysis:
+        return GameAnalysis.objects.get(pk=finished.pk)
+
+    await _until(lambda: analysis().status == AnalysisStatus.FAILED, what="the analysis to be given up")
+    row = await offload(analysis)()
+    assert (row.attempts, row.result, row.lease_until) == (1, None, None)
+    assert cpu_pool._analyses.executor is None
+    assert await offload(analyses_claim)(now=row.finished_at + LEASE * 2, lease=LEASE) == []
+    assert "given up at its CPU budget" in caplog.text

@@ -1,4 +1,5 @@
-"""The pair of servers that the modules marked ``tests.pairkit.SHARED`` share (tests/pairkit.py)."""
+"""The pair of servers that the modules marked ``tests.pairkit.SHARED`` share (tests/pairkit.py), and the
+post-game analysis none of these modules' servers computes unless the module asks for it."""
 
 from __future__ import annotations
 
@@ -9,6 +10,21 @@ import pytest
 from tests.pairkit import PairKeeper, SharedPair, is_shared
 
 _KEEPER = pytest.StashKey[PairKeeper]()
+# Every server these modules start (their environment is this process's: harness.server.server_env) analyses
+# no finished game (ANALYSIS_CPU_BUDGET_S 0: the analysis is given up at once, its lane never started): some
+# 2 s of CPU a game, and no test here reads an analysis. A module that wants one sets the budget itself.
+NO_ANALYSIS = {"ANALYSIS_CPU_BUDGET_S": "0"}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _servers_analyse_nothing() -> Iterator[None]:
+    """``NO_ANALYSIS`` in this process's environment while the module runs (before its servers start: an
+    autouse fixture of the module's scope comes first), as it was afterwards (other directories' tests run
+    on the same worker)."""
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in NO_ANALYSIS.items():
+            patch.setenv(name, value)
+        yield
 
 
 @pytest.fixture(scope="session")
@@ -31,13 +47,3 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
     if keeper is not None and is_shared(item) and not is_shared(nextitem):
         keeper.stop()
 
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The arena last of the shared pair's tests: the pair stops right after it, cutting short the analyses of
-    its dozens of games (run first, they went on under the group's next tests: 11 s more CPU in the pairing test)."""
-    shared = [i for i, item in enumerate(items) if is_shared(item)]
-    arena = [items[i] for i in shared if "test_arena_live" in items[i].nodeid]
-    if shared and arena:
-        last = shared[-1]
-        rest = [item for item in items[: last + 1] if item not in arena]
-        items[: last + 1] = [*rest, *arena]

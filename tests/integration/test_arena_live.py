@@ -6,8 +6,7 @@ about a dozen plies, either side winning), some pause for a while and come back,
 ends the arena (its end time, in the database) a few seconds after the last of them came back or
 withdrew, and not before ARENA_SECONDS: as short as the evening allows, however slow the machine. At the
 end every game is counted once, nobody played two games at once, and the standings equal the standings
-recomputed from the games list. The servers analyse each finished game on a token budget: no analysis is
-read here."""
+recomputed from the games list. The servers analyse no finished game: no analysis is read here."""
 
 from __future__ import annotations
 

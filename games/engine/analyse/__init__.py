@@ -29,7 +29,7 @@ The parts, by concern: :mod:`~games.engine.analyse.report` (what an analysis say
 from __future__ import annotations
 
 from games.engine.analyse.cli import main
-from games.engine.analyse.game import SLOWER_WIN_PLIES, analyse_game, analyse_position
+from games.engine.analyse.game import SLOWER_WIN_PLIES, OverBudget, analyse_game, analyse_position
 from games.engine.analyse.proving import (
     DEFAULT_NODE_BUDGET,
     DEFAULT_TIME_BUDGET_S,
@@ -44,5 +44,5 @@ from games.engine.analyse.report import ANALYSIS_VERSION, Analysis, EvalKind, Ev
 __all__ = [
     "ANALYSIS_VERSION", "DEFAULT_NODE_BUDGET", "DEFAULT_TIME_BUDGET_S", "LOSS_PLIES", "SCORE_LIMIT", "SEARCH_DEPTH",
     "SLOWER_WIN_PLIES", "SOLVE_EMPTIES", "WIN_PLIES", "Analysis", "EvalKind", "Evaluation", "Mark", "Moment",
-    "PlyAnalysis", "analyse_game", "analyse_position", "main",
+    "OverBudget", "PlyAnalysis", "analyse_game", "analyse_position", "main",
 ]

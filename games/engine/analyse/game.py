@@ -29,16 +29,30 @@ SLOWER_WIN_PLIES = 4
 """A move that keeps a proved win but makes it at least this many plies longer is marked ``slower_win``."""
 
 
+class OverBudget(Exception):
+    """The analysis of a game stopped at its CPU budget (``cpu_budget_s`` of :func:`analyse_game`): nothing
+    of it is claimed."""
+
+
 class GameAnalyser(Evaluator):
     """One game's analysis, from the last position back to the first, so that the proofs of each
     position find those of the positions after it in the tables."""
 
-    def run(self) -> Analysis:
+    def run(self, *, cpu_budget_s: float | None = None, cpu_clock: Callable[[], float] = time.thread_time) -> Analysis:
+        """The analysis; ``cpu_budget_s``: CPU seconds (of ``cpu_clock``) the whole of it may take, looked at
+        before each position (None: no bound).
+
+        Raises:
+            OverBudget: the CPU budget ran out before every position was done.
+        """
         # Last position first, each move marked as soon as both its positions are known: when the
         # time budget runs short, it is the opening that goes without optional proofs.
         marks: list[Mark | None] = [None] * len(self.positions)
         moments: list[Moment] = []
+        stop = None if cpu_budget_s is None else cpu_clock() + cpu_budget_s
         for index in reversed(range(len(self.positions))):
+            if stop is not None and cpu_clock() >= stop:
+                raise OverBudget(f"{cpu_budget_s:g} s of CPU spent with {index + 1} position(s) left")
             self.evaluation(index)
             if index + 1 < len(self.positions):
                 marks[index], moment = self._marked(index)
@@ -172,21 +186,28 @@ def analyse_game(
     node_budget: int | None = DEFAULT_NODE_BUDGET,
     time_budget_s: float | None = DEFAULT_TIME_BUDGET_S,
     clock: Callable[[], float] = time.perf_counter,
+    cpu_budget_s: float | None = None,
+    cpu_clock: Callable[[], float] = time.thread_time,
 ) -> Analysis:
     """Analyse the game ``record`` (peg names separated by whitespace, Red first).
 
-    The guaranteed proofs and the fixed-depth search always run to completion. ``node_budget``
-    bounds the optional proofs per position (None: no bound) and ``time_budget_s`` the wall-clock
-    time after which no optional proof runs (None: no bound), measured with ``clock`` (seconds).
-    With the defaults a 40-ply game takes well under 30 s on one core (``docs/benchmarks.md``).
+    The guaranteed proofs and the fixed-depth search run to completion for every position analysed.
+    ``node_budget`` bounds the optional proofs per position (None: no bound) and ``time_budget_s`` the
+    wall-clock time after which no optional proof runs (None: no bound), measured with ``clock`` (seconds).
+    ``cpu_budget_s`` bounds the whole analysis, the guaranteed part included, in seconds of ``cpu_clock``
+    (this thread's CPU time): looked at before each position, it stops the analysis with ``OverBudget``
+    once spent (None: no bound; 0: before any work). With the defaults a 40-ply game takes well under 30 s
+    on one core (``docs/benchmarks.md``).
 
     Raises:
         EngineError: ``record`` breaks a rule (its ``ply`` says which move).
+        OverBudget: ``cpu_budget_s`` ran out before the analysis was done.
     """
     positions = [Position.initial()]
     for peg in Position.from_record(record).moves:  # parsed first: a bad record raises before any work
         positions.append(positions[-1].play(peg))
-    return GameAnalyser(positions, node_budget, time_budget_s, clock).run()
+    return GameAnalyser(positions, node_budget, time_budget_s, clock).run(cpu_budget_s=cpu_budget_s,
+                                                                           cpu_clock=cpu_clock)
 
 
 def analyse_position(

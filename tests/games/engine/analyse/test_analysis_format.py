@@ -14,6 +14,7 @@ from games.engine import PegFull
 from games.engine.analyse import (
     ANALYSIS_VERSION,
     EvalKind,
+    OverBudget,
     analyse_game,
     analyse_position,
     main,
@@ -92,7 +93,8 @@ def test_a_bad_record_raises_the_engine_error_of_its_first_bad_move() -> None:
 
 def test_the_analysis_is_deterministic_under_a_node_budget() -> None:
     first = analyse_game(WON, node_budget=5_000, time_budget_s=None).to_json()
-    assert analyse_game(WON, node_budget=5_000, time_budget_s=None).to_json() == first
+    # A CPU budget it stays within (the thread's real CPU time) changes nothing either.
+    assert analyse_game(WON, node_budget=5_000, time_budget_s=None, cpu_budget_s=60).to_json() == first
 
 
 def test_the_optional_proofs_settle_an_ending_and_stop_when_the_budget_is_spent() -> None:
@@ -107,6 +109,17 @@ def test_the_optional_proofs_settle_an_ending_and_stop_when_the_budget_is_spent(
     ticks = itertools.count(start=0.0, step=1.0)
     late = analyse_position(DRAWN_ENDING, node_budget=None, time_budget_s=0.5, clock=lambda: next(ticks))
     assert late.kind is EvalKind.HEURISTIC
+
+
+def test_the_cpu_budget_bounds_the_whole_analysis_position_by_position() -> None:
+    # A CPU clock one second later at each look: 2.5 s let the last two positions (the final one, and a win in
+    # 1 for Yellow) be done, the other seven not. (Within its budget an analysis is the one without: above.)
+    ticks = itertools.count(start=0.0, step=1.0)
+    with pytest.raises(OverBudget, match=r"with 7 position\(s\) left"):
+        analyse_game(WON, time_budget_s=None, cpu_budget_s=2.5, cpu_clock=lambda: next(ticks))
+    # None to spend: not one position.
+    with pytest.raises(OverBudget, match=r"with 4 position\(s\) left"):
+        analyse_game(UNFINISHED, cpu_budget_s=0)
 
 
 def test_the_command_line_prints_the_same_json() -> None:
