@@ -227,6 +227,23 @@ def new_page(executable: Path, webgl: bool, server_url: str) -> Iterator[Callabl
         ctx.close()
 
 
+@pytest.fixture
+def seat(server_url: str) -> Iterator[Callable[[str, str], object]]:
+    """Makes the other player of a room, on its socket without a page (``playkit.Seat``: ``seat(code, name)``);
+    their sockets are closed after the test."""
+    from tests.e2e.playkit import Seat
+
+    made: list[Seat] = []
+
+    def make(code: str, name: str) -> Seat:
+        made.append(Seat(server_url, code, name))
+        return made[-1]
+
+    yield make
+    for one in made:
+        one.close()
+
+
 @pytest.fixture(scope="session")
 def axe_source() -> Path:
     """axe-core's script (tests/e2e/axekit.py): the pinned npm dev dependency, from node_modules."""

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import math
 import re
+import time
+from typing import Any
 
 from playwright.sync_api import Page, expect
+from websockets.sync.client import ClientConnection, connect
 
+from harness.device import Device
+from harness.room import OPEN_TIMEOUT, WAIT_TIMEOUT, follow, ws_base
 from harness.site_pages import PARTY_RULES
 
 MY_TURN = """() => {
@@ -156,6 +163,75 @@ def create_party_room(  # type: ignore[no-untyped-def]
     host.get_by_role("button", name="Start").click()
     host.wait_for_function("() => { const g = window.__room.state.game; return !!g && g.status === 'playing'; }")
     guest.wait_for_function("() => { const g = window.__room.state.game; return !!g && g.status === 'playing'; }")
+    return host, guest
+
+
+class Seat:
+    """The other player of a room without a page of their own: a device (``harness.device.Device``) called
+    ``name``, seated through the room's socket, which it reads as the page reads it (``harness.room.follow``).
+    For a test that asserts only what the first page shows: a page of the opponent costs a browser
+    context, its room page's load and each move drawn again (a second of Chromium's CPU and more)."""
+
+    def __init__(self, server_url: str, code: str, name: str) -> None:
+        self.device = Device(server_url)
+        self.device.join(name)
+        headers = {"Origin": server_url, "Cookie": self.device.cookie_header()}
+        # The library answers the server's websocket pings from its own thread, as a browser does.
+        self.opened = contextlib.ExitStack()
+        self.conn: ClientConnection = self.opened.enter_context(connect(
+            f"{ws_base(server_url)}/ws/rooms/{code}/", additional_headers=headers, open_timeout=OPEN_TIMEOUT,
+            max_queue=None))
+        self.room: dict[str, Any] | None = None
+        self.syncing = False
+        self.errors: list[dict[str, Any]] = []
+        self.wait_room(lambda room: True)
+
+    def send(self, **frame: Any) -> None:  # Any: a frame is JSON
+        self.conn.send(json.dumps(frame))
+
+    def wait_room(self, predicate: Any, timeout: float = WAIT_TIMEOUT) -> dict[str, Any]:
+        """The room once it satisfies ``predicate``, reading the frames until then (a gap asks for ``sync``)."""
+        end = time.monotonic() + timeout
+        while self.room is None or not predicate(self.room):
+            frame = json.loads(self.conn.recv(timeout=max(0.01, end - time.monotonic())))
+            if frame["type"] == "error":
+                self.errors.append(frame)
+            self.room, self.syncing, ask = follow(self.room, self.syncing, frame)
+            if ask:
+                self.send(type="sync")
+        return self.room
+
+    def sit(self) -> None:
+        """Take the free seat, as the page's Take a seat does."""
+        self.send(type="sit")
+        self.wait_room(lambda room: room["you"]["seat"] is not None)
+
+    def drop(self, peg: str) -> None:
+        """Drop on ``peg`` once it is this seat's turn, with the frame a tap's drop sends (``send_drop``); waits
+        until the server applied it."""
+        room = self.wait_room(lambda r: bool(r["game"] and r["game"]["status"] == "playing"
+                                             and r["game"]["to_move_seat"] == r["you"]["seat"]))
+        before = room["game"]["ply"]
+        self.send(type="drop", peg=peg, ply=before)
+        room = self.wait_room(lambda r: r["game"]["ply"] > before or bool(self.errors))
+        assert not self.errors, self.errors
+        assert room["game"]["moves"][before] == peg
+
+    def close(self) -> None:
+        self.opened.close()
+
+
+def create_room_with_seat(new_page, seat, host_name: str = "Ann", guest_name: str = "Bob", *,  # type: ignore[no-untyped-def]
+                          start: bool = True, **ctx):
+    """As ``create_party_room``, with the guest a ``Seat`` (the ``seat`` fixture's, without a page) instead:
+    Ann's page, in the room, and the guest."""
+    host, link = create_room(new_page, host_name, **ctx)
+    guest = seat(link.rsplit("/", 1)[1], guest_name)
+    guest.sit()
+    expect(host.locator("#seats")).to_contain_text(guest_name)
+    if start:
+        host.get_by_role("button", name="Start").click()
+        host.wait_for_function("() => { const g = window.__room.state.game; return !!g && g.status === 'playing'; }")
     return host, guest
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.playkit import GAME_OVER, create_party_room, peg_button, send_drop, state
+from tests.e2e.playkit import GAME_OVER, create_room_with_seat, peg_button, send_drop, state
 from tests.games.analysiskit import BLUNDER_GAME
 
 pytestmark = pytest.mark.browser
@@ -16,12 +16,15 @@ pytestmark = pytest.mark.browser
 SLOWER_WIN_GAME = "d2 b3 c1 a4 d1 c4 d4 b4 a2 d3 b2 c2 a1 b1 c3"
 
 
-def replay_analysed(new_page, record: str, *, winner_seat: int, moments: int, webgl: bool = False):  # type: ignore[no-untyped-def]
-    """Two people play ``record`` in a party room; the host's page, on the game's replay once analysed
-    (``webgl``: with the 3D board)."""
-    host, guest = create_party_room(new_page, host_options={"webgl": webgl})
+def replay_analysed(new_page, seat, record: str, *, winner_seat: int, moments: int, webgl: bool = False):  # type: ignore[no-untyped-def]
+    """Two people play ``record`` in a party room, the guest from a socket (only the host's pages are the
+    point); the host's page, on the game's replay once analysed (``webgl``: with the 3D board)."""
+    host, guest = create_room_with_seat(new_page, seat, webgl=webgl)
     for ply, peg in enumerate(record.split()):  # the game is not the point: its moves sent as the taps send them
-        send_drop(host if ply % 2 == 0 else guest, peg)
+        if ply % 2 == 0:
+            send_drop(host, peg)
+        else:
+            guest.drop(peg)
     host.wait_for_function(GAME_OVER)  # the last drop may be the guest's: the host's page hears of it after
     game = state(host)["game"]
     assert (game["status"], game["winner_seat"]) == ("won", winner_seat)
@@ -31,8 +34,8 @@ def replay_analysed(new_page, record: str, *, winner_seat: int, moments: int, we
     return host
 
 
-def test_a_finished_games_replay_shows_the_analysis_and_the_better_move(new_page):
-    host = replay_analysed(new_page, BLUNDER_GAME, winner_seat=2, moments=2, webgl=True)
+def test_a_finished_games_replay_shows_the_analysis_and_the_better_move(new_page, seat):
+    host = replay_analysed(new_page, seat, BLUNDER_GAME, winner_seat=2, moments=2, webgl=True)
     moves = host.locator("#moves li")
     expect(moves).to_have_count(8)
     expect(moves.nth(5).locator(".mark")).to_have_attribute("data-mark", "blunder")
@@ -79,8 +82,8 @@ def test_a_finished_games_replay_shows_the_analysis_and_the_better_move(new_page
     assert host.js_errors == []  # type: ignore[attr-defined]
 
 
-def test_a_slower_win_is_marked_in_words_counted_and_a_moment_with_the_faster_move(new_page):
-    host = replay_analysed(new_page, SLOWER_WIN_GAME, winner_seat=1, moments=2)
+def test_a_slower_win_is_marked_in_words_counted_and_a_moment_with_the_faster_move(new_page, seat):
+    host = replay_analysed(new_page, seat, SLOWER_WIN_GAME, winner_seat=1, moments=2)
     slower = host.locator("#moves li").nth(8)
     expect(slower.locator(".mark")).to_have_attribute("data-mark", "slower_win")
     expect(slower).to_contain_text("slower win")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.playkit import GAME_OVER, create_party_room
+from tests.e2e.playkit import GAME_OVER, create_party_room, create_room
 
 pytestmark = pytest.mark.browser
 
@@ -106,7 +106,8 @@ def test_players_and_a_spectator_talk_around_a_game(new_page, artifacts) -> None
 
 
 def test_a_refused_message_is_explained_in_the_chat(new_page) -> None:  # type: ignore[no-untyped-def]
-    host, _guest = create_party_room(new_page, "Di", "Ed", start=False)
+    host, _ = create_room(new_page, "Di")  # the host's seat: the players' chat (nobody else is needed)
+    expect(host.locator("#chat-to")).to_have_text("To: players' chat")
     for i in range(5):
         write(host, f"message {i}")
         expect(message(host, "players", f"message {i}")).to_have_count(1)

@@ -8,7 +8,15 @@ import math
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.e2e.playkit import GAME_OVER, MY_TURN, create_party_room, create_room, drop, peg_button
+from tests.e2e.playkit import (
+    GAME_OVER,
+    MY_TURN,
+    create_party_room,
+    create_room,
+    create_room_with_seat,
+    drop,
+    peg_button,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -98,8 +106,8 @@ def test_players_on_phones_reach_every_action_without_scrolling(new_page, artifa
     assert not host.js_errors and not guest.js_errors
 
 
-def test_a_spectator_is_told_up_front_and_offered_nothing_they_cannot_use(new_page, artifacts) -> None:  # type: ignore[no-untyped-def]
-    host, guest = create_party_room(new_page, "Ann", "Bob")
+def test_a_spectator_is_told_up_front_and_offered_nothing_they_cannot_use(new_page, seat, artifacts) -> None:  # type: ignore[no-untyped-def]
+    host, _ = create_room_with_seat(new_page, seat, "Ann", "Bob")  # Bob plays from a socket: no page of his is read
     watcher = new_page(webgl=True, **PHONE)  # the phone's first screen as it is with the 3D board
     watcher.goto(host.url)
     watcher.wait_for_function("() => { const s = window.__room && window.__room.state; return !!(s && s.game); }")

@@ -11,6 +11,7 @@ from tests.e2e.playkit import (
     GAME_OVER,
     MY_TURN,
     create_party_room,
+    create_room_with_seat,
     drop,
     expected_step,
     peg_button,
@@ -55,10 +56,12 @@ def test_two_people_play_a_full_game_to_a_win(new_page, artifacts) -> None:  # t
     assert not host.js_errors and not guest.js_errors
 
 
-def test_a_full_peg_shows_the_cross_and_the_reason(new_page) -> None:  # type: ignore[no-untyped-def]
-    host, guest = create_party_room(new_page, "Cy", "Di", host_options={"webgl": True})  # the cross on Cy's 3D board
-    for page in (host, guest, host, guest):
-        drop(page, "b3")
+def test_a_full_peg_shows_the_cross_and_the_reason(new_page, seat) -> None:  # type: ignore[no-untyped-def]
+    # Di plays from a socket: the test is about Cy's page (the cross on Cy's 3D board).
+    host, guest = create_room_with_seat(new_page, seat, "Cy", "Di", webgl=True)
+    for _ in range(2):
+        drop(host, "b3")
+        guest.drop("b3")
     expect(peg_button(host, "b3")).to_have_class(re.compile(r"\bfull\b"))
     wait_my_turn(host)
     peg_button(host, "b3").click()

@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.playkit import create_party_room, peg_button, send_drop, state
+from tests.e2e.playkit import create_room_with_seat, peg_button, send_drop, state
 
 pytestmark = pytest.mark.browser
 
@@ -23,10 +23,13 @@ def record_of(url: str) -> str:
     return parse_qs(urlsplit(url).query).get("record", [""])[0]
 
 
-def test_analyse_a_replay_position_try_a_variation_and_paste_the_downloaded_record(new_page):
-    host, guest = create_party_room(new_page)
+def test_analyse_a_replay_position_try_a_variation_and_paste_the_downloaded_record(new_page, seat):
+    host, guest = create_room_with_seat(new_page, seat)  # Bob plays from a socket: only Ann's pages are the point
     for ply, peg in enumerate(GAME.split()):
-        send_drop(host if ply % 2 == 0 else guest, peg)  # the game is not the point: its moves as taps send them
+        if ply % 2 == 0:
+            send_drop(host, peg)  # the game is not the point: its moves as taps send them
+        else:
+            guest.drop(peg)
     game_id = state(host)["game"]["id"]
     host.goto(f"/games/{game_id}")
     host.locator("#moves li").nth(9).click()
