@@ -83,7 +83,8 @@ def executable(request: pytest.FixtureRequest, chromium_path: Path) -> Path:
 
 class _Server:
     """Per test process (per xdist worker) the browser tests' server: a migrated daphne on a free port,
-    embedded (no PostgreSQL, no Redis), with a quick CPU; started for the first test that wants it and
+    embedded (no PostgreSQL, no Redis), with a quick CPU and an arena's pairing wave each second (the
+    arena's test waits for one); started for the first test that wants it and
     kept for the browser tests that follow, whatever their module. Stopped with Chromium once no browser
     test comes next (``pytest_runtest_teardown``): an idle server still spends about 4% of a core (its
     ticker's and presence's rounds), for the minutes the worker's other tests take after the browser tests."""
@@ -94,7 +95,7 @@ class _Server:
     def url(self, tmp_path_factory: pytest.TempPathFactory) -> str:
         if self.live is None:
             tmp = tmp_path_factory.mktemp("e2e-server")
-            env = browser_server_env(SQLITE_PATH=sqlite_database(tmp), CPU_WORKERS="0")
+            env = browser_server_env(SQLITE_PATH=sqlite_database(tmp), CPU_WORKERS="0", ARENA_WAVE_SECONDS="1")
             self.live = LiveServer(env, log_dir=tmp).start()
         return self.live.http
 
@@ -120,10 +121,16 @@ def server_url(tmp_path_factory: pytest.TempPathFactory, chromium_path: Path, _s
 
 
 @pytest.fixture
-def server_sqlite(server_url: str) -> Path:
-    """The SQLite file of the browser tests' server (``_Server``), to read what it stored (its outbox)."""
+def browser_server(server_url: str) -> LiveServer:
+    """The browser tests' server (``_Server``) itself: its environment, for a command run beside it."""
     assert _SERVER.live is not None
-    return Path(_SERVER.live.env["SQLITE_PATH"])
+    return _SERVER.live
+
+
+@pytest.fixture
+def server_sqlite(browser_server: LiveServer) -> Path:
+    """The SQLite file of the browser tests' server (``_Server``), to read what it stored (its outbox)."""
+    return Path(browser_server.env["SQLITE_PATH"])
 
 
 class _Chromium:

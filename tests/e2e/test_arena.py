@@ -5,36 +5,17 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import browser_server_env
 from tests.e2e.playkit import send_drop, state, wait_ply
-from tests.livekit import LiveServer, sqlite_database
 
 pytestmark = pytest.mark.browser
 
 TEN_QUIET = ["a1", "a1", "a1", "a1", "b1", "b1", "b1", "b1", "c2", "c2"]
-
-
-@pytest.fixture(scope="module")
-def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return Path(sqlite_database(tmp_path_factory.mktemp("e2e-arena")))
-
-
-@pytest.fixture(scope="module")
-def server_url(database: Path, chromium_path: Path) -> Iterator[str]:
-    """The browser tests' server (as in conftest), on a database file this test may move the clock of."""
-    env = browser_server_env(SQLITE_PATH=str(database), CPU_WORKERS="0", ARENA_WAVE_SECONDS="1")
-    server = LiveServer(env, log_dir=database.parent).start()
-    try:
-        yield server.http
-    finally:
-        server.stop()
 
 
 def end_arena_now(database: Path, arena_id: int) -> None:
@@ -49,7 +30,9 @@ def my_colour(page: Page) -> str:
     return "red" if room["you"]["seat"] == room["game"]["red_seat"] else "yellow"
 
 
-def test_two_devices_play_an_arena_to_its_podium(new_page, database) -> None:  # type: ignore[no-untyped-def]
+def test_two_devices_play_an_arena_to_its_podium(new_page, server_sqlite) -> None:  # type: ignore[no-untyped-def]
+    """On the browser tests' server (its pairing wave each second), whose database file this test moves the
+    arena's end in."""
     ann = new_page()
     ann.goto("/")
     register = ann.locator("#register-form")
@@ -90,7 +73,7 @@ def test_two_devices_play_an_arena_to_its_podium(new_page, database) -> None:  #
     assert state(yellow)["game"]["berserk"][my_colour(yellow)] is True
     for ply, peg in enumerate(TEN_QUIET):
         if ply == 9:
-            end_arena_now(database, arena_id)  # the game in progress finishes and counts
+            end_arena_now(server_sqlite, arena_id)  # the game in progress finishes and counts
         send_drop(red if ply % 2 == 0 else yellow, peg)  # as a tap's drop sends it: the arena is the point
     wait_ply(yellow, 10)
     yellow.locator("#resign").click()

@@ -4,34 +4,17 @@ in the replay and on the player page, a banned player."""
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import browser_server_env
 from tests.e2e.playkit import drop, start_cpu_game, state, wait_my_turn
-from tests.livekit import BIN, ROOT, LiveServer, sqlite_database
+from tests.livekit import BIN, ROOT
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("closed_room")]  # one server: one worker
-
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory, chromium_path: Path) -> Iterator[tuple[str, dict[str, str]]]:
-    """This module's own server, so its rooms can be closed from outside (the management commands)."""
-    tmp = tmp_path_factory.mktemp("e2e-moderation")
-    env = browser_server_env(SQLITE_PATH=sqlite_database(tmp), CPU_WORKERS="0")
-    server = LiveServer(env, log_dir=tmp).start()
-    try:
-        yield server.http, env
-    finally:
-        server.stop()
-
-
-@pytest.fixture(scope="module")
-def server_url(live: tuple[str, dict[str, str]]) -> str:
-    return live[0]
+# On the browser tests' server, whose rooms and players the management commands change from another process
+# (on its database: the environment of ``browser_server``). Closing the idle rooms closes the earlier tests' too:
+# each worker's tests run one at a time, so none of them is still playing.
+pytestmark = pytest.mark.browser
 
 
 def manage(env: dict[str, str], *args: str) -> None:
@@ -39,8 +22,8 @@ def manage(env: dict[str, str], *args: str) -> None:
                    capture_output=True)
 
 
-def test_a_room_closed_mid_game_says_so_and_the_game_shows_as_abandoned(new_page, live) -> None:  # type: ignore[no-untyped-def]
-    _, env = live
+def test_a_room_closed_mid_game_says_so_and_the_game_shows_as_abandoned(new_page, browser_server) -> None:  # type: ignore[no-untyped-def]
+    env = browser_server.env
     page = start_cpu_game(new_page, level="1")
     drop(page, "a1")
     wait_my_turn(page)
@@ -65,8 +48,8 @@ def test_a_room_closed_mid_game_says_so_and_the_game_shows_as_abandoned(new_page
     assert not page.js_errors
 
 
-def test_a_banned_player_is_told_and_the_page_stops_reconnecting(new_page, live) -> None:  # type: ignore[no-untyped-def]
-    _, env = live
+def test_a_banned_player_is_told_and_the_page_stops_reconnecting(new_page, browser_server) -> None:  # type: ignore[no-untyped-def]
+    env = browser_server.env
     page = start_cpu_game(new_page, level="1")
     player = state(page)["you"]["player"]
     manage(env, "shell", "-c", "from django.utils import timezone; from players.models import Player; "
