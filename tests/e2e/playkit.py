@@ -142,15 +142,15 @@ def create_room(new_page, host_name: str = "Ann", *, host_options: dict | None =
 
 def create_party_room(  # type: ignore[no-untyped-def]
     new_page, host_name: str = "Ann", guest_name: str = "Bob", *, start: bool = True,
-    host_options: dict | None = None, **ctx
+    host_options: dict | None = None, guest_options: dict | None = None, **ctx
 ):
     """Ann creates a party room (``create_room``); Bob opens the share link and takes the second seat.
 
     With ``start`` (the default) Ann then starts the game and both pages wait until it runs. ``ctx``
-    (e.g. a phone's width and height) applies to both pages.
+    (e.g. a phone's width and height) applies to both pages, ``host_options`` and ``guest_options`` to one.
     """
     host, link = create_room(new_page, host_name, host_options=host_options, **ctx)
-    guest = new_page(**ctx)
+    guest = new_page(**ctx, **(guest_options or {}))
     guest.goto(link)
     guest.wait_for_function("() => window.__room && window.__room.state")
     guest.locator("#sit-name").fill(guest_name)
