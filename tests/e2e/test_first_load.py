@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page
 
-from tests.e2e.playkit import create_room
+from harness.device import Device
+from harness.site_pages import PARTY_RULES
 
 # The headless shell never asks for a page's icon: these run in the whole browser.
 pytestmark = [pytest.mark.browser, pytest.mark.desktop_chromium]
@@ -71,12 +72,15 @@ def test_the_site_icon_is_served_and_linked(new_page) -> None:  # type: ignore[n
 # which the browser logs as a console error).
 # The room page with its 3D board, as a device with WebGL loads it.
 @pytest.mark.parametrize("where", ["home", pytest.param("room", marks=pytest.mark.webgl), "puzzles"])
-def test_a_fresh_device_loads_a_page_without_console_errors(new_page, where) -> None:  # type: ignore[no-untyped-def]
+def test_a_fresh_device_loads_a_page_without_console_errors(new_page, server_url, where) -> None:  # type: ignore[no-untyped-def]
     url = "/"
     if where == "room":
-        # The host's page in the other Chromium (no WebGL): this one's browser has then shown no page of the
-        # room, so it asks for the room page's icon (a browser asks once for a page), which the watch waits for.
-        _, url = create_room(new_page, "Ann", host_options={"webgl": False})
+        # The host makes the room from a device without a browser page (the API calls the home page makes): this
+        # browser has then shown no page of the room, so it asks for the room page's icon (a browser asks once
+        # for a page), which the watch waits for.
+        host = Device(server_url)
+        host.join("Ann")
+        url = f"/r/{host.create_room(PARTY_RULES)}"
     elif where == "puzzles":
         url = "/puzzles"
     page = new_page()  # a desktop browser: Chromium's phone emulation never fetches an icon
