@@ -151,9 +151,10 @@ def connections_to(url: str) -> int:
 _sqlite_template: list[Path] = []
 
 
-def _migrated_sqlite_template() -> Path:
+def migrated_sqlite_template() -> Path:
     """The migrated SQLite template: this process's, migrated on first use and removed when it exits, or
-    the run's (``TEMPLATES_DIR``), migrated by the first process that wanted it."""
+    the run's (``TEMPLATES_DIR``), migrated by the first process that wanted it. ``sqlite_database`` copies
+    it; the test suite copies it into its own test databases too (tests/conftest.py). Nothing may write to it."""
     if not _sqlite_template:
         shared = _shared()
         if shared is None:
@@ -180,7 +181,7 @@ def sqlite_database(directory: Path) -> str:
     the next ones are copies of it (SQLite's backup API: the whole database, its WAL included).
     """
     path = directory / f"db-{uuid.uuid4().hex[:8]}.sqlite3"
-    with contextlib.closing(sqlite3.connect(_migrated_sqlite_template())) as source, \
+    with contextlib.closing(sqlite3.connect(migrated_sqlite_template())) as source, \
             contextlib.closing(sqlite3.connect(path)) as copy:
         source.backup(copy)
     return str(path)

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from harness.database import TEMPLATES_DIR, migrated_template, shared_templates_drop
+from harness.database import TEMPLATES_DIR, migrated_sqlite_template, migrated_template, shared_templates_drop
 
 # `pytest --cpu-times=PATH`: each test's wall and CPU time (its process and those it spawns), tests/cpukit.py.
 pytest_plugins = ["tests.cpukit"]
@@ -178,10 +178,8 @@ def _template_made_while_workers_collect(config: pytest.Config) -> None:
     if (getattr(config.option, "numprocesses", None) or 0) < 2 or config.option.collectonly \
             or config.args_source is not pytest.Config.ArgsSource.TESTPATHS:
         return
-    from harness.database import _migrated_sqlite_template
-
     url = os.environ.get("DATABASE_URL", "")
-    make = (lambda: migrated_template(url)) if POSTGRES_CONFIGURED else _migrated_sqlite_template
+    make = (lambda: migrated_template(url)) if POSTGRES_CONFIGURED else migrated_sqlite_template
     config.stash[_EARLY_TEMPLATE] = threading.Thread(target=make, name="early-template", daemon=True)
     config.stash[_EARLY_TEMPLATE].start()
 
@@ -323,14 +321,12 @@ def _sqlite_test_database_copied() -> None:
 
     from django.db.backends.sqlite3.creation import DatabaseCreation
 
-    from harness.database import _migrated_sqlite_template
-
     create = DatabaseCreation._create_test_db
 
     def _create_test_db(self: DatabaseCreation, verbosity: int, autoclobber: bool, keepdb: bool = False) -> str:
         name = create(self, verbosity, autoclobber, keepdb)
         if not keepdb and not self.is_in_memory_db(name):
-            with contextlib.closing(sqlite3.connect(_migrated_sqlite_template())) as source, \
+            with contextlib.closing(sqlite3.connect(migrated_sqlite_template())) as source, \
                     contextlib.closing(sqlite3.connect(name)) as copy:
                 source.backup(copy)
         return name
