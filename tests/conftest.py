@@ -237,6 +237,23 @@ def _one_database_thread(settings):
     settings.DB_THREADS = 1
 
 
+@pytest.fixture(autouse=True)
+def _no_background_analyses(request, monkeypatch):
+    """The lobby's ticker (a loop service of every in-process websocket test) leases each queued post-game
+    analysis and computes it in a thread: 1-6 s of CPU a finished game whatever the budget (the guaranteed
+    proofs), which no such test reads, and which ran on into the next tests (a thread is not cancelled with
+    its loop). Here it leases none, but in a test marked ``analyses`` (the lane's own test); the queue, the
+    lease and the computation are tested directly (tests/games/test_analysis_queue.py)."""
+    if request.node.get_closest_marker("analyses"):
+        return
+    from lobby.realtime.ticker import Ticker
+
+    async def _start_analysis(self: Ticker, now: object) -> None:
+        return None
+
+    monkeypatch.setattr(Ticker, "_start_analysis", _start_analysis)
+
+
 @pytest.fixture
 async def runtime_cleanup():
     """Stop this test loop's runtime (ticker, matchmaker, presence, feed, outbox) before the loop closes."""
