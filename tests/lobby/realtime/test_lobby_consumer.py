@@ -13,6 +13,7 @@ from lobby.models import Room, Seek
 from lobby.pairing import seeks
 from lobby.pairing.matching import RangePolicy
 from lobby.realtime import lobby as lobby_socket
+from lobby.realtime import matchmaker
 from ratings.models import PlayerRating
 from tests.lobbykit import LobbyClient
 from tests.roomkit import Client, make_player_async, make_room_async
@@ -21,9 +22,11 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 
 
 @pytest.fixture(autouse=True)
-def _quick_waves(settings):
-    """A wave at every matchmaker tick (each second), so tests wait less."""
-    settings.PAIRING_WAVE_SECONDS = 0.5
+def _quick_waves(settings, monkeypatch):
+    """The matchmaker ticks four times a second (a second when deployed) and a wave is due at every tick,
+    so tests wait for pairing a quarter as long."""
+    monkeypatch.setattr(matchmaker, "HEARTBEAT", timedelta(seconds=0.25))
+    settings.PAIRING_WAVE_SECONDS = 0.25
 
 
 @offload
@@ -158,7 +161,7 @@ async def test_seekers_out_of_range_are_not_paired_at_once():
     for client in (a, b):
         await client.send(type="seek", turn_seconds=None, ranked=True)
         await client.wait("seeking")
-    # Several waves run while both wait (one a second); 400 points apart is beyond ±100 for 7.5 s.
+    # Several waves run while both wait (four a second); 400 points apart is beyond ±100 for 7.5 s.
     _, _, c = await seeker("Cy", 1550)
     await c.send(type="seek", turn_seconds=None, ranked=True)
     assert (await c.wait("paired", timeout=20))["code"] == (await a.wait("paired", timeout=20))["code"]
