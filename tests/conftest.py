@@ -10,6 +10,7 @@ import re
 import shutil
 import tempfile
 import threading
+from datetime import datetime
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -145,16 +146,12 @@ def _static_files_scanned_once() -> None:
 
     WhiteNoiseMiddleware.add_files_from_finders = add_files_from_finders  # type: ignore[method-assign]
 
-# Django's real hasher costs 0.3 s of CPU a password by design; no test here is about its strength. The
-# live servers the tests start hash with the same (tests/livekit.py's TEST_SETTINGS).
-QUICK_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def pytest_configure(config: pytest.Config) -> None:
     from django.test.utils import override_settings
 
-    override_settings(PASSWORD_HASHERS=QUICK_HASHERS).enable()  # for the whole session (its hashers' cache reset)
+    override_settings(**SESSION_SETTINGS).enable()  # for the whole session (the hashers' cache reset, and so on)
     _static_files_scanned_once()
+    _ticker_analyses_only_when_asked()
     _flush_puts_kept_rows_back()
     worker_id = getattr(config, "workerinput", {}).get("workerid")
     if worker_id:
@@ -222,36 +219,53 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     _name_xdist_groups(config, items)
 
 
-@pytest.fixture(autouse=True)
-def _quick_cpu(settings):
-    """The CPU thinks in a thread and briefly in tests; benchmarks measure its real strength."""
-    settings.CPU_WORKERS = 0
-    settings.CPU_TIME_SCALE = 0.05
+# The settings every in-process test runs with, set once a session (``pytest_configure``) rather than by an
+# autouse fixture in each test (the ``settings`` fixture's four overrides and their restoring: a few ms of CPU
+# in every test); a test still changes any of them with ``settings``, for itself alone.
+SESSION_SETTINGS = {
+    # Django's real hasher costs 0.3 s of CPU a password by design; no test here is about its strength. The
+    # live servers the tests start hash with the same (tests/livekit.py's TEST_SETTINGS).
+    "PASSWORD_HASHERS": ["django.contrib.auth.hashers.MD5PasswordHasher"],
+    # The CPU thinks in a thread and briefly in tests; benchmarks measure its real strength.
+    "CPU_WORKERS": 0,
+    "CPU_TIME_SCALE": 0.05,
+    # In-process tests run the websockets' database work on Channels' one thread, as on SQLite: work still
+    # running in another thread when a test ends would race the flush of its tables. The threads
+    # (DB_THREADS) are exercised by the live servers of tests/integration and by the benchmark.
+    "DB_THREADS": 1,
+    # A process-local cache, emptied before and after each test (``_private_cache``): login limits must not
+    # leak between tests or runs.
+    "CACHES": {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}},
+}
+
+# Whether the in-process lobby ticker computes queued post-game analyses (``background_analyses``).
+_BACKGROUND_ANALYSES: list[bool] = [False]
 
 
-@pytest.fixture(autouse=True)
-def _one_database_thread(settings):
-    """In-process tests run the websockets' database work on Channels' one thread, as on SQLite: work
-    still running in another thread when a test ends would race the flush of its tables. The threads
-    (DB_THREADS) are exercised by the live servers of tests/integration and by the benchmark."""
-    settings.DB_THREADS = 1
-
-
-@pytest.fixture(autouse=True)
-def _no_background_analyses(request, monkeypatch):
+def _ticker_analyses_only_when_asked() -> None:
     """The lobby's ticker (a loop service of every in-process websocket test) leases each queued post-game
     analysis and computes it in a thread: 1-6 s of CPU a finished game whatever the budget (the guaranteed
     proofs), which no such test reads, and which ran on into the next tests (a thread is not cancelled with
-    its loop). Here it leases none, but in a test marked ``analyses`` (the lane's own test); the queue, the
-    lease and the computation are tested directly (tests/games/test_analysis_queue.py)."""
-    if request.node.get_closest_marker("analyses"):
-        return
+    its loop). Here it leases none, but in a test using ``background_analyses`` (the lane's own test); the
+    queue, the lease and the computation are tested directly (tests/games/test_analysis_queue.py)."""
     from lobby.realtime.ticker import Ticker
 
-    async def _start_analysis(self: Ticker, now: object) -> None:
-        return None
+    start_analysis = Ticker._start_analysis
 
-    monkeypatch.setattr(Ticker, "_start_analysis", _start_analysis)
+    async def _start_analysis(self: Ticker, now: datetime) -> None:
+        if _BACKGROUND_ANALYSES[0]:
+            await start_analysis(self, now)
+
+    Ticker._start_analysis = _start_analysis  # type: ignore[method-assign]
+
+
+@pytest.fixture
+def background_analyses():
+    """The in-process lobby ticker computes queued post-game analyses, as deployed
+    (``_ticker_analyses_only_when_asked``)."""
+    _BACKGROUND_ANALYSES[0] = True
+    yield
+    _BACKGROUND_ANALYSES[0] = False
 
 
 @pytest.fixture
@@ -274,11 +288,10 @@ def _fresh_channel_layer():
 
 
 @pytest.fixture(autouse=True)
-def _private_cache(settings):
-    """Each test gets an empty process-local cache (login limits must not leak between tests or runs)."""
+def _private_cache():
+    """Each test gets an empty process-local cache (``SESSION_SETTINGS``' CACHES)."""
     from django.core.cache import caches
 
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     caches["default"].clear()
     yield
     caches["default"].clear()
@@ -297,7 +310,7 @@ def _no_snapshots_kept():
 
 # A session of the test database idle in a transaction this long is ended by PostgreSQL. A test that
 # failed (a timeout on a loaded machine) can leave one behind in a thread of its realtime runtime (seen:
-# the ticker's ``games_next_due`` query); the flush after the next transactional test (TRUNCATE) would
+# the ticker's ``games_next_due`` query); the flush after the next transactional test (its LOCK TABLE) would
 # wait for its lock for ever, and the whole run with it. No test keeps a transaction idle for so long.
 IDLE_IN_TRANSACTION_TIMEOUT = "120s"
 

@@ -157,8 +157,7 @@ async def _until(check, *, what: str, timeout: float = 60.0):
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("runtime_cleanup")
-@pytest.mark.analyses
+@pytest.mark.usefixtures("runtime_cleanup", "background_analyses")
 async def test_a_cpu_move_lands_while_an_analysis_occupies_its_lane(monkeypatch):
     # The analysis lane is held busy on an event: the real analysis runs only once the test lets it.
     release = threading.Event()
