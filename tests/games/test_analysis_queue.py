@@ -196,7 +196,7 @@ async def test_a_cpu_move_lands_while_an_analysis_occupies_its_lane(monkeypatch)
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("runtime_cleanup")
+@pytest.mark.usefixtures("runtime_cleanup", "background_analyses")
 async def test_an_analysis_over_its_cpu_budget_is_given_up_at_once(settings, caplog):
     # A budget of 0: the ticker leases the analysis and gives it up (failed, one attempt, never retried)
     # without starting the analysis lane.
