@@ -195,14 +195,19 @@ class LiveServer:
         """Start the process and return once its health check answers 200.
 
         Raises:
-            RuntimeError: it exited or did not become healthy within ``timeout`` seconds.
+            RuntimeError: it exited or did not become healthy within ``timeout`` seconds (then it is stopped:
+                a server that never answered is not left running behind the failed test).
         """
         with self.log_path.open("ab") as log:
             self.proc = subprocess.Popen(
                 command(self.runner, self.app, self.port), cwd=ROOT, env=self.env, stdout=log,
                 stderr=subprocess.STDOUT,
             )
-        wait_healthy(self.http + self.health, self.proc, self.log_path, timeout)
+        try:
+            wait_healthy(self.http + self.health, self.proc, self.log_path, timeout)
+        except BaseException:
+            self.stop()
+            raise
         return self
 
     def stop(self) -> None:
