@@ -187,7 +187,7 @@ if REDIS_URL:
     CACHES = {"default": {"BACKEND": "config.cache.RedisCache", "LOCATION": REDIS_URL,
                           "KEY_PREFIX": os.environ.get("CHANNEL_PREFIX", "asgi") + "-cache"}}
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "config.local_layer.LocalLayer"}}
 
 SESSION_ENGINE = "config.sessions"  # Django's database sessions, their statements written once
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365 * 2  # the device is the player: keep it for two years

@@ -11,10 +11,10 @@ three per move in a room of two (the drop, and the ``move`` event to each socket
 A message from the channel layer reaches its handler decoded, a :mod:`live.messages` dataclass.
 
 Every socket receives its frames and its channel's messages from one queue, with one task (the socket's
-own, daphne's), when the channel layer can put its messages there (``config.channel_layer``, on Redis):
-Channels' consumer loop keeps a task and a receiving coroutine for each of the two, a few KiB for every
-idle socket. On another layer (the in-memory one of the embedded default) it runs as
-Channels runs it.
+own, daphne's), when the channel layer can put its messages there (``config.channel_layer``'s on Redis, and
+``config.local_layer``'s, the embedded default's in-memory one): Channels' consumer loop keeps a task and a
+receiving coroutine for each of the two, a few KiB for every idle socket, and makes a task and an
+``asyncio.wait`` for every message it receives. On another layer it runs as Channels runs it.
 
 Every message a socket handles (a frame, an event; but the messages of the types in ``untranslated``,
 which it sends on as their sender encoded them) is handled in the socket's ``language`` (until a subclass
