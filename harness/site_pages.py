@@ -104,6 +104,9 @@ def prepare(page: Page) -> dict[str, str]:
     # the room page's socket is closed by the hand-over (4409) and its scripts' requests would race the
     # session's new key.
     _open(page, "/accounts/reset", "main h1")
+    # Its own requests answered first: one still in flight could bring back the session's old cookie after
+    # the registration's new one (once in CI, the arena's POST below was 403 no_account).
+    page.wait_for_load_state("networkidle")
     username = "ann_" + page.evaluate("() => Math.random().toString(36).slice(2, 8)")
     _post(page, "/api/accounts/register", {"username": username, "password": PASSWORD})
     # As the arena form sends its defaults.
