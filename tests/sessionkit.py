@@ -4,6 +4,7 @@ SQLite test database copied from the run's template, and a transactional test's 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from datetime import datetime
 
@@ -45,6 +46,8 @@ def ticker_analyses_only_when_asked() -> None:
     async def _start_analysis(self: Ticker, now: datetime) -> None:
         if BACKGROUND_ANALYSES[0]:
             await start_analysis(self, now)
+        else:  # looked, as if none was queued: the next look ANALYSIS_POLL_SECONDS later (not a busy tick)
+            self.last_analysis_poll = asyncio.get_running_loop().time()
 
     Ticker._start_analysis = _start_analysis  # type: ignore[method-assign]
 
