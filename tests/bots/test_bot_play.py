@@ -73,11 +73,19 @@ def test_a_game_of_others_and_unknown_games_are_refused(two_bots):
     assert Game.objects.get(pk=game_id).ply == 0
 
 
+def frozen_at_now(monkeypatch) -> None:
+    """Every request at one instant (the views read django.utils.timezone.now), and the cache's expiries on
+    the same frozen clock (its counters live 3 s, which eleven requests may take on a loaded machine): a
+    loaded machine must not spread them over two windows, nor let a counter expire among them."""
+    monkeypatch.setattr("bots.views.timezone.now", lambda: NOW)
+    frozen = types.SimpleNamespace(time=lambda: NOW.timestamp())
+    monkeypatch.setattr("django.core.cache.backends.base.time", frozen)
+    monkeypatch.setattr("django.core.cache.backends.locmem.time", frozen)
+
+
 def test_moves_per_second_are_limited(two_bots, monkeypatch):
     game_id, red, yellow = two_bots
-    # Every request at one instant (the views read django.utils.timezone.now): a loaded machine must not
-    # spread them over two windows.
-    monkeypatch.setattr("bots.views.timezone.now", lambda: NOW)
+    frozen_at_now(monkeypatch)
     allowed = limits.MOVES_PER_SECOND
     answers = [code_of(yellow.post(f"/api/bot/game/{game_id}/move/a1")) for _ in range(allowed + 1)]
     assert answers[:allowed] == [(400, "not_your_turn")] * allowed and answers[allowed] == (429, "rate_limited")
@@ -86,12 +94,7 @@ def test_moves_per_second_are_limited(two_bots, monkeypatch):
 
 def test_the_move_quota_is_one_per_account_and_game_however_the_id_is_spelt(two_bots, monkeypatch):
     game_id, red, yellow = two_bots
-    monkeypatch.setattr("bots.views.timezone.now", lambda: NOW)
-    # The cache's expiries on a frozen clock too: its counters live 3 s, which eleven requests may take
-    # on a loaded machine.
-    frozen = types.SimpleNamespace(time=lambda: NOW.timestamp())
-    monkeypatch.setattr("django.core.cache.backends.base.time", frozen)
-    monkeypatch.setattr("django.core.cache.backends.locmem.time", frozen)
+    frozen_at_now(monkeypatch)
     bobo = Player.objects.get(user__username="bobo")
     another_token = Api(token_for(bobo))  # the same account's second token shares its bucket
     plain = uuid.UUID(game_id)
