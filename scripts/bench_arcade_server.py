@@ -108,6 +108,7 @@ class Result:
     p99: float
     cpu_per: float | None
     errors: dict[str, int]
+    trips: tuple[float, ...] = ()  # every round trip of the phase, seconds
 
 
 PROFILE: Path | None = None  # --profile: py-spy records the server during each load phase, here
@@ -150,7 +151,7 @@ async def load(drivers: list, server: LiveServer, *, seconds: float, interval: f
     cpu = None if before is None or after is None or not trips else (after - before) / len(trips)
     sent = len(trips) + sum(stats.errors.values())
     return Result(label, offered, sent, len(trips), percentile(trips, 0.5), percentile(trips, 0.99), cpu,
-                  dict(stats.errors))
+                  dict(stats.errors), tuple(trips))
 
 
 async def bench(env: dict[str, str], log_dir: Path, *, runs: int, rate: float, seconds: float,
@@ -198,7 +199,10 @@ def report(title: str, rounds: list[tuple[Result, Result]]) -> str:
     done = sum(a.done for a, _ in rounds)
     p99s = [x for x in (ratio(a.p99, e.p99) for a, e in rounds) if x is not None]
     cpus = [x for x in (ratio(a.cpu_per, e.cpu_per) for a, e in rounds) if x is not None]
-    lines.append(f"\narcade done {100 * done / max(1, offered):.1f}% (target ≥ 99); median of the rounds' ratios: "
+    pooled = [percentile([t for pair in rounds for t in pair[side].trips], 0.99) for side in (0, 1)]
+    lines.append(f"\nall rounds pooled: arcade p99 {pooled[0] * 1000:.1f} ms, echo p99 {pooled[1] * 1000:.1f} ms "
+                 f"(ratio {pooled[0] / pooled[1] if pooled[1] else float('nan'):.2f})")
+    lines.append(f"arcade done {100 * done / max(1, offered):.1f}% (target ≥ 99); median of the rounds' ratios: "
                  f"p99 {statistics.median(p99s) if p99s else float('nan'):.2f} (target ≤ 2), CPU "
                  f"{statistics.median(cpus) if cpus else float('nan'):.2f} (target ≤ 1.5); the rounds' p99 ratios "
                  + ", ".join(f"{x:.2f}" for x in p99s))
