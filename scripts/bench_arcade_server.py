@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import websockets
 
 from harness.bench.echo import ECHO_APP, ECHO_HEALTH, EchoPair
-from harness.bench.stats import Stats, paced, percentile
+from harness.bench.stats import Stats, paced, percentile, set_up_all
 from harness.database import postgres_database
 from harness.device import Device
 from harness.room import ws_base
@@ -43,6 +43,7 @@ from harness.server import LiveServer, migrate, running, server_env
 DIRECTIONS = ("left", "backward", "right", "forward", "down", "up")
 UNLIMITED = str(10**9)
 TIMEOUT = 10.0
+SET_UP_AT_ONCE = 25  # drivers set up at once
 
 
 class ArcadeRun:
@@ -124,16 +125,6 @@ def profiler(server: LiveServer, label: str, seconds: float) -> subprocess.Popen
                              "--output", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-async def set_up(drivers: list, concurrency: int = 25) -> None:  # type: ignore[type-arg]
-    gate = asyncio.Semaphore(concurrency)
-
-    async def one(driver) -> None:  # type: ignore[no-untyped-def]
-        async with gate:
-            await driver.set_up()
-
-    await asyncio.gather(*(one(d) for d in drivers))
-
-
 async def load(drivers: list, server: LiveServer, *, seconds: float, interval: float, label: str,  # type: ignore[type-arg]
                offered: int) -> Result:
     """One phase: every driver plays for ``seconds`` on fresh stats; what it measured."""
@@ -164,11 +155,12 @@ async def bench(env: dict[str, str], log_dir: Path, *, runs: int, rate: float, s
     offered = int(rate * phase)
     with running(env, 1, log_dir=log_dir) as (server,), \
             running(env, 1, log_dir=log_dir, app=ECHO_APP, health=ECHO_HEALTH) as (echo,):
-        stats = Stats()
-        arcade_runs = [ArcadeRun(i, server, stats) for i in range(runs)]
-        pairs = [EchoPair(i, echo.http, echo.http, stats, TIMEOUT) for i in range(runs // 2)]
-        await set_up(arcade_runs)
-        await set_up(pairs)
+        stats = Stats()  # the set-up's: a driver that failed to set up is counted there and left out
+        arcade_runs = await set_up_all([ArcadeRun(i, server, stats) for i in range(runs)], SET_UP_AT_ONCE, stats)
+        pairs = await set_up_all([EchoPair(i, echo.http, echo.http, stats, TIMEOUT) for i in range(runs // 2)],
+                                 SET_UP_AT_ONCE, stats)
+        if stats.errors:
+            print(f"set-up failures (left out): {dict(stats.errors)}", file=sys.stderr)
         results = []
         try:
             for round_ in range(1, rounds + 1):
