@@ -17,8 +17,7 @@ import django_stubs_ext
 from django.conf import global_settings
 from django.core.exceptions import ImproperlyConfigured
 
-# Django's generic classes take their type arguments at run time too (``admin.ModelAdmin[Game]``), as
-# django-stubs has them.
+# Django's generic classes take type arguments at run time too (``admin.ModelAdmin[Game]``), as django-stubs has.
 django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -42,10 +41,8 @@ DEBUG = _env_bool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY") or _DEV_SECRET
 USING_DEV_SECRET = SECRET_KEY == _DEV_SECRET
 if USING_DEV_SECRET and not DEBUG:
-    print(
-        "WARNING: SECRET_KEY is not set; using the development secret. Set SECRET_KEY in production.",
-        file=sys.stderr,
-    )
+    print("WARNING: SECRET_KEY is not set; using the development secret. Set SECRET_KEY in production.",
+          file=sys.stderr)
 
 ALLOWED_HOSTS = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",")
                  if h.strip()]
@@ -300,17 +297,18 @@ GC_THRESHOLDS = tuple(int(x) for x in os.environ.get("GC_THRESHOLDS", "50000,20,
 PING_TIMEOUT_SECONDS = _env_float("PING_TIMEOUT_SECONDS", 30.0)
 # Multiplies every turn timer: a turn of 30 s runs out after 30 * TURN_TIME_SCALE s (the live tests' are short).
 TURN_TIME_SCALE = _env_float("TURN_TIME_SCALE", 1.0)
-# The length of a correspondence game's day, in seconds: a move is due days_per_move such days after the
-# opponent's. Tests, demonstrations and outside checks play days in seconds.
+# A correspondence day in seconds (a move is due days_per_move days after the opponent's; tests play seconds).
 CORRESPONDENCE_DAY_SECONDS = _env_float("CORRESPONDENCE_DAY_SECONDS", 86400.0)
 # Worker processes that compute CPU moves (0: a thread); CPU_TIME_SCALE multiplies every CPU budget (tests: quick).
 CPU_WORKERS = int(os.environ.get("CPU_WORKERS", "1"))
 CPU_TIME_SCALE = _env_float("CPU_TIME_SCALE", 1.0)
 # Post-game analysis (docs/analysis.md; its own low-priority worker): proof nodes a position and wall seconds a
-# game, both times CPU_TIME_SCALE; CPU seconds of the whole, not scaled (over it: no analysis; 0: none computed).
+# game, both times CPU_TIME_SCALE; CPU seconds of the whole, not scaled (over it: none; 0: this process computes
+# none); started only while this process uses less than ANALYSIS_BUSY_SHARE of a core (0: whatever it uses).
 ANALYSIS_NODE_BUDGET = int(os.environ.get("ANALYSIS_NODE_BUDGET", "150000"))
 ANALYSIS_TIME_BUDGET_S = _env_float("ANALYSIS_TIME_BUDGET_S", 20.0)
 ANALYSIS_CPU_BUDGET_S = _env_float("ANALYSIS_CPU_BUDGET_S", 60.0)
+ANALYSIS_BUSY_SHARE = _env_float("ANALYSIS_BUSY_SHARE", 0.25)
 # The analysis board (docs/records.md): CPU milliseconds one answer may spend (a request may ask up to
 # ANALYSIS_BOARD_MAX_MS), and requests per client address a minute.
 ANALYSIS_BOARD_BUDGET_MS = int(os.environ.get("ANALYSIS_BOARD_BUDGET_MS", "300"))

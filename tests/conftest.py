@@ -16,14 +16,12 @@ import pytest
 
 from harness.database import TEMPLATES_DIR, migrated_sqlite_template, migrated_template, shared_templates_drop
 from tests.sessionkit import (
-    BACKGROUND_ANALYSES,
     KEPT_ROWS,
     KEPT_ROWS_READY,
     SESSION_SETTINGS,
     flush_puts_kept_rows_back,
     sqlite_test_database_copied,
     static_files_scanned_once,
-    ticker_analyses_only_when_asked,
 )
 
 # `pytest --cpu-times=PATH`: each test's wall and CPU time (its process and those it spawns), tests/cpukit.py.
@@ -135,7 +133,6 @@ def pytest_configure(config: pytest.Config) -> None:
 
     override_settings(**SESSION_SETTINGS).enable()  # for the whole session (the hashers' cache reset, and so on)
     static_files_scanned_once()
-    ticker_analyses_only_when_asked()
     flush_puts_kept_rows_back()
     worker_id = getattr(config, "workerinput", {}).get("workerid")
     if worker_id:
@@ -204,12 +201,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.fixture
-def background_analyses():
-    """The in-process lobby ticker computes queued post-game analyses, as deployed
-    (tests/sessionkit.py)."""
-    BACKGROUND_ANALYSES[0] = True
-    yield
-    BACKGROUND_ANALYSES[0] = False
+def background_analyses(settings):
+    """The in-process lobby ticker computes queued post-game analyses, with the deployed budget
+    (tests/sessionkit.py's ``SESSION_SETTINGS`` turn them off), whatever the test process's own CPU (the wait
+    for a quiet process is tested with its clocks, tests/games/test_analysis_queue.py)."""
+    settings.ANALYSIS_CPU_BUDGET_S = 60.0
+    settings.ANALYSIS_BUSY_SHARE = 0
 
 
 @pytest.fixture

@@ -1,12 +1,11 @@
 """What the suite sets up once a session (tests/conftest.py's ``pytest_configure`` and database fixtures): the
-settings of every in-process test, the static files scanned once, the ticker's analyses off unless asked, the
-SQLite test database copied from the run's template, and a transactional test's flush that keeps some rows."""
+settings of every in-process test (the ticker's analyses off unless asked among them), the static files
+scanned once, the SQLite test database copied from the run's template, and a transactional test's flush that
+keeps some rows."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-from datetime import datetime
 
 from harness.database import migrated_sqlite_template
 
@@ -27,30 +26,13 @@ SESSION_SETTINGS = {
     # A process-local cache, emptied before and after each test (tests/conftest.py's ``_private_cache``):
     # login limits must not leak between tests or runs.
     "CACHES": {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}},
+    # The lobby's ticker (a loop service of every in-process websocket test) computes no post-game analysis:
+    # 1-6 s of CPU a finished game whatever the budget (the guaranteed proofs), which no such test reads,
+    # and which ran on into the next tests (a thread is not cancelled with its loop). A queued analysis stays
+    # queued; the lane's own tests give it a budget (tests/conftest.py's ``background_analyses``), and the
+    # queue, the lease and the computation are tested directly (tests/games/test_analysis_queue.py).
+    "ANALYSIS_CPU_BUDGET_S": 0,
 }
-
-# Whether the in-process lobby ticker computes queued post-game analyses (tests/conftest.py's ``background_analyses``).
-BACKGROUND_ANALYSES: list[bool] = [False]
-
-
-def ticker_analyses_only_when_asked() -> None:
-    """The lobby's ticker (a loop service of every in-process websocket test) leases each queued post-game
-    analysis and computes it in a thread: 1-6 s of CPU a finished game whatever the budget (the guaranteed
-    proofs), which no such test reads, and which ran on into the next tests (a thread is not cancelled with
-    its loop). Here it leases none, but in a test using ``background_analyses`` (the lane's own test); the
-    queue, the lease and the computation are tested directly (tests/games/test_analysis_queue.py)."""
-    from lobby.realtime.ticker import Ticker
-
-    start_analysis = Ticker._start_analysis
-
-    async def _start_analysis(self: Ticker, now: datetime) -> None:
-        if BACKGROUND_ANALYSES[0]:
-            await start_analysis(self, now)
-        else:  # looked, as if none was queued: the next look ANALYSIS_POLL_SECONDS later (not a busy tick)
-            self.last_analysis_poll = asyncio.get_running_loop().time()
-
-    Ticker._start_analysis = _start_analysis  # type: ignore[method-assign]
-
 
 def static_files_scanned_once() -> None:
     """WhiteNoise's middleware lists and stats every static file when a middleware chain is built (80 ms

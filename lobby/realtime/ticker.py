@@ -11,7 +11,10 @@ process that died, a lease run out).
 
 The ticker also drives finished games' analyses: when this process's analysis lane is idle it leases the
 oldest queued one and computes it in that lane (games/cpu_pool.py), which never takes a live move's worker;
-it looks when a game ended here, when an analysis is done, and every ``ANALYSIS_POLL_SECONDS``.
+it looks when a game ended here, when an analysis is done, and every ``ANALYSIS_POLL_SECONDS``. An analysis
+is work for a quiet moment: while this process is busy with live play (more than ``ANALYSIS_BUSY_SHARE`` of a
+core since the last look) it leases none, since the lane's few seconds of CPU would take the machine's cores
+from the moves (measured in docs/benchmarks.md, "the two-process tail").
 
 Once an hour it deletes the chat of rooms closed more than ``CHAT_RETENTION_DAYS`` ago (any process may;
 deleting twice deletes nothing more).
@@ -25,6 +28,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -63,11 +68,35 @@ STORE_ATTEMPTS = 10
 STORE_RETRY_SECONDS = 1.0
 # How often each process deletes expired chat (the first tick does it too).
 CHAT_PURGE_SECONDS = 3600.0
+# The shortest span over which this process's CPU share is judged before an analysis starts (looks closer
+# together than this judge by the span that ended at the last look that was at least this long).
+BUSY_SPAN_SECONDS = 1.0
+
+
+class ProcessLoad:
+    """This process's share of a core (all its threads' CPU time over wall time) since the last look that
+    was at least ``BUSY_SPAN_SECONDS`` ago; the clocks are injected (tests)."""
+
+    def __init__(self, wall: Callable[[], float] = time.monotonic,
+                 cpu: Callable[[], float] = time.process_time) -> None:
+        self.wall = wall
+        self.cpu = cpu
+        self.mark = (wall(), cpu())
+        self.last = 0.0
+
+    def share(self) -> float:
+        wall, cpu = self.wall(), self.cpu()
+        span = wall - self.mark[0]
+        if span >= BUSY_SPAN_SECONDS:
+            self.last = (cpu - self.mark[1]) / span
+            self.mark = (wall, cpu)
+        return self.last
+
 
 class Ticker:
     """One per running event loop (one per server process in production), owned by its loop's lobby service."""
 
-    def __init__(self, presence: Presence) -> None:
+    def __init__(self, presence: Presence, load: ProcessLoad | None = None) -> None:
         self.in_flight: set[str] = set()
         self.children: set[asyncio.Task[None]] = set()
         self.analysis: asyncio.Task[None] | None = None
@@ -76,6 +105,7 @@ class Ticker:
         self.presence = presence
         self.waker = Waker(self.tick, name="games-ticker", longest=LOOK_SECONDS)
         self.warming: asyncio.Task[None] | None = None
+        self.load = load or ProcessLoad()
 
     @property
     def task(self) -> asyncio.Task[None] | None:
@@ -131,12 +161,21 @@ class Ticker:
         return look if due.next_at is None else min(look, due.next_at)
 
     async def _start_analysis(self, now: datetime) -> None:
-        """Lease one queued analysis if this process's analysis lane is idle (one at a time)."""
+        """Lease one queued analysis if this process's analysis lane is idle (one at a time) and the process
+        is not busy with live play (``ANALYSIS_BUSY_SHARE``: the next look is a game's end or
+        ``ANALYSIS_POLL_SECONDS`` away). A process whose ``ANALYSIS_CPU_BUDGET_S`` is 0 computes none: it
+        leases nothing, and a queued analysis stays queued for a process that computes them (nobody is
+        shown "failed" for an operator's choice)."""
         loop = asyncio.get_running_loop()
-        busy = self.analysis is not None and not self.analysis.done()
-        if busy or loop.time() - self.last_analysis_poll < ANALYSIS_POLL_SECONDS:
+        running = self.analysis is not None and not self.analysis.done()
+        if running or loop.time() - self.last_analysis_poll < ANALYSIS_POLL_SECONDS:
             return
         self.last_analysis_poll = loop.time()
+        if float(settings.ANALYSIS_CPU_BUDGET_S) <= 0:
+            return
+        busy_share = float(settings.ANALYSIS_BUSY_SHARE)
+        if busy_share > 0 and self.load.share() >= busy_share:
+            return
         for job in await offload(analyses_claim)(now=now, lease=ANALYSIS_LEASE, limit=1):
             self.analysis = loop.create_task(self._analyse(job), name=f"analysis-{job.game_id}")
             self.children.add(self.analysis)

@@ -6,12 +6,15 @@ from __future__ import annotations
 import asyncio
 import threading
 from datetime import timedelta
+from typing import cast
 
 import pytest
+from django.utils import timezone
 
 from games import cpu_pool
 from games.analyses import (
     ANALYSIS_MAX_ATTEMPTS,
+    AnalysisJob,
     analyses_claim,
     analysis_release,
     analysis_request,
@@ -23,6 +26,8 @@ from games.postgame import post_games_run
 from live import runtime
 from live.offload import offload
 from lobby.play.moves import game_drop, game_resign, game_start
+from lobby.realtime.presence import Presence
+from lobby.realtime.ticker import ANALYSIS_POLL_SECONDS, ProcessLoad, Ticker
 from lobby.rooms.connections import connection_open, process_register
 from lobby.rooms.services import room_close, room_create
 from players.services import player_create
@@ -198,10 +203,9 @@ async def test_a_cpu_move_lands_while_an_analysis_occupies_its_lane(monkeypatch)
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("runtime_cleanup", "background_analyses")
 async def test_an_analysis_over_its_cpu_budget_is_given_up_at_once(settings, caplog):
-    # A budget of 0: the ticker leases the analysis and gives it up (failed, one attempt, never retried)
-    # without starting the analysis lane.
-    settings.ANALYSIS_CPU_BUDGET_S = 0
-    cpu_pool._analyses.end()  # (a lane an earlier test of this process started)
+    # A budget spent before the second position: the ticker leases the analysis, the lane stops it there, and
+    # it is given up (failed, one attempt, never retried).
+    settings.ANALYSIS_CPU_BUDGET_S = 1e-9
     caplog.set_level("INFO", logger="lobby.realtime.ticker")
     _, _, _, finished = await offload(two_player_game)(BLUNDER_GAME)
     runtime.ensure_running()
@@ -212,6 +216,79 @@ async def test_an_analysis_over_its_cpu_budget_is_given_up_at_once(settings, cap
     await _until(lambda: analysis().status == AnalysisStatus.FAILED, what="the analysis to be given up")
     row = await offload(analysis)()
     assert (row.attempts, row.result, row.lease_until) == (1, None, None)
-    assert cpu_pool._analyses.executor is None
     assert await offload(analyses_claim)(now=row.finished_at + LEASE * 2, lease=LEASE) == []
     assert "given up at its CPU budget" in caplog.text
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_process_without_an_analysis_budget_leases_none(settings):
+    # A budget of 0 (the session's): the ticker looks, leases nothing and starts no lane; the analysis stays
+    # queued, untouched, for a process that computes them.
+    settings.ANALYSIS_CPU_BUDGET_S = 0
+    cpu_pool._analyses.end()  # (a lane an earlier test of this process started)
+    _, _, _, finished = await offload(two_player_game)(BLUNDER_GAME)
+    ticker = Ticker(cast(Presence, None))
+    assert await leased_by(ticker) == []
+    row = await offload(GameAnalysis.objects.get)(pk=finished.pk)
+    assert (row.status, row.attempts, row.lease_until) == (AnalysisStatus.QUEUED, 0, None)
+    assert ticker.analysis is None and cpu_pool._analyses.executor is None
+    settings.ANALYSIS_CPU_BUDGET_S = 60.0  # the same look with a budget leases it
+    ticker.last_analysis_poll = -ANALYSIS_POLL_SECONDS
+    assert await leased_by(ticker) == [str(finished.pk)]
+    row = await offload(GameAnalysis.objects.get)(pk=finished.pk)
+    assert (row.status, row.attempts) == (AnalysisStatus.RUNNING, 1)
+
+
+async def leased_by(ticker: Ticker) -> list[str]:
+    """The games whose analyses one look of ``ticker`` leased (its lane replaced by a note of the job: the
+    computation, tested above, would run on in its thread after the test)."""
+    leased: list[str] = []
+
+    async def analyse(job: AnalysisJob) -> None:
+        leased.append(job.game_id)
+
+    ticker._analyse = analyse  # type: ignore[method-assign]
+    await ticker._start_analysis(timezone.now())
+    if ticker.analysis is not None:
+        await ticker.analysis
+    return leased
+
+
+def test_the_process_load_is_its_cpu_share_over_a_span_of_a_second_at_least():
+    clocks = {"wall": 100.0, "cpu": 7.0}
+    load = ProcessLoad(wall=lambda: clocks["wall"], cpu=lambda: clocks["cpu"])
+    assert load.share() == 0.0  # nothing measured yet
+    clocks.update(wall=102.0, cpu=8.0)
+    assert load.share() == 0.5  # one CPU second in two
+    clocks.update(wall=102.5, cpu=8.5)
+    assert load.share() == 0.5  # half a second: the last span's share, and the span goes on
+    clocks.update(wall=103.0, cpu=8.6)
+    assert load.share() == pytest.approx(0.6)  # 0.6 s of CPU in the second since 102
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_an_analysis_waits_while_the_process_is_busy_with_live_play(settings):
+    settings.ANALYSIS_CPU_BUDGET_S = 60.0
+    settings.ANALYSIS_BUSY_SHARE = 0.25
+    cpu_pool._analyses.end()  # (a lane an earlier test of this process started)
+    _, _, _, finished = await offload(two_player_game)(BLUNDER_GAME)
+    clocks = {"wall": 0.0, "cpu": 0.0}
+    ticker = Ticker(cast(Presence, None), ProcessLoad(wall=lambda: clocks["wall"], cpu=lambda: clocks["cpu"]))
+
+    async def look(wall: float, cpu: float) -> GameAnalysis:
+        clocks.update(wall=wall, cpu=cpu)
+        ticker.last_analysis_poll = -ANALYSIS_POLL_SECONDS  # (as a game's end wakes it)
+        assert await leased_by(ticker) == []
+        return await offload(GameAnalysis.objects.get)(pk=finished.pk)
+
+    # Half a core for the last 4 s, then 0.3 of one: it stays queued, nothing leased, no lane started.
+    for wall, cpu in ((4.0, 2.0), (14.0, 5.0)):
+        row = await look(wall, cpu)
+        assert (row.status, row.attempts) == (AnalysisStatus.QUEUED, 0)
+    assert cpu_pool._analyses.executor is None
+    # A quiet span (0.1 of a core): leased at once.
+    clocks.update(wall=24.0, cpu=6.0)
+    ticker.last_analysis_poll = -ANALYSIS_POLL_SECONDS
+    assert await leased_by(ticker) == [str(finished.pk)]
+    row = await offload(GameAnalysis.objects.get)(pk=finished.pk)
+    assert (row.status, row.attempts) == (AnalysisStatus.RUNNING, 1)

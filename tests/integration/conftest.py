@@ -11,7 +11,7 @@ from tests.pairkit import PairKeeper, SharedPair, is_shared
 
 _KEEPER = pytest.StashKey[PairKeeper]()
 # Every server these modules start (their environment is this process's: harness.server.server_env) analyses
-# no finished game (ANALYSIS_CPU_BUDGET_S 0: the analysis is given up at once, its lane never started): some
+# no finished game (ANALYSIS_CPU_BUDGET_S 0: the analysis stays queued, its lane never started): some
 # 2 s of CPU a game, and no test here reads an analysis. A module that wants one sets the budget itself.
 NO_ANALYSIS = {"ANALYSIS_CPU_BUDGET_S": "0"}
 
