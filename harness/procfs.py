@@ -25,6 +25,22 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def tree_cpu_seconds(pid: int) -> float:
+    """User + system CPU time used so far by process ``pid`` and every process below it: the living ones'
+    own, and the ended ones' as their parents hold it once they have reaped them (``cutime``, ``cstime``).
+    A descendant that ends between two readings is counted once, in its parent's, as soon as it is reaped."""
+    ticks = 0
+    for each in (pid, *(child for child, _ in descendants(pid))):
+        try:
+            fields = _stat_fields(each)
+        except OSError:
+            if each == pid:
+                raise
+            continue
+        ticks += sum(int(x) for x in fields[11:15])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def rss_bytes(pid: int) -> int:
     """The resident memory of process ``pid`` (``VmRSS``), in bytes."""
     status = (PROC / str(pid) / "status").read_text()

@@ -235,9 +235,10 @@ class LiveServer:
         return log_errors(self.log_path)
 
     def cpu_seconds(self) -> float | None:
-        """CPU seconds (user + system) the process has used; None if it is not running or /proc is missing."""
+        """CPU seconds (user + system) the process and its workers (the CPU pool's lanes) have used; None if it
+        is not running or /proc is missing."""
         try:
-            return procfs.cpu_seconds(self.proc.pid) if self.proc is not None else None
+            return procfs.tree_cpu_seconds(self.proc.pid) if self.proc is not None else None
         except OSError:
             return None
 

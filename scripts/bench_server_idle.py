@@ -58,11 +58,11 @@ def main() -> int:
             started.append((tree, proc))
         time.sleep(SETTLE_SECONDS)
         load_before = loadavg()
-        before = [procfs.cpu_seconds(proc.pid) for _, proc in started]
+        before = [procfs.tree_cpu_seconds(proc.pid) for _, proc in started]
         began = time.monotonic()
         time.sleep(args.seconds)
         took = time.monotonic() - began
-        after = [procfs.cpu_seconds(proc.pid) for _, proc in started]
+        after = [procfs.tree_cpu_seconds(proc.pid) for _, proc in started]
         print(f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC, {took:.0f} s, load average {load_before} "
               f"-> {loadavg()}")
         for (tree, _), used_before, used_after in zip(started, before, after, strict=True):
