@@ -13,8 +13,9 @@ The ticker also drives finished games' analyses: when this process's analysis la
 oldest queued one and computes it in that lane (games/cpu_pool.py), which never takes a live move's worker;
 it looks when a game ended here, when an analysis is done, and every ``ANALYSIS_POLL_SECONDS``. An analysis
 is work for a quiet moment: while this process is busy with live play (more than ``ANALYSIS_BUSY_SHARE`` of a
-core since the last look) it leases none, since the lane's few seconds of CPU would take the machine's cores
-from the moves (measured in docs/benchmarks.md, "the two-process tail").
+core over the last ``BUSY_SPAN_SECONDS``; a game's end looks that long after it) it leases none, since the
+lane's few seconds of CPU would take the machine's cores from the moves (measured in docs/benchmarks.md, "the
+two-process tail").
 
 Once an hour it deletes the chat of rooms closed more than ``CHAT_RETENTION_DAYS`` ago (any process may;
 deleting twice deletes nothing more).
@@ -29,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
@@ -68,29 +70,33 @@ STORE_ATTEMPTS = 10
 STORE_RETRY_SECONDS = 1.0
 # How often each process deletes expired chat (the first tick does it too).
 CHAT_PURGE_SECONDS = 3600.0
-# The shortest span over which this process's CPU share is judged before an analysis starts (looks closer
-# together than this judge by the span that ended at the last look that was at least this long).
-BUSY_SPAN_SECONDS = 1.0
+# The span over which this process's CPU share is judged before an analysis starts: a game's end looks this
+# long after it, judging the seconds just after the end (not a quiet span before the play began).
+BUSY_SPAN_SECONDS = 2.0
+# Samples of the process's CPU closer together than this are not kept (a busy process looks many times a second).
+SAMPLE_SECONDS = 0.25
 
 
 class ProcessLoad:
-    """This process's share of a core (all its threads' CPU time over wall time) since the last look that
-    was at least ``BUSY_SPAN_SECONDS`` ago; the clocks are injected (tests)."""
+    """This process's share of a core (all its threads' CPU time over wall time) over the last
+    ``BUSY_SPAN_SECONDS``: from the newest sample at least that old (the ticker samples at each tick and each
+    game's end) to now; the clocks are injected (tests)."""
 
     def __init__(self, wall: Callable[[], float] = time.monotonic,
                  cpu: Callable[[], float] = time.process_time) -> None:
         self.wall = wall
         self.cpu = cpu
-        self.mark = (wall(), cpu())
-        self.last = 0.0
+        self.samples: deque[tuple[float, float]] = deque([(wall(), cpu())], maxlen=64)
+
+    def sample(self) -> None:
+        wall = self.wall()
+        if wall - self.samples[-1][0] >= SAMPLE_SECONDS:
+            self.samples.append((wall, self.cpu()))
 
     def share(self) -> float:
         wall, cpu = self.wall(), self.cpu()
-        span = wall - self.mark[0]
-        if span >= BUSY_SPAN_SECONDS:
-            self.last = (cpu - self.mark[1]) / span
-            self.mark = (wall, cpu)
-        return self.last
+        since = next((s for s in reversed(self.samples) if wall - s[0] >= BUSY_SPAN_SECONDS), self.samples[0])
+        return (cpu - since[1]) / (wall - since[0]) if wall > since[0] else 0.0
 
 
 class Ticker:
@@ -101,6 +107,7 @@ class Ticker:
         self.children: set[asyncio.Task[None]] = set()
         self.analysis: asyncio.Task[None] | None = None
         self.last_analysis_poll = -ANALYSIS_POLL_SECONDS
+        self.analysis_not_before = 0.0  # (loop time) a game's end: no analysis is judged before its span
         self.last_chat_purge: float | None = None
         self.presence = presence
         self.waker = Waker(self.tick, name="games-ticker", longest=LOOK_SECONDS)
@@ -122,9 +129,17 @@ class Ticker:
         self.waker.wake(at)
 
     def analysis_queued(self) -> None:
-        """An analysis was queued (a game ended here): look for one at once if the lane is idle."""
+        """An analysis was queued (a game ended here): look for one ``BUSY_SPAN_SECONDS`` from now (or at
+        once, where analyses never wait: ``ANALYSIS_BUSY_SHARE`` 0), judging how busy the process was since."""
         self.last_analysis_poll = -ANALYSIS_POLL_SECONDS
-        self.waker.wake()
+        if float(settings.ANALYSIS_BUSY_SHARE) <= 0:
+            self.waker.wake()
+            return
+        self.load.sample()
+        loop_now = asyncio.get_running_loop().time()
+        if self.analysis_not_before <= loop_now:  # (a look planned already is not put off by later ends)
+            self.analysis_not_before = loop_now + BUSY_SPAN_SECONDS
+            self.waker.wake(timezone.now() + timedelta(seconds=BUSY_SPAN_SECONDS))
 
     async def stop(self) -> None:
         await self.waker.stop()
@@ -143,6 +158,7 @@ class Ticker:
         """Start the due work; return when to look next: the next deadline, the presence's next step, the
         next look for analyses or the chat, whichever comes first (at most ``LOOK_SECONDS`` away)."""
         loop = asyncio.get_running_loop()
+        self.load.sample()
         await self.presence.tick()
         due = await offload(games_due)(now=now, lease=LEASE)
         for game_id in due.claimed:
@@ -155,6 +171,8 @@ class Ticker:
         await self._start_analysis(now)
         await self._purge_chat(now)
         after = [self.presence.due_in(), ANALYSIS_POLL_SECONDS - (loop.time() - self.last_analysis_poll)]
+        if self.analysis_not_before > loop.time():  # a game's end's look
+            after.append(self.analysis_not_before - loop.time())
         if self.last_chat_purge is not None:
             after.append(CHAT_PURGE_SECONDS - (loop.time() - self.last_chat_purge))
         look = timezone.now() + timedelta(seconds=max(0.0, min(after)))
@@ -169,6 +187,8 @@ class Ticker:
         loop = asyncio.get_running_loop()
         running = self.analysis is not None and not self.analysis.done()
         if running or loop.time() - self.last_analysis_poll < ANALYSIS_POLL_SECONDS:
+            return
+        if loop.time() < self.analysis_not_before - 0.05:  # a game's end: its look is at the end of its span
             return
         self.last_analysis_poll = loop.time()
         if float(settings.ANALYSIS_CPU_BUDGET_S) <= 0:
@@ -206,7 +226,8 @@ class Ticker:
         except Exception:
             log.exception("analysis of game %s failed", job.game_id)
             await offload(analysis_release)(game_id=job.game_id, now=timezone.now())
-        self.analysis_queued()  # the lane is free: the next queued one, if any, at once
+        self.last_analysis_poll = -ANALYSIS_POLL_SECONDS  # the lane is free: the next queued one, if any, at once
+        self.waker.wake()
 
     async def _handle(self, game_id: str) -> None:
         logcontext.bind(game=game_id)  # this task's own context: its log lines name the game

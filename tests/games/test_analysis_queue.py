@@ -27,7 +27,7 @@ from live import runtime
 from live.offload import offload
 from lobby.play.moves import game_drop, game_resign, game_start
 from lobby.realtime.presence import Presence
-from lobby.realtime.ticker import ANALYSIS_POLL_SECONDS, ProcessLoad, Ticker
+from lobby.realtime.ticker import ANALYSIS_POLL_SECONDS, BUSY_SPAN_SECONDS, ProcessLoad, Ticker
 from lobby.rooms.connections import connection_open, process_register
 from lobby.rooms.services import room_close, room_create
 from players.services import player_create
@@ -225,6 +225,7 @@ async def test_a_process_without_an_analysis_budget_leases_none(settings):
     # A budget of 0 (the session's): the ticker looks, leases nothing and starts no lane; the analysis stays
     # queued, untouched, for a process that computes them.
     settings.ANALYSIS_CPU_BUDGET_S = 0
+    settings.ANALYSIS_BUSY_SHARE = 0
     cpu_pool._analyses.end()  # (a lane an earlier test of this process started)
     _, _, _, finished = await offload(two_player_game)(BLUNDER_GAME)
     ticker = Ticker(cast(Presence, None))
@@ -254,16 +255,20 @@ async def leased_by(ticker: Ticker) -> list[str]:
     return leased
 
 
-def test_the_process_load_is_its_cpu_share_over_a_span_of_a_second_at_least():
+def test_the_process_load_is_its_cpu_share_over_the_last_two_seconds():
     clocks = {"wall": 100.0, "cpu": 7.0}
     load = ProcessLoad(wall=lambda: clocks["wall"], cpu=lambda: clocks["cpu"])
     assert load.share() == 0.0  # nothing measured yet
-    clocks.update(wall=102.0, cpu=8.0)
-    assert load.share() == 0.5  # one CPU second in two
-    clocks.update(wall=102.5, cpu=8.5)
-    assert load.share() == 0.5  # half a second: the last span's share, and the span goes on
-    clocks.update(wall=103.0, cpu=8.6)
-    assert load.share() == pytest.approx(0.6)  # 0.6 s of CPU in the second since 102
+    clocks.update(wall=101.0, cpu=7.5)
+    assert load.share() == 0.5  # a second since the first sample, the only one
+    load.sample()
+    clocks.update(wall=101.1, cpu=7.6)
+    load.sample()  # (a tenth of a second after the last one: not kept)
+    clocks.update(wall=104.0, cpu=9.0)
+    load.sample()
+    clocks.update(wall=105.5, cpu=10.2)
+    # From the newest sample at least two seconds old (101 s), not the first (100 s): 2.7 s of CPU in 4.5.
+    assert load.share() == pytest.approx(2.7 / 4.5)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -279,6 +284,7 @@ async def test_an_analysis_waits_while_the_process_is_busy_with_live_play(settin
         clocks.update(wall=wall, cpu=cpu)
         ticker.last_analysis_poll = -ANALYSIS_POLL_SECONDS  # (as a game's end wakes it)
         assert await leased_by(ticker) == []
+        ticker.load.sample()  # (as each tick does)
         return await offload(GameAnalysis.objects.get)(pk=finished.pk)
 
     # Half a core for the last 4 s, then 0.3 of one: it stays queued, nothing leased, no lane started.
@@ -292,3 +298,41 @@ async def test_an_analysis_waits_while_the_process_is_busy_with_live_play(settin
     assert await leased_by(ticker) == [str(finished.pk)]
     row = await offload(GameAnalysis.objects.get)(pk=finished.pk)
     assert (row.status, row.attempts) == (AnalysisStatus.RUNNING, 1)
+
+
+class _QuietPresence:
+    """A presence with nothing to do (the ticker's own tick, without a process registered)."""
+
+    async def tick(self) -> None:
+        return None
+
+    def due_in(self) -> float:
+        return 5.0
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("cpu_after_the_end", "leased"), [(1.2, False), (0.2, True)])
+async def test_a_game_s_end_is_judged_by_the_seconds_after_it_not_a_quiet_span_before(settings, cpu_after_the_end,
+                                                                                     leased):
+    settings.ANALYSIS_CPU_BUDGET_S = 60.0
+    settings.ANALYSIS_BUSY_SHARE = 0.25
+    clocks = {"wall": 0.0, "cpu": 0.0}
+    load = ProcessLoad(wall=lambda: clocks["wall"], cpu=lambda: clocks["cpu"])
+    ticker = Ticker(cast(Presence, _QuietPresence()), load)
+    loop = asyncio.get_running_loop()
+    clocks.update(wall=15.0, cpu=0.0)
+    await ticker.tick(now=timezone.now())  # quiet until 15 s (nothing queued yet)
+    ticker._analyse = _noted  # type: ignore[method-assign]
+    _, _, _, finished = await offload(two_player_game)(BLUNDER_GAME)
+    clocks.update(wall=16.0, cpu=0.0)
+    ticker.analysis_queued()  # the game ends at 16 s: its look is planned two seconds later
+    assert ticker.analysis_not_before == pytest.approx(loop.time() + BUSY_SPAN_SECONDS)
+    await ticker._start_analysis(timezone.now())  # anything waking the ticker before then judges nothing
+    assert ticker.analysis is None
+    clocks.update(wall=18.0, cpu=cpu_after_the_end)  # (0.075 of a core since 0 at most; 0.6 or 0.1 since 16)
+    ticker.analysis_not_before = loop.time()  # (the two seconds passed)
+    assert await leased_by(ticker) == ([str(finished.pk)] if leased else [])
+
+
+async def _noted(job: AnalysisJob) -> None:
+    return None
