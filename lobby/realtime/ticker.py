@@ -170,9 +170,10 @@ class Ticker:
             child.add_done_callback(self.children.discard)
         await self._start_analysis(now)
         await self._purge_chat(now)
-        after = [self.presence.due_in(), ANALYSIS_POLL_SECONDS - (loop.time() - self.last_analysis_poll)]
-        if self.analysis_not_before > loop.time():  # a game's end's look
-            after.append(self.analysis_not_before - loop.time())
+        analysis_in = ANALYSIS_POLL_SECONDS - (loop.time() - self.last_analysis_poll)
+        if self.analysis_not_before > loop.time():  # a game's end's look (none before it: no round until then)
+            analysis_in = max(analysis_in, self.analysis_not_before - loop.time())
+        after = [self.presence.due_in(), analysis_in]
         if self.last_chat_purge is not None:
             after.append(CHAT_PURGE_SECONDS - (loop.time() - self.last_chat_purge))
         look = timezone.now() + timedelta(seconds=max(0.0, min(after)))

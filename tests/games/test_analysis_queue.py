@@ -329,6 +329,10 @@ async def test_a_game_s_end_is_judged_by_the_seconds_after_it_not_a_quiet_span_b
     assert ticker.analysis_not_before == pytest.approx(loop.time() + BUSY_SPAN_SECONDS)
     await ticker._start_analysis(timezone.now())  # anything waking the ticker before then judges nothing
     assert ticker.analysis is None
+    before = timezone.now()
+    next_look = await ticker.tick(now=before)  # and plans its next round for then, not at once
+    assert timedelta(seconds=BUSY_SPAN_SECONDS - 0.5) < next_look - before <= timedelta(seconds=BUSY_SPAN_SECONDS)
+    assert ticker.analysis is None
     clocks.update(wall=18.0, cpu=cpu_after_the_end)  # (0.075 of a core since 0 at most; 0.6 or 0.1 since 16)
     ticker.analysis_not_before = loop.time()  # (the two seconds passed)
     assert await leased_by(ticker) == ([str(finished.pk)] if leased else [])
