@@ -7,7 +7,6 @@ layer (one process) and a development secret key. ``DATABASE_URL`` switches to P
 
 from __future__ import annotations
 
-import ipaddress
 import os
 import sys
 from pathlib import Path
@@ -17,6 +16,8 @@ import django_stubs_ext
 from django.conf import global_settings
 from django.core.exceptions import ImproperlyConfigured
 
+from config.env import env_bool, env_float, env_int, env_networks
+
 # Django's generic classes take type arguments at run time too (``admin.ModelAdmin[Game]``), as django-stubs has.
 django_stubs_ext.monkeypatch()
 
@@ -25,19 +26,7 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 _DEV_SECRET = "dev-insecure-secret-change-me-3d-four-in-a-row"
 
 
-def _env_bool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    if value is None or value.strip() == "":
-        return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
-
-
-def _env_float(name: str, default: float) -> float:
-    value = os.environ.get(name)
-    return default if value is None or value.strip() == "" else float(value)
-
-
-DEBUG = _env_bool("DEBUG", False)
+DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY") or _DEV_SECRET
 USING_DEV_SECRET = SECRET_KEY == _DEV_SECRET
 if USING_DEV_SECRET and not DEBUG:
@@ -129,7 +118,7 @@ if DATABASE_URL:
     if DB_CONNECTIONS == "pool" and _db["ENGINE"] == "config.postgres":
         _db.setdefault("OPTIONS", {})["pool"] = {
             "min_size": 2,
-            "max_size": int(os.environ.get("DB_POOL_SIZE", "12")),
+            "max_size": env_int("DB_POOL_SIZE", 12),
             "timeout": 10,  # seconds a thread waits for a free connection before the call fails
         }
     DATABASES = {"default": _db}
@@ -163,10 +152,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # websockets', the ticker's and the lobby feed's work: one on SQLite, whose writers queue for the file
 # lock anyway; on PostgreSQL several transactions run at once. PAIRING_THREADS: the seek pool's short
 # transactions on PostgreSQL, apart so that they never queue behind the rest (SQLite: the one thread).
-DB_THREADS = int(os.environ.get("DB_THREADS", "4" if DATABASE_URL else "1"))
-PAIRING_THREADS = int(os.environ.get("PAIRING_THREADS", "4"))
+DB_THREADS = env_int("DB_THREADS", 4 if DATABASE_URL else 1)
+PAIRING_THREADS = env_int("PAIRING_THREADS", 4)
 # HTTP requests: the threads their sync code runs on (config.http), each keeping its PostgreSQL connection.
-HTTP_THREADS = int(os.environ.get("HTTP_THREADS", "4"))
+HTTP_THREADS = env_int("HTTP_THREADS", 4)
 
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
@@ -189,7 +178,7 @@ else:
 SESSION_ENGINE = "config.sessions"  # Django's database sessions, their statements written once
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365 * 2  # the device is the player: keep it for two years
 SESSION_COOKIE_SAMESITE = "Lax"
-SESSION_COOKIE_SECURE = _env_bool("SECURE_COOKIES", False)
+SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -275,53 +264,43 @@ LOGGING = {
 
 
 # GET /metrics: open to anyone who reaches the process unless one of these is set (config/metrics.py).
-def _env_networks(name: str) -> list[str]:
-    entries = [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
-    for entry in entries:
-        try:
-            ipaddress.ip_network(entry, strict=False)
-        except ValueError:
-            raise ImproperlyConfigured(f"{name}: {entry!r} is not an IP address or network") from None
-    return entries
-
-
-METRICS_ALLOWED_ADDRESSES = _env_networks("METRICS_ALLOWED_ADDRESSES")
+METRICS_ALLOWED_ADDRESSES = env_networks("METRICS_ALLOWED_ADDRESSES")
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "").strip()
 
 # --- game settings ---------------------------------------------------------------------------------
 # Seconds a disconnected seat may stay away on its turn before the CPU stands in.
-DISCONNECT_GRACE_SECONDS = _env_float("DISCONNECT_GRACE_SECONDS", 20.0)
+DISCONNECT_GRACE_SECONDS = env_float("DISCONNECT_GRACE_SECONDS", 20.0)
 # The garbage collector's thresholds (``gc.set_threshold``), set once start-up is done (config/asgi.py).
 GC_THRESHOLDS = tuple(int(x) for x in os.environ.get("GC_THRESHOLDS", "50000,20,100").split(","))
 # A connection that has not pinged for this long counts as gone.
-PING_TIMEOUT_SECONDS = _env_float("PING_TIMEOUT_SECONDS", 30.0)
+PING_TIMEOUT_SECONDS = env_float("PING_TIMEOUT_SECONDS", 30.0)
 # Multiplies every turn timer: a turn of 30 s runs out after 30 * TURN_TIME_SCALE s (the live tests' are short).
-TURN_TIME_SCALE = _env_float("TURN_TIME_SCALE", 1.0)
+TURN_TIME_SCALE = env_float("TURN_TIME_SCALE", 1.0)
 # A correspondence day in seconds (a move is due days_per_move days after the opponent's; tests play seconds).
-CORRESPONDENCE_DAY_SECONDS = _env_float("CORRESPONDENCE_DAY_SECONDS", 86400.0)
+CORRESPONDENCE_DAY_SECONDS = env_float("CORRESPONDENCE_DAY_SECONDS", 86400.0)
 # Worker processes that compute CPU moves (0: a thread); CPU_TIME_SCALE multiplies every CPU budget (tests: quick).
-CPU_WORKERS = int(os.environ.get("CPU_WORKERS", "1"))
-CPU_TIME_SCALE = _env_float("CPU_TIME_SCALE", 1.0)
+CPU_WORKERS = env_int("CPU_WORKERS", 1)
+CPU_TIME_SCALE = env_float("CPU_TIME_SCALE", 1.0)
 # Post-game analysis (docs/analysis.md; its own low-priority worker): proof nodes a position and wall seconds a
 # game, both times CPU_TIME_SCALE; CPU seconds of the whole, not scaled (over it: none; 0: this process computes
 # none); started only while this process uses less than ANALYSIS_BUSY_SHARE of a core (0: whatever it uses).
-ANALYSIS_NODE_BUDGET = int(os.environ.get("ANALYSIS_NODE_BUDGET", "150000"))
-ANALYSIS_TIME_BUDGET_S = _env_float("ANALYSIS_TIME_BUDGET_S", 20.0)
-ANALYSIS_CPU_BUDGET_S = _env_float("ANALYSIS_CPU_BUDGET_S", 60.0)
-ANALYSIS_BUSY_SHARE = _env_float("ANALYSIS_BUSY_SHARE", 0.25)
+ANALYSIS_NODE_BUDGET = env_int("ANALYSIS_NODE_BUDGET", 150000)
+ANALYSIS_TIME_BUDGET_S = env_float("ANALYSIS_TIME_BUDGET_S", 20.0)
+ANALYSIS_CPU_BUDGET_S = env_float("ANALYSIS_CPU_BUDGET_S", 60.0)
+ANALYSIS_BUSY_SHARE = env_float("ANALYSIS_BUSY_SHARE", 0.25)
 # The analysis board (docs/records.md): CPU milliseconds one answer may spend (a request may ask up to
 # ANALYSIS_BOARD_MAX_MS), and requests per client address a minute.
-ANALYSIS_BOARD_BUDGET_MS = int(os.environ.get("ANALYSIS_BOARD_BUDGET_MS", "300"))
-ANALYSIS_BOARD_MAX_MS = int(os.environ.get("ANALYSIS_BOARD_MAX_MS", "3000"))
-ANALYSIS_BOARD_PER_MINUTE = int(os.environ.get("ANALYSIS_BOARD_PER_MINUTE", "120"))
+ANALYSIS_BOARD_BUDGET_MS = env_int("ANALYSIS_BOARD_BUDGET_MS", 300)
+ANALYSIS_BOARD_MAX_MS = env_int("ANALYSIS_BOARD_MAX_MS", 3000)
+ANALYSIS_BOARD_PER_MINUTE = env_int("ANALYSIS_BOARD_PER_MINUTE", 120)
 # The analysis board's lane per process (games.cpu_pool): answers computed at once, answers waiting (README).
-ANALYSIS_BOARD_WORKERS = int(os.environ.get("ANALYSIS_BOARD_WORKERS", "1"))
-ANALYSIS_BOARD_QUEUE = int(os.environ.get("ANALYSIS_BOARD_QUEUE", "2"))
+ANALYSIS_BOARD_WORKERS = env_int("ANALYSIS_BOARD_WORKERS", 1)
+ANALYSIS_BOARD_QUEUE = env_int("ANALYSIS_BOARD_QUEUE", 2)
 # Rooms idle this long are closed by `manage.py close_idle_rooms`.
-ROOM_IDLE_HOURS = _env_float("ROOM_IDLE_HOURS", 24.0)
+ROOM_IDLE_HOURS = env_float("ROOM_IDLE_HOURS", 24.0)
 # A closed room's chat is kept this many days, then deleted (each process's ticker, hourly; or
 # `manage.py delete_old_chat`).
-CHAT_RETENTION_DAYS = _env_float("CHAT_RETENTION_DAYS", 30.0)
+CHAT_RETENTION_DAYS = env_float("CHAT_RETENTION_DAYS", 30.0)
 
 # --- request limits of the REST API ----------------------------------------------------------------
 # Every JSON body: at most this many bytes and nested at most this deep (config.parsers); the largest
@@ -332,46 +311,46 @@ API_MAX_JSON_DEPTH = 16
 # Quotas no person meets, against scripts: rooms created per player (device) and per client address
 # in an hour; room look-ups (GET /api/rooms/{code}) per address in a minute. Counted in the cache, so
 # with REDIS_URL they hold across processes. Tests and load benchmarks raise them.
-ROOMS_PER_HOUR_PER_DEVICE = int(os.environ.get("ROOMS_PER_HOUR_PER_DEVICE") or 30)
-ROOMS_PER_HOUR_PER_ADDRESS = int(os.environ.get("ROOMS_PER_HOUR_PER_ADDRESS") or 120)
-ROOM_LOOKUPS_PER_MINUTE_PER_ADDRESS = int(os.environ.get("ROOM_LOOKUPS_PER_MINUTE_PER_ADDRESS") or 120)
+ROOMS_PER_HOUR_PER_DEVICE = env_int("ROOMS_PER_HOUR_PER_DEVICE", 30)
+ROOMS_PER_HOUR_PER_ADDRESS = env_int("ROOMS_PER_HOUR_PER_ADDRESS", 120)
+ROOM_LOOKUPS_PER_MINUTE_PER_ADDRESS = env_int("ROOM_LOOKUPS_PER_MINUTE_PER_ADDRESS", 120)
 # Challenges (bots.challenges) per challenger and per address in an hour, and waiting in one inbox at once;
 # an accepted challenge counts against the room quotas above too.
-CHALLENGES_PER_HOUR_PER_PLAYER = int(os.environ.get("CHALLENGES_PER_HOUR_PER_PLAYER") or 60)
-CHALLENGES_PER_HOUR_PER_ADDRESS = int(os.environ.get("CHALLENGES_PER_HOUR_PER_ADDRESS") or 300)
+CHALLENGES_PER_HOUR_PER_PLAYER = env_int("CHALLENGES_PER_HOUR_PER_PLAYER", 60)
+CHALLENGES_PER_HOUR_PER_ADDRESS = env_int("CHALLENGES_PER_HOUR_PER_ADDRESS", 300)
 # Correspondence seeks per player and per client address in an hour (correspondence.limits; README).
-SEEKS_PER_HOUR_PER_PLAYER = int(os.environ.get("SEEKS_PER_HOUR_PER_PLAYER") or 30)
-SEEKS_PER_HOUR_PER_ADDRESS = int(os.environ.get("SEEKS_PER_HOUR_PER_ADDRESS") or 120)
-CHALLENGES_WAITING_PER_PLAYER = int(os.environ.get("CHALLENGES_WAITING_PER_PLAYER") or 50)
+SEEKS_PER_HOUR_PER_PLAYER = env_int("SEEKS_PER_HOUR_PER_PLAYER", 30)
+SEEKS_PER_HOUR_PER_ADDRESS = env_int("SEEKS_PER_HOUR_PER_ADDRESS", 120)
+CHALLENGES_WAITING_PER_PLAYER = env_int("CHALLENGES_WAITING_PER_PLAYER", 50)
 # Registrations per client address (refused ones too): a burst limit and a daily one (README's table).
-REGISTRATIONS_PER_MINUTE_PER_ADDRESS = int(os.environ.get("REGISTRATIONS_PER_MINUTE_PER_ADDRESS") or 5)
-REGISTRATIONS_PER_DAY_PER_ADDRESS = int(os.environ.get("REGISTRATIONS_PER_DAY_PER_ADDRESS") or 300)
+REGISTRATIONS_PER_MINUTE_PER_ADDRESS = env_int("REGISTRATIONS_PER_MINUTE_PER_ADDRESS", 5)
+REGISTRATIONS_PER_DAY_PER_ADDRESS = env_int("REGISTRATIONS_PER_DAY_PER_ADDRESS", 300)
 # Guests made and arena joins, pauses and withdrawals per client address (README; test servers raise them).
-GUESTS_PER_HOUR_PER_ADDRESS = int(os.environ.get("GUESTS_PER_HOUR_PER_ADDRESS") or 120)
-ARENA_ACTIONS_PER_MINUTE_PER_ADDRESS = int(os.environ.get("ARENA_ACTIONS_PER_MINUTE_PER_ADDRESS") or 120)
+GUESTS_PER_HOUR_PER_ADDRESS = env_int("GUESTS_PER_HOUR_PER_ADDRESS", 120)
+ARENA_ACTIONS_PER_MINUTE_PER_ADDRESS = env_int("ARENA_ACTIONS_PER_MINUTE_PER_ADDRESS", 120)
 # "Play online": how often a pairing wave runs (across all processes), and how long a seek may wait.
-PAIRING_WAVE_SECONDS = _env_float("PAIRING_WAVE_SECONDS", 2.0)
-SEEK_MAX_WAIT_SECONDS = _env_float("SEEK_MAX_WAIT_SECONDS", 120.0)
+PAIRING_WAVE_SECONDS = env_float("PAIRING_WAVE_SECONDS", 2.0)
+SEEK_MAX_WAIT_SECONDS = env_float("SEEK_MAX_WAIT_SECONDS", 120.0)
 # Arenas (tournaments/): how often each arena pairs its free players, and arenas an account creates a day.
-ARENA_WAVE_SECONDS = _env_float("ARENA_WAVE_SECONDS", 2.0)
-ARENAS_PER_DAY_PER_ACCOUNT = int(os.environ.get("ARENAS_PER_DAY_PER_ACCOUNT") or 3)
+ARENA_WAVE_SECONDS = env_float("ARENA_WAVE_SECONDS", 2.0)
+ARENAS_PER_DAY_PER_ACCOUNT = env_int("ARENAS_PER_DAY_PER_ACCOUNT", 3)
 # The arcade (docs/arcade.md): a classic run's move cap, runs started an hour, steps a second per run.
-ARCADE_CLASSIC_MOVE_CAP = int(os.environ.get("ARCADE_CLASSIC_MOVE_CAP") or 20000)
-ARCADE_RUNS_PER_HOUR_PER_PLAYER = int(os.environ.get("ARCADE_RUNS_PER_HOUR_PER_PLAYER") or 120)
-ARCADE_RUNS_PER_HOUR_PER_ADDRESS = int(os.environ.get("ARCADE_RUNS_PER_HOUR_PER_ADDRESS") or 600)
-ARCADE_MOVES_PER_SECOND_PER_RUN = int(os.environ.get("ARCADE_MOVES_PER_SECOND_PER_RUN") or 30)
+ARCADE_CLASSIC_MOVE_CAP = env_int("ARCADE_CLASSIC_MOVE_CAP", 20000)
+ARCADE_RUNS_PER_HOUR_PER_PLAYER = env_int("ARCADE_RUNS_PER_HOUR_PER_PLAYER", 120)
+ARCADE_RUNS_PER_HOUR_PER_ADDRESS = env_int("ARCADE_RUNS_PER_HOUR_PER_ADDRESS", 600)
+ARCADE_MOVES_PER_SECOND_PER_RUN = env_int("ARCADE_MOVES_PER_SECOND_PER_RUN", 30)
 # A challenge not answered this long expires (its challenger is told; it no longer counts as open).
-CHALLENGE_TTL_SECONDS = _env_float("CHALLENGE_TTL_SECONDS", 1200.0)
+CHALLENGE_TTL_SECONDS = env_float("CHALLENGE_TTL_SECONDS", 1200.0)
 
 # --- email (accounts/, mail/) ----------------------------------------------------------------------
 # Django's own settings; with no EMAIL_HOST the console backend prints each email, so nothing needs a mail
 # server to run. Emails go out from the outbox (mail/outbox.py), never from a request.
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()
-EMAIL_PORT = int(os.environ.get("EMAIL_PORT") or 25)
+EMAIL_PORT = env_int("EMAIL_PORT", 25)
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
-EMAIL_USE_TLS = _env_bool("EMAIL_USE_TLS", False)
-EMAIL_TIMEOUT = _env_float("EMAIL_TIMEOUT", 10.0)
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_TIMEOUT = env_float("EMAIL_TIMEOUT", 10.0)
 EMAIL_BACKEND = ("django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST
                  else "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "").strip() or "3D Four in a Row <noreply@localhost>"
@@ -379,20 +358,20 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "").strip() or "3D Fou
 SITE_URL = os.environ.get("SITE_URL", "").strip() or "http://127.0.0.1:8000"
 # An email that could not be sent waits this long, doubled after each failure (at most an hour), and is
 # given up EMAIL_GIVE_UP_HOURS after it was queued.
-EMAIL_RETRY_SECONDS = _env_float("EMAIL_RETRY_SECONDS", 30.0)
-EMAIL_GIVE_UP_HOURS = _env_float("EMAIL_GIVE_UP_HOURS", 24.0)
+EMAIL_RETRY_SECONDS = env_float("EMAIL_RETRY_SECONDS", 30.0)
+EMAIL_GIVE_UP_HOURS = env_float("EMAIL_GIVE_UP_HOURS", 24.0)
 # A password reset link is valid a day (Django's setting, read by its token generator).
 PASSWORD_RESET_TIMEOUT = 24 * 3600
 # Against scripts mailing strangers: confirmation emails per account and client address in a day, reset
 # requests per name asked for (existing or not) and per client address in an hour.
-EMAIL_CONFIRMATIONS_PER_DAY_PER_ACCOUNT = int(os.environ.get("EMAIL_CONFIRMATIONS_PER_DAY_PER_ACCOUNT") or 5)
-EMAIL_CONFIRMATIONS_PER_DAY_PER_ADDRESS = int(os.environ.get("EMAIL_CONFIRMATIONS_PER_DAY_PER_ADDRESS") or 20)
-PASSWORD_RESETS_PER_HOUR_PER_ACCOUNT = int(os.environ.get("PASSWORD_RESETS_PER_HOUR_PER_ACCOUNT") or 3)
-PASSWORD_RESETS_PER_HOUR_PER_ADDRESS = int(os.environ.get("PASSWORD_RESETS_PER_HOUR_PER_ADDRESS") or 10)
-REPORTS_PER_DAY = int(os.environ.get("REPORTS_PER_DAY") or 10)  # per player (device), and per address: moderation/
-REPORTS_PER_DAY_PER_ADDRESS = int(os.environ.get("REPORTS_PER_DAY_PER_ADDRESS") or 20)
+EMAIL_CONFIRMATIONS_PER_DAY_PER_ACCOUNT = env_int("EMAIL_CONFIRMATIONS_PER_DAY_PER_ACCOUNT", 5)
+EMAIL_CONFIRMATIONS_PER_DAY_PER_ADDRESS = env_int("EMAIL_CONFIRMATIONS_PER_DAY_PER_ADDRESS", 20)
+PASSWORD_RESETS_PER_HOUR_PER_ACCOUNT = env_int("PASSWORD_RESETS_PER_HOUR_PER_ACCOUNT", 3)
+PASSWORD_RESETS_PER_HOUR_PER_ADDRESS = env_int("PASSWORD_RESETS_PER_HOUR_PER_ADDRESS", 10)
+REPORTS_PER_DAY = env_int("REPORTS_PER_DAY", 10)  # per player (device), and per address: moderation/
+REPORTS_PER_DAY_PER_ADDRESS = env_int("REPORTS_PER_DAY_PER_ADDRESS", 20)
 # The bots' NDJSON streams open at once (bots.limits, docs/bots.md): per account (event and game streams,
 # counted in the cache across processes) and per server process, all accounts together.
-BOT_EVENT_STREAMS_PER_ACCOUNT = int(os.environ.get("BOT_EVENT_STREAMS_PER_ACCOUNT") or 3)
-BOT_GAME_STREAMS_PER_ACCOUNT = int(os.environ.get("BOT_GAME_STREAMS_PER_ACCOUNT") or 16)
-BOT_STREAMS_PER_PROCESS = int(os.environ.get("BOT_STREAMS_PER_PROCESS") or 300)
+BOT_EVENT_STREAMS_PER_ACCOUNT = env_int("BOT_EVENT_STREAMS_PER_ACCOUNT", 3)
+BOT_GAME_STREAMS_PER_ACCOUNT = env_int("BOT_GAME_STREAMS_PER_ACCOUNT", 16)
+BOT_STREAMS_PER_PROCESS = env_int("BOT_STREAMS_PER_PROCESS", 300)

@@ -109,14 +109,18 @@ def table_rows(lines: list[str]) -> list[list[str]]:
 
 @functools.cache
 def environment_read() -> frozenset[str]:
-    """Every environment variable config/settings.py reads: os.environ.get/[], os.getenv, or a helper of the
-    module that reads os.environ with its first parameter, each called with the name as a constant."""
+    """Every environment variable config/settings.py reads: os.environ.get/[], os.getenv, or a reader of
+    config/env.py or of the module itself that reads os.environ with its first parameter, each called with the
+    name as a constant."""
     tree = ast.parse((ROOT / "config/settings.py").read_text())
+    readers = ast.parse((ROOT / "config/env.py").read_text())
 
     def reads_environ(node: ast.AST) -> bool:
-        return "os.environ" in ast.unparse(node) or "os.getenv" in ast.unparse(node)
+        return any(name in ast.unparse(node) for name in ("os.environ", "os.getenv", "_read("))
 
-    helpers = {f.name for f in tree.body if isinstance(f, ast.FunctionDef) and reads_environ(f)}
+    helpers = {f.name for module in (tree, readers) for f in module.body
+               if isinstance(f, ast.FunctionDef) and reads_environ(f) and not f.name.startswith("_")}
+    helpers |= {f.name for f in tree.body if isinstance(f, ast.FunctionDef) and reads_environ(f)}
     names: set[str] = set()
     for node in ast.walk(tree):
         key: ast.expr | None = None
