@@ -50,9 +50,6 @@ TEST_SETTINGS = {
     "REGISTRATIONS_PER_MINUTE_PER_ADDRESS": str(10**9), "REGISTRATIONS_PER_DAY_PER_ADDRESS": str(10**9),
     "GUESTS_PER_HOUR_PER_ADDRESS": str(10**9), "ARENA_ACTIONS_PER_MINUTE_PER_ADDRESS": str(10**9),
     "PASSWORD_HASHERS": "django.contrib.auth.hashers.MD5PasswordHasher",
-    # A server that analyses (the browser tests' replay) starts a queued analysis at once, however busy the
-    # suite keeps it; the wait for a quiet process is tested with its clocks (tests/games/test_analysis_queue.py).
-    "ANALYSIS_BUSY_SHARE": "0",
 }
 
 

@@ -87,7 +87,9 @@ class _Server:
     arena's test waits for one); started for the first test that wants it and
     kept for the browser tests that follow, whatever their module. Stopped with Chromium once no browser
     test comes next (``pytest_runtest_teardown``): an idle server still spends about 4% of a core (its
-    ticker's and presence's rounds), for the minutes the worker's other tests take after the browser tests."""
+    ticker's and presence's rounds), for the minutes the worker's other tests take after the browser tests.
+    Its post-game analyses wait for a quiet moment, as deployed (``ANALYSIS_BUSY_SHARE``): not in the middle
+    of the next tests' pages, and at once for a replay that waits for its analysis (the only page then)."""
 
     def __init__(self) -> None:
         self.live: LiveServer | None = None
