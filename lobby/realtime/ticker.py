@@ -15,7 +15,7 @@ it looks when a game ended here, when an analysis is done, and every ``ANALYSIS_
 is work for a quiet moment: while this process is busy with live play (more than ``ANALYSIS_BUSY_SHARE`` of a
 core over the last ``BUSY_SPAN_SECONDS``; a game's end looks that long after it) it leases none, since the
 lane's few seconds of CPU would take the machine's cores from the moves (measured in docs/benchmarks.md, "the
-two-process tail").
+two-process tail"), unless it has waited ``ANALYSIS_LONGEST_WAIT_SECONDS`` since its last one started.
 
 Once an hour it deletes the chat of rooms closed more than ``CHAT_RETENTION_DAYS`` ago (any process may;
 deleting twice deletes nothing more).
@@ -75,6 +75,9 @@ CHAT_PURGE_SECONDS = 3600.0
 BUSY_SPAN_SECONDS = 2.0
 # Samples of the process's CPU closer together than this are not kept (a busy process looks many times a second).
 SAMPLE_SECONDS = 0.25
+# A process busy for longer than this since its last analysis started starts one all the same, so that under
+# play that never quietens analyses still come, one every few minutes (each a few seconds of a core).
+ANALYSIS_LONGEST_WAIT_SECONDS = 300.0
 
 
 class ProcessLoad:
@@ -113,6 +116,7 @@ class Ticker:
         self.waker = Waker(self.tick, name="games-ticker", longest=LOOK_SECONDS)
         self.warming: asyncio.Task[None] | None = None
         self.load = load or ProcessLoad()
+        self.last_analysis_start = self.load.wall()  # (the load's clock) a new process waits its whole time
 
     @property
     def task(self) -> asyncio.Task[None] | None:
@@ -195,9 +199,11 @@ class Ticker:
         if float(settings.ANALYSIS_CPU_BUDGET_S) <= 0:
             return
         busy_share = float(settings.ANALYSIS_BUSY_SHARE)
-        if busy_share > 0 and self.load.share() >= busy_share:
+        waited = self.load.wall() - self.last_analysis_start
+        if busy_share > 0 and self.load.share() >= busy_share and waited < ANALYSIS_LONGEST_WAIT_SECONDS:
             return
         for job in await offload(analyses_claim)(now=now, lease=ANALYSIS_LEASE, limit=1):
+            self.last_analysis_start = self.load.wall()
             self.analysis = loop.create_task(self._analyse(job), name=f"analysis-{job.game_id}")
             self.children.add(self.analysis)
             self.analysis.add_done_callback(self.children.discard)

@@ -27,7 +27,13 @@ from live import runtime
 from live.offload import offload
 from lobby.play.moves import game_drop, game_resign, game_start
 from lobby.realtime.presence import Presence
-from lobby.realtime.ticker import ANALYSIS_POLL_SECONDS, BUSY_SPAN_SECONDS, ProcessLoad, Ticker
+from lobby.realtime.ticker import (
+    ANALYSIS_LONGEST_WAIT_SECONDS,
+    ANALYSIS_POLL_SECONDS,
+    BUSY_SPAN_SECONDS,
+    ProcessLoad,
+    Ticker,
+)
 from lobby.rooms.connections import connection_open, process_register
 from lobby.rooms.services import room_close, room_create
 from players.services import player_create
@@ -298,6 +304,27 @@ async def test_an_analysis_waits_while_the_process_is_busy_with_live_play(settin
     assert await leased_by(ticker) == [str(finished.pk)]
     row = await offload(GameAnalysis.objects.get)(pk=finished.pk)
     assert (row.status, row.attempts) == (AnalysisStatus.RUNNING, 1)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_process_that_stays_busy_still_starts_one_analysis_every_few_minutes(settings):
+    settings.ANALYSIS_CPU_BUDGET_S = 60.0
+    settings.ANALYSIS_BUSY_SHARE = 0.25
+    _, _, _, first = await offload(two_player_game)(BLUNDER_GAME)
+    _, _, _, second = await offload(two_player_game)(BLUNDER_GAME, names=("Cy", "Di"))
+    clocks = {"wall": 1000.0, "cpu": 0.0}
+    ticker = Ticker(cast(Presence, None), ProcessLoad(wall=lambda: clocks["wall"], cpu=lambda: clocks["cpu"]))
+
+    async def look_after(seconds: float) -> list[str]:  # half a core all along
+        clocks.update(wall=clocks["wall"] + seconds, cpu=clocks["cpu"] + seconds / 2)
+        ticker.load.sample()
+        ticker.last_analysis_poll = -ANALYSIS_POLL_SECONDS
+        return await leased_by(ticker)
+
+    assert await look_after(ANALYSIS_LONGEST_WAIT_SECONDS - 10) == []  # busy since the process started
+    assert await look_after(20) == [str(first.pk)]  # waited its longest: one, busy or not
+    assert await look_after(60) == []  # and the wait starts again from there
+    assert await look_after(ANALYSIS_LONGEST_WAIT_SECONDS - 50) == [str(second.pk)]
 
 
 class _QuietPresence:
