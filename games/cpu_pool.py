@@ -56,6 +56,10 @@ ANALYSIS_NICE = 15
 BOARD_NICE = 5
 
 
+# How long ending a lane waits for its process pool's manager thread (it ends within milliseconds of the kill).
+MANAGER_JOIN_SECONDS = 5.0
+
+
 class _Lane:
     """One pool of this module's: started on its first job (worker processes when ``CPU_WORKERS`` > 0, else
     threads), forgotten when it breaks so that the next job starts a fresh one."""
@@ -94,9 +98,15 @@ class _Lane:
             return
         # ProcessPoolExecutor names no public way to end a running job before Python 3.14's terminate_workers.
         processes = list((getattr(executor, "_processes", None) or {}).values())
+        manager = getattr(executor, "_executor_manager_thread", None)
         executor.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             process.kill()
+        # Its manager thread sees the workers gone and closes its wake-up pipe: waited for here, because
+        # Python's own exit hook for process pools (concurrent.futures.process._python_exit) writes to that
+        # pipe without a lock and, racing the close, logged "OSError: Bad file descriptor" at a SIGTERM.
+        if manager is not None:
+            manager.join(timeout=MANAGER_JOIN_SECONDS)
 
 
 # Live CPU moves: CPU_WORKERS processes (two threads when it is 0); post-game analyses: one; the board's.
