@@ -261,6 +261,13 @@ async def leased_by(ticker: Ticker) -> list[str]:
     return leased
 
 
+def clocked_ticker(presence: object = None) -> tuple[Ticker, dict[str, float]]:
+    """A ticker whose process load reads the returned clocks (wall and CPU seconds, both from 0)."""
+    clocks = {"wall": 0.0, "cpu": 0.0}
+    load = ProcessLoad(wall=lambda: clocks["wall"], cpu=lambda: clocks["cpu"])
+    return Ticker(cast(Presence, presence), load), clocks
+
+
 def test_the_process_load_is_its_cpu_share_over_the_last_two_seconds():
     clocks = {"wall": 100.0, "cpu": 7.0}
     load = ProcessLoad(wall=lambda: clocks["wall"], cpu=lambda: clocks["cpu"])
@@ -283,8 +290,7 @@ async def test_an_analysis_waits_while_the_process_is_busy_with_live_play(settin
     settings.ANALYSIS_BUSY_SHARE = 0.25
     cpu_pool._analyses.end()  # (a lane an earlier test of this process started)
     _, _, _, finished = await offload(two_player_game)(BLUNDER_GAME)
-    clocks = {"wall": 0.0, "cpu": 0.0}
-    ticker = Ticker(cast(Presence, None), ProcessLoad(wall=lambda: clocks["wall"], cpu=lambda: clocks["cpu"]))
+    ticker, clocks = clocked_ticker()
 
     async def look(wall: float, cpu: float) -> GameAnalysis:
         clocks.update(wall=wall, cpu=cpu)
@@ -312,8 +318,7 @@ async def test_a_process_that_stays_busy_still_starts_one_analysis_every_few_min
     settings.ANALYSIS_BUSY_SHARE = 0.25
     _, _, _, first = await offload(two_player_game)(BLUNDER_GAME)
     _, _, _, second = await offload(two_player_game)(BLUNDER_GAME, names=("Cy", "Di"))
-    clocks = {"wall": 1000.0, "cpu": 0.0}
-    ticker = Ticker(cast(Presence, None), ProcessLoad(wall=lambda: clocks["wall"], cpu=lambda: clocks["cpu"]))
+    ticker, clocks = clocked_ticker()
 
     async def look_after(seconds: float) -> list[str]:  # half a core all along
         clocks.update(wall=clocks["wall"] + seconds, cpu=clocks["cpu"] + seconds / 2)
@@ -343,9 +348,7 @@ async def test_a_game_s_end_is_judged_by_the_seconds_after_it_not_a_quiet_span_b
                                                                                      leased):
     settings.ANALYSIS_CPU_BUDGET_S = 60.0
     settings.ANALYSIS_BUSY_SHARE = 0.25
-    clocks = {"wall": 0.0, "cpu": 0.0}
-    load = ProcessLoad(wall=lambda: clocks["wall"], cpu=lambda: clocks["cpu"])
-    ticker = Ticker(cast(Presence, _QuietPresence()), load)
+    ticker, clocks = clocked_ticker(_QuietPresence())
     loop = asyncio.get_running_loop()
     clocks.update(wall=15.0, cpu=0.0)
     await ticker.tick(now=timezone.now())  # quiet until 15 s (nothing queued yet)
